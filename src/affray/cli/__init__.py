@@ -1,0 +1,1 @@
+"""The command line: parse arguments, call the library, print (rich) or --json."""

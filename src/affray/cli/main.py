@@ -1,0 +1,65 @@
+"""``affray``: the console script. Thin: options → library calls → output.
+
+Every user error (a bad expression, sheet, option or scripted die) leaves with a
+short message on stderr and exit code 2; heavy libraries load only when a
+command needs them, so ``affray --help`` is instant.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from affray.errors import AffrayError
+
+
+class UserError(click.ClickException):
+    """A user error, shown as ``error: ...`` with its tip; exit code 2."""
+
+    exit_code = 2
+
+    def __init__(self, error: AffrayError) -> None:
+        super().__init__(error.message)
+        self.error = error
+
+    def show(self, file: Any = None) -> None:
+        stream = file or sys.stderr
+        click.echo(f"error: {self.error.message}", file=stream)
+        if self.error.hint:
+            click.echo(f"Tip: {self.error.hint}", file=stream)
+
+
+class AffrayGroup(click.Group):
+    """A group that turns library errors into clean exits."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except AffrayError as error:
+            raise UserError(error) from None
+        except RecursionError:  # defensive: inputs are bounded before this could happen
+            raise UserError(AffrayError("input is nested too deeply to process")) from None
+
+
+@click.group(cls=AffrayGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="affray")
+def cli() -> None:
+    """affray: rules, exact odds and simulation for MST-2 and Midian combat."""
+
+
+def _register() -> None:
+    from affray.cli import dice_commands, mst2_commands
+
+    cli.add_command(dice_commands.roll_command)
+    cli.add_command(dice_commands.odds_command)
+    cli.add_command(mst2_commands.mst2)
+
+
+_register()
+
+
+def main() -> None:
+    """Entry point of the ``affray`` console script."""
+    cli(prog_name="affray")

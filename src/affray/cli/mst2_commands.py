@@ -1,0 +1,254 @@
+"""``affray mst2 ...``: one attack, its exact odds, and a narrated exchange."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from affray.cli.options import dice_source, json_option, rolls_option, seed_option, warn_unused
+
+if TYPE_CHECKING:
+    from affray.rules.mst2 import Circumstance, Fighter, Lethality
+
+sheet_argument = click.Path(dir_okay=False, path_type=str)
+lethality_option = click.option(
+    "--lethality",
+    type=click.Choice(["high", "standard", "optional"]),
+    default="standard",
+    show_default=True,
+    help="What a failed shock check means: death, out of the fight, or the optional second check.",
+)
+circumstance_option = click.option(
+    "--circumstance",
+    "circumstances",
+    multiple=True,
+    metavar="NAME",
+    help="Extra power: helpless, sneak attack, critical, magical, frenzy, superior "
+    "(repeatable; only the largest applies).",
+)
+wounds_option = click.option(
+    "--wounds",
+    type=click.IntRange(min=0, max=10_000),
+    default=0,
+    show_default=True,
+    help="Wounds the defender already has.",
+)
+
+
+@click.group("mst2")
+def mst2() -> None:
+    """MST-2: Melee Fighting."""
+
+
+def _load(path: str) -> Fighter:
+    from affray.errors import SheetError
+    from affray.rules.mst2 import Fighter
+    from affray.sheets import load_sheet
+
+    fighter = load_sheet(path)
+    if not isinstance(fighter, Fighter):
+        raise SheetError("is not an MST-2 sheet", path=path, key="system", hint='system = "mst2"')
+    return fighter
+
+
+def _lethality(name: str) -> Lethality:
+    from affray.rules.mst2 import Lethality
+
+    return Lethality(name)
+
+
+def _circumstances(names: tuple[str, ...]) -> tuple[Circumstance, ...]:
+    from affray.rules.mst2 import circumstance
+
+    return tuple(circumstance(name) for name in names)
+
+
+@mst2.command("attack")
+@click.argument("attacker", type=sheet_argument)
+@click.argument("defender", type=sheet_argument)
+@wounds_option
+@rolls_option
+@seed_option
+@lethality_option
+@circumstance_option
+@json_option
+def attack_command(
+    attacker: str,
+    defender: str,
+    wounds: int,
+    rolls: str | None,
+    seed: int | None,
+    lethality: str,
+    circumstances: tuple[str, ...],
+    as_json: bool,
+) -> None:
+    """Resolve one direct attack of ATTACKER on DEFENDER (no reach counter-attack).
+
+    Dice order for --rolls: the d20; each power die (weapon, then extra power,
+    then circumstance); then, if wounded, each of the defender's hit dice.
+    """
+    from affray.cli.output import emit_json, print_lines
+    from affray.narrate import narrate
+    from affray.rules.mst2 import FighterState, attack
+
+    a, d = _load(attacker), _load(defender)
+    extra = _circumstances(circumstances)
+    dice = dice_source(rolls, seed)
+    result = attack(
+        a, d, FighterState(wounds), dice, circumstances=extra, lethality=_lethality(lethality)
+    )
+    warn_unused(dice)
+    if as_json:
+        emit_json(
+            {
+                "natural": result.natural,
+                "total": result.total,
+                "hit": result.hit,
+                "power_rolls": list(result.power_faces),
+                "wounds_inflicted": result.wounds,
+                "defender_wounds": result.defender.wounds,
+                "shock_total": result.shock_total,
+                "defender_out": not result.defender.fighting,
+                "defender_condition": result.defender.condition.value,
+                "events": [event.to_dict() for event in result.events],
+            }
+        )
+        return
+    print_lines(narrate(result.events))
+
+
+@mst2.command("odds")
+@click.argument("attacker", type=sheet_argument)
+@click.argument("defender", type=sheet_argument)
+@wounds_option
+@circumstance_option
+@json_option
+def odds_command(
+    attacker: str, defender: str, wounds: int, circumstances: tuple[str, ...], as_json: bool
+) -> None:
+    """Exact odds of one direct attack of ATTACKER on DEFENDER."""
+    from affray.cli.output import emit_json, percent, table
+    from affray.odds import attack_odds
+
+    a, d = _load(attacker), _load(defender)
+    odds = attack_odds(a, d, wounds, circumstances=_circumstances(circumstances))
+    if as_json:
+        emit_json(
+            {
+                "p_hit": float(odds.p_hit),
+                "wounds": {str(k): float(p) for k, p in odds.wounds.items()},
+                "p_defender_out": float(odds.p_out),
+                "p_wound": float(odds.p_wound),
+            }
+        )
+        return
+    table(
+        f"{a.name} attacks {d.name} (who has {wounds} wounds): hit {percent(odds.p_hit)}, "
+        f"at least one wound {percent(odds.p_wound)}, takes out {percent(odds.p_out)}",
+        ("wounds", "probability"),
+        [(str(k), percent(p)) for k, p in odds.wounds.items()],
+    )
+
+
+@mst2.command("exchange")
+@click.argument("first", type=sheet_argument)
+@click.argument("second", type=sheet_argument)
+@click.option(
+    "--rounds",
+    type=click.IntRange(min=1, max=1000),
+    default=1000,
+    show_default=True,
+    help="Stop after this many rounds.",
+)
+@rolls_option
+@seed_option
+@lethality_option
+@json_option
+def exchange_command(
+    first: str,
+    second: str,
+    rounds: int,
+    rolls: str | None,
+    seed: int | None,
+    lethality: str,
+    as_json: bool,
+) -> None:
+    """Narrate a duel between FIRST and SECOND, blow by blow, with the odds of each attack.
+
+    FIRST attacks, then SECOND, alternating; the distance starts at the longer
+    reach and counter-attacks follow the reach rules.
+    """
+    from affray.cli.output import console, emit_json, percent, print_lines
+    from affray.narrate import narrate
+    from affray.odds import attack_odds
+    from affray.rules.mst2 import Turn, duel, opening_distance
+
+    a, b = _load(first), _load(second)
+    dice = dice_source(rolls, seed)
+    fighters = {"a": a, "b": b}
+    wounds = {"a": 0, "b": 0}
+    out = console()
+    log: list[dict[str, Any]] = []
+
+    def show(turn: Turn) -> None:
+        side = turn.attacker
+        other = "b" if side == "a" else "a"
+        odds = attack_odds(fighters[side], fighters[other], wounds[other])
+        note = (
+            f"hit {percent(odds.p_hit)}, wound {percent(odds.p_wound)}, "
+            f"takes out {percent(odds.p_out)}"
+        )
+        wounds[side], wounds[other] = turn.result.attacker.wounds, turn.result.defender.wounds
+        if as_json:
+            log.append(
+                {
+                    "round": turn.round,
+                    "attacker": fighters[side].name,
+                    "odds": {
+                        "p_hit": float(odds.p_hit),
+                        "p_wound": float(odds.p_wound),
+                        "p_defender_out": float(odds.p_out),
+                    },
+                    "events": [event.to_dict() for event in turn.result.events],
+                }
+            )
+            return
+        out.print(
+            f"[bold]Round {turn.round}[/bold], {fighters[side].name}'s turn "
+            f"[dim](direct attack odds: {note})[/dim]"
+        )
+        print_lines(narrate(turn.result.events))
+
+    if not as_json:
+        out.print(f"[dim]{a.describe()}[/dim]")
+        out.print(f"[dim]{b.describe()}[/dim]")
+        out.print(f"[dim]They engage at {opening_distance(a, b).label} distance.[/dim]")
+    result = duel(a, b, dice, lethality=_lethality(lethality), max_rounds=rounds, on_turn=show)
+    warn_unused(dice)
+    winner = {"a": a.name, "b": b.name}.get(result.winner or "")
+    if as_json:
+        emit_json(
+            {
+                "winner": winner,
+                "rounds": result.rounds,
+                "a": {
+                    "name": a.name,
+                    "wounds": result.a.wounds,
+                    "condition": result.a.condition.value,
+                },
+                "b": {
+                    "name": b.name,
+                    "wounds": result.b.wounds,
+                    "condition": result.b.condition.value,
+                },
+                "turns": log,
+            }
+        )
+        return
+    if winner:
+        out.print(f"[bold green]{winner} wins[/bold green] after {result.rounds} rounds.")
+    elif result.rounds == 0:
+        out.print("[bold]Draw[/bold]: neither can ever wound the other.")
+    else:
+        out.print(f"[bold]No winner[/bold] after {result.rounds} rounds.")

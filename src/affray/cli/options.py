@@ -1,0 +1,45 @@
+"""Options shared by several commands."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+json_option = click.option(
+    "--json", "as_json", is_flag=True, help="Print machine-readable JSON instead of text."
+)
+seed_option = click.option(
+    "--seed", type=click.IntRange(min=0), default=None, help="Seed for reproducible random dice."
+)
+rolls_option = click.option(
+    "--rolls",
+    metavar="R,R,...",
+    default=None,
+    help="Scripted dice faces, in the order the rules roll them (typed-in physical dice).",
+)
+
+
+def dice_source(rolls: str | None, seed: int | None) -> Any:
+    """Scripted dice from ``--rolls`` or random dice from ``--seed``."""
+    from affray.dice import RandomDice, ScriptedDice, parse_faces
+
+    if rolls is not None:
+        return ScriptedDice(parse_faces(rolls))
+    return RandomDice(seed)
+
+
+def warn_unused(dice: Any) -> None:
+    """Tell the user when typed-in faces were left over (they may be in the wrong order)."""
+    from affray.dice import ScriptedDice
+
+    if isinstance(dice, ScriptedDice) and dice.remaining:
+        unused = ",".join(str(face) for face in dice.remaining)
+        click.echo(
+            f"warning: {len(dice.remaining)} scripted "
+            f"{'face was' if len(dice.remaining) == 1 else 'faces were'} not needed: {unused}",
+            err=True,
+        )

@@ -1,0 +1,78 @@
+"""Printing: rich for people, JSON for programs. rich is imported only when used."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
+
+    from affray.narrate import Line
+
+_STYLES = {
+    "name": "bold",
+    "hit": "green",
+    "miss": "yellow",
+    "wound": "red",
+    "out": "bold red",
+    "dim": "dim",
+}
+
+
+def console(*, stderr: bool = False) -> Console:
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+
+
+def to_float(value: Fraction | float | int) -> float:
+    return float(value)
+
+
+def emit_json(data: Any) -> None:
+    """Print ``data`` as JSON (Fractions as floats)."""
+
+    def default(value: Any) -> Any:
+        if isinstance(value, Fraction):
+            return float(value)
+        raise TypeError(f"cannot serialise {type(value).__name__}")
+
+    sys.stdout.write(json.dumps(data, indent=2, default=default) + "\n")
+
+
+def styled(line: Line) -> Text:
+    from rich.text import Text
+
+    text = Text()
+    for part, style in line:
+        text.append(part, style=_STYLES.get(style, ""))
+    return text
+
+
+def print_lines(lines: Iterable[Line]) -> None:
+    out = console()
+    for line in lines:
+        out.print(styled(line))
+
+
+def percent(p: Fraction | float) -> str:
+    value = float(p) * 100
+    if value == 0 or value == 100 or value >= 0.1:
+        return f"{value:.1f}%"
+    return f"{value:.3g}%"
+
+
+def table(title: str, columns: Sequence[str], rows: Iterable[Sequence[str]]) -> None:
+    from rich.table import Table
+
+    grid = Table(title=title, title_justify="left")
+    for index, column in enumerate(columns):
+        grid.add_column(column, justify="left" if index == 0 else "right")
+    for row in rows:
+        grid.add_row(*row)
+    console().print(grid)

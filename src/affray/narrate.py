@@ -1,0 +1,213 @@
+"""Events → readable text: one line per action, every roll and modifier shown.
+
+The narrator is a view of the event log. It returns lines of styled segments
+(plain data: ``(text, style)``) so that the CLI can colour them with rich and
+everything else can use :func:`plain`.
+
+Example line::
+
+    Sellsword attacks Spearman (sword): d20 14+3=17 vs evasion 12 → hit;
+    power 3d6 [5,2,6] vs protection 2 → 2 wounds (total 2);
+    shock 1d10 [7]=7 > 2 → keeps fighting
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from affray.dice import DieRoll
+from affray.events import Event
+from affray.rules.mst2 import events as mst2
+from affray.rules.mst2.catalog import pool_text
+
+Segment = tuple[str, str]
+"""``(text, style)``; style names: name, hit, miss, wound, out, dim, or ""."""
+Line = tuple[Segment, ...]
+
+
+def plain(line: Line) -> str:
+    """A line without styles."""
+    return "".join(text for text, _ in line)
+
+
+def narrate(events: Iterable[Event]) -> list[Line]:
+    """Turn an event log into lines. Events that continue an action (power, shock,
+    succumbing) are appended to the line of the attack they belong to."""
+    lines: list[list[Segment]] = []
+    for event in events:
+        handler = _HANDLERS.get(type(event))
+        if handler is None:
+            lines.append([(f"{event.kind}: {event.to_dict()}", "dim")])
+            continue
+        segments, continues = handler(event)
+        if continues and lines:
+            lines[-1].extend([("; ", ""), *segments])
+        else:
+            lines.append(list(segments))
+    return [tuple(line) for line in lines]
+
+
+def narrate_text(events: Iterable[Event]) -> list[str]:
+    """:func:`narrate` as plain strings."""
+    return [plain(line) for line in narrate(events)]
+
+
+def _faces(dice: Sequence[DieRoll]) -> str:
+    return "[" + ",".join(str(die.face) for die in dice) + "]"
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+_Handler = Callable[[Any], tuple[list[Segment], bool]]
+
+
+def _attack(event: mst2.AttackRolled) -> tuple[list[Segment], bool]:
+    verb = {"melee": "attacks", "counter": "counter-attacks", "ranged": "shoots at"}[event.mode]
+    outcome = ("hit", "hit") if event.hit else ("miss", "miss")
+    indent = "  ↳ " if event.mode == "counter" else ""
+    return [
+        (indent, ""),
+        (event.attacker, "name"),
+        (f" {verb} ", ""),
+        (event.defender, "name"),
+        (f" ({event.weapon.lower()}): d20 {event.die.face}{event.skill:+d}={event.total}", ""),
+        (f" vs evasion {event.evasion} → ", ""),
+        outcome,
+    ], False
+
+
+def _power(event: mst2.PowerRolled) -> tuple[list[Segment], bool]:
+    pool = pool_text(tuple(die.sides for die in event.dice))
+    extra = f" (incl. {event.circumstance})" if event.circumstance else ""
+    style = "wound" if event.wounds else "miss"
+    return [
+        (f"power {pool}{extra} {_faces(event.dice)} vs protection {event.protection} → ", ""),
+        (_plural(event.wounds, "wound"), style),
+    ], True
+
+
+def _wounded(event: mst2.Wounded) -> tuple[list[Segment], bool]:
+    return [(f"total {_plural(event.total_wounds, 'wound')}", "wound")], True
+
+
+def _shock(event: mst2.ShockChecked) -> tuple[list[Segment], bool]:
+    label = "shock" if event.check == 1 else "second shock"
+    pool = pool_text(tuple(die.sides for die in event.dice))
+    bonus = f"{event.bonus:+d}" if event.bonus else ""
+    comparison = ">" if event.passed else "≤"
+    verdict = ("keeps fighting", "hit") if event.passed else ("fails", "out")
+    return [
+        (
+            f"{label} {pool}{bonus} {_faces(event.dice)}={event.total} {comparison} "
+            f"{event.wounds} → ",
+            "",
+        ),
+        verdict,
+    ], True
+
+
+def _succumbed(event: mst2.Succumbed) -> tuple[list[Segment], bool]:
+    words = {
+        "out": "is out of the fight",
+        "incapacitated": "is incapacitated",
+        "dying": "is dying",
+        "dead": "is dead",
+    }
+    return [
+        (f"{event.fighter} {words.get(event.condition.value, event.condition.value)}", "out")
+    ], True
+
+
+def _counter(event: mst2.CounterAttackGranted) -> tuple[list[Segment], bool]:
+    return [
+        ("  ", ""),
+        (event.by, "name"),
+        (f" gets a free counter-attack ({event.against} is {event.reason})", "dim"),
+    ], False
+
+
+def _prevented(event: mst2.AttackPrevented) -> tuple[list[Segment], bool]:
+    return [
+        ("  ", ""),
+        (event.attacker, "name"),
+        (f"'s {event.action} is prevented", "miss"),
+    ], False
+
+
+def _distance(event: mst2.DistanceChanged) -> tuple[list[Segment], bool]:
+    return [
+        ("  ", ""),
+        (event.mover, "name"),
+        (f" {event.how}: distance {event.before} → {event.after}", "dim"),
+    ], False
+
+
+def _out_of_reach(event: mst2.OutOfReach) -> tuple[list[Segment], bool]:
+    return [
+        ("  ", ""),
+        (event.foe, "name"),
+        (f" cannot reach {event.fighter} at {event.distance} distance: no counter-attack", "dim"),
+    ], False
+
+
+def _scattered(event: mst2.TargetScattered) -> tuple[list[Segment], bool]:
+    roll = f" (d{event.die.sides} {event.die.face})" if event.die else ""
+    return [
+        ("  odd roll: the shot goes astray", "dim"),
+        (f"{roll} towards ", ""),
+        (event.actual, "name"),
+    ], False
+
+
+def _fled(event: mst2.Fled) -> tuple[list[Segment], bool]:
+    return [(event.fighter, "name"), (" flees the fight", "")], False
+
+
+def _action(event: mst2.ActionTaken) -> tuple[list[Segment], bool]:
+    done = "does" if event.performed else "fails to do"
+    return [(event.fighter, "name"), (f" {done}: {event.action}", "")], False
+
+
+def _hazard(event: mst2.HazardStruck) -> tuple[list[Segment], bool]:
+    if event.dice:
+        detail = f" {_faces(event.dice)} vs protection {event.protection}"
+    else:
+        detail = " (ignores armour)"
+    return [
+        (event.fighter, "name"),
+        (f" suffers {event.hazard} ({event.detail}){detail} → ", ""),
+        (_plural(event.wounds, "wound"), "wound" if event.wounds else "miss"),
+    ], False
+
+
+def _healed(event: mst2.Healed) -> tuple[list[Segment], bool]:
+    pool = pool_text(tuple(die.sides for die in event.dice))
+    return [
+        (event.fighter, "name"),
+        (
+            f" rests a day ({event.setting} fantasy): {pool} {_faces(event.dice)}={event.total}"
+            f" → heals {event.healed}, {_plural(event.wounds, 'wound')} left",
+            "",
+        ),
+    ], False
+
+
+_HANDLERS: dict[type[Event], _Handler] = {
+    mst2.AttackRolled: _attack,
+    mst2.PowerRolled: _power,
+    mst2.Wounded: _wounded,
+    mst2.ShockChecked: _shock,
+    mst2.Succumbed: _succumbed,
+    mst2.CounterAttackGranted: _counter,
+    mst2.AttackPrevented: _prevented,
+    mst2.DistanceChanged: _distance,
+    mst2.OutOfReach: _out_of_reach,
+    mst2.TargetScattered: _scattered,
+    mst2.Fled: _fled,
+    mst2.ActionTaken: _action,
+    mst2.HazardStruck: _hazard,
+    mst2.Healed: _healed,
+}

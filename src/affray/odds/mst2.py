@@ -1,0 +1,94 @@
+"""Exact odds of one MST-2 attack and of a shock check, in Fractions.
+
+Each power die wounds independently with probability P(die > protection), so
+the wound count is a Poisson-binomial distribution; the attack hits with
+probability P(d20 + skill > evasion); the defender is taken out when a wounding
+attack's shock check fails: hit-dice total + bonus <= total wounds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from affray.dice import Distribution
+from affray.rules.mst2.catalog import Circumstance, Pool, largest_circumstance
+from affray.rules.mst2.fighter import Fighter, HitDice
+
+
+def hit_chance(skill: int, evasion: int) -> Fraction:
+    """P(d20 + skill > evasion)."""
+    return Fraction(sum(face + skill > evasion for face in range(1, 21)), 20)
+
+
+def wound_distribution(pool: Pool, protection: int) -> Distribution:
+    """Distribution of the number of power dice above ``protection``."""
+    result = Distribution.constant(0)
+    for sides in pool:
+        wounding = min(max(sides - protection, 0), sides)
+        result = result + Distribution.from_weights({1: wounding, 0: sides - wounding})
+    return result
+
+
+def hit_dice_distribution(hit_dice: HitDice) -> Distribution:
+    """Distribution of a hit-dice total including its bonus."""
+    result = Distribution.constant(hit_dice.bonus)
+    for sides in hit_dice.pool:
+        result = result + Distribution.die(sides)
+    return result
+
+
+def shock_survival(hit_dice: HitDice, wounds: int) -> Fraction:
+    """P(a shock check against ``wounds`` total wounds is passed)."""
+    return hit_dice_distribution(hit_dice).p_greater(wounds)
+
+
+@dataclass(frozen=True, slots=True)
+class AttackOdds:
+    """Exact odds of one direct attack.
+
+    Attributes:
+        p_hit: chance the attack hits.
+        wounds: unconditional distribution of wounds inflicted (a miss is 0).
+        p_out: chance the attack takes out a defender who already had ``prior_wounds``.
+    """
+
+    p_hit: Fraction
+    wounds: dict[int, Fraction]
+    p_out: Fraction
+    prior_wounds: int
+
+    @property
+    def p_wound(self) -> Fraction:
+        """Chance of at least one wound."""
+        return 1 - self.wounds.get(0, Fraction(0))
+
+
+def attack_power(attacker: Fighter, circumstances: Sequence[Circumstance] = ()) -> Pool:
+    """The pool a melee attack rolls: weapon, extra power, then the largest circumstance."""
+    bonus = largest_circumstance(tuple(circumstances))
+    return attacker.melee_power + (bonus.power if bonus else ())
+
+
+def attack_odds(
+    attacker: Fighter,
+    defender: Fighter,
+    prior_wounds: int = 0,
+    *,
+    circumstances: Sequence[Circumstance] = (),
+    power: Pool | None = None,
+) -> AttackOdds:
+    """Exact odds of one direct attack (no reach counter-attack) on a defender
+    who has ``prior_wounds`` and is still fighting."""
+    p_hit = hit_chance(attacker.skill, defender.evasion)
+    pool = attack_power(attacker, circumstances) if power is None else power
+    on_hit = wound_distribution(pool, defender.protection).probabilities()
+    wounds = {k: p_hit * p for k, p in on_hit.items()}
+    wounds[0] = wounds.get(0, Fraction(0)) + (1 - p_hit)
+    totals = hit_dice_distribution(defender.hit_dice)
+    p_out = Fraction(0)
+    for new_wounds, p in wounds.items():
+        if new_wounds > 0:
+            p_out += p * totals.p_at_most(prior_wounds + new_wounds)
+    return AttackOdds(p_hit, dict(sorted(wounds.items())), p_out, prior_wounds)

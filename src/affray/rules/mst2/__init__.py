@@ -1,0 +1,107 @@
+"""MST-2: Melee Fighting, as pure functions over immutable values.
+
+MST-2: Melee Fighting © 2021 Eiríkr Åsheim, licensed under CC BY 4.0.
+"""
+
+from affray.rules.mst2.attack import COUNTER, MELEE, RANGED, AttackResult, attack, strike
+from affray.rules.mst2.catalog import (
+    ARMORS,
+    CIRCUMSTANCES,
+    MISSILES,
+    WEAPONS,
+    Armor,
+    Circumstance,
+    Grip,
+    Missile,
+    Pool,
+    Reach,
+    Weapon,
+    armor,
+    circumstance,
+    hit_die,
+    largest_circumstance,
+    missile,
+    pool_text,
+    tenacity,
+    weapon,
+)
+from affray.rules.mst2.duel import MAX_ROUNDS, DuelResult, Turn, can_ever_wound, duel, duel_turns
+from affray.rules.mst2.fighter import Fighter, HitDice, parse_pool
+from affray.rules.mst2.hazards import HazardResult, burn, fall, poison
+from affray.rules.mst2.healing import HealingResult, Setting, rest_one_day
+from affray.rules.mst2.ranged import RangedResult, Target, ranged_attack
+from affray.rules.mst2.reach import (
+    ActionResult,
+    Engagement,
+    MeleeResult,
+    flee,
+    in_reach,
+    melee_attack,
+    non_combat_action,
+    opening_distance,
+    take_counter_attacks,
+)
+from affray.rules.mst2.shock import WoundOutcome, shock_check, suffer_wounds
+from affray.rules.mst2.state import Condition, FighterState, Lethality
+
+__all__ = [
+    "ARMORS",
+    "CIRCUMSTANCES",
+    "COUNTER",
+    "MAX_ROUNDS",
+    "MELEE",
+    "MISSILES",
+    "RANGED",
+    "WEAPONS",
+    "ActionResult",
+    "Armor",
+    "AttackResult",
+    "Circumstance",
+    "Condition",
+    "DuelResult",
+    "Engagement",
+    "Fighter",
+    "FighterState",
+    "Grip",
+    "HazardResult",
+    "HealingResult",
+    "HitDice",
+    "Lethality",
+    "MeleeResult",
+    "Missile",
+    "Pool",
+    "RangedResult",
+    "Reach",
+    "Setting",
+    "Target",
+    "Turn",
+    "Weapon",
+    "WoundOutcome",
+    "armor",
+    "attack",
+    "burn",
+    "can_ever_wound",
+    "circumstance",
+    "duel",
+    "duel_turns",
+    "fall",
+    "flee",
+    "hit_die",
+    "in_reach",
+    "largest_circumstance",
+    "melee_attack",
+    "missile",
+    "non_combat_action",
+    "opening_distance",
+    "parse_pool",
+    "poison",
+    "pool_text",
+    "ranged_attack",
+    "rest_one_day",
+    "shock_check",
+    "strike",
+    "suffer_wounds",
+    "take_counter_attacks",
+    "tenacity",
+    "weapon",
+]

@@ -1,0 +1,146 @@
+"""An MST-2 combatant and the statistics derived from its equipment.
+
+Sections *Overview*, *Armor* (evasion, protection, shield) and *Hit dice*.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from affray.dice import DiceTerm, parse
+from affray.dice.syntax import constant_total, dice_terms
+from affray.errors import RulesError
+from affray.rules.mst2.catalog import (
+    SHIELD_EVASION,
+    SHIELD_PROTECTION,
+    Armor,
+    Grip,
+    Missile,
+    Pool,
+    Reach,
+    Weapon,
+    pool_text,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class HitDice:
+    """Hit dice (``2d10``) plus a flat bonus (``+1`` for especially tough characters)."""
+
+    pool: Pool
+    bonus: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.pool:
+            raise RulesError("hit dice need at least one die", hint="e.g. 1d8 or 2d10+1")
+
+    @property
+    def text(self) -> str:
+        bonus = f"{self.bonus:+d}" if self.bonus else ""
+        return pool_text(self.pool) + bonus
+
+    @classmethod
+    def parse(cls, text: str) -> HitDice:
+        """``"2d10+1"`` → ``HitDice((10, 10), 1)``: dice added together plus a constant."""
+        tree = parse(text)
+        terms = dice_terms(tree)
+        if not terms or any(sign < 0 for sign, _ in terms):
+            raise RulesError(
+                f"hit dice {text!r} must add one or more dice and an optional bonus",
+                hint="e.g. 2d10 or 2d10+1",
+            )
+        return cls(_pool_of(terms), constant_total(tree))
+
+
+def parse_pool(text: str, what: str = "power") -> Pool:
+    """``"2d8"`` or ``"1d6+1d8"`` → a pool of dice. Constants make no sense in a pool."""
+    tree = parse(text)
+    terms = dice_terms(tree)
+    if not terms or constant_total(tree) != 0 or any(sign < 0 for sign, _ in terms):
+        raise RulesError(
+            f"{what} {text!r} must be dice only, each of which can inflict a wound",
+            hint="e.g. 2d8, or 1d6+1d8 for mixed dice; no constants or minus signs",
+        )
+    return _pool_of(terms)
+
+
+def _pool_of(terms: list[tuple[int, DiceTerm]]) -> Pool:
+    return tuple(term.sides for _, term in terms for _ in range(term.count))
+
+
+@dataclass(frozen=True, slots=True)
+class Fighter:
+    """An MST-2 combatant. Immutable: wounds and condition live in ``FighterState``.
+
+    Raises:
+        RulesError: an impossible combination (a two-handed grip with a shield,
+            a grip the weapon does not allow, a negative skill).
+    """
+
+    name: str
+    skill: int
+    weapon: Weapon
+    armor: Armor
+    hit_dice: HitDice
+    grip: Grip | None = None
+    shield: bool = False
+    evasion_bonus: int = 0
+    extra_power: Pool = ()
+    missile: Missile | None = None
+    notes: tuple[str, ...] = field(default=(), compare=False)
+
+    def __post_init__(self) -> None:
+        if self.skill < 0:
+            raise RulesError(f"{self.name}: skill is {self.skill}, but it is +0 or higher")
+        if self.grip is None:
+            object.__setattr__(self, "grip", self.weapon.default_grip)
+        self.weapon.power(self.wielded)  # raises when the grip is not allowed
+        if self.shield and self.wielded is Grip.TWO_HANDED:
+            raise RulesError(
+                f"{self.name}: a shield needs a free hand, but the {self.weapon.name} "
+                "is held two-handed",
+                hint="drop the shield or use a one-handed grip",
+            )
+
+    @property
+    def wielded(self) -> Grip:
+        """The grip in use (resolved from the weapon's default when none was given)."""
+        assert self.grip is not None
+        return self.grip
+
+    @property
+    def evasion(self) -> int:
+        """Armour evasion, -1 with a shield, plus any nimbleness bonus."""
+        return self.armor.evasion + (SHIELD_EVASION if self.shield else 0) + self.evasion_bonus
+
+    @property
+    def protection(self) -> int:
+        """Armour protection, +1 with a shield."""
+        return self.armor.protection + (SHIELD_PROTECTION if self.shield else 0)
+
+    @property
+    def reach(self) -> Reach:
+        return self.weapon.reach
+
+    @property
+    def weapon_power(self) -> Pool:
+        return self.weapon.power(self.wielded)
+
+    @property
+    def melee_power(self) -> Pool:
+        """Weapon power dice followed by extra power dice, in rolling order."""
+        return self.weapon_power + self.extra_power
+
+    def describe(self) -> str:
+        """One line: ``Sellsword: skill +3, sword two-handed 3d6 (mid), chain mail...``."""
+        gear = f"{self.weapon.name.lower()} {self.wielded.value} {pool_text(self.weapon_power)}"
+        extra = f" +{pool_text(self.extra_power)} extra" if self.extra_power else ""
+        shield = " + shield" if self.shield else ""
+        missile = (
+            f", {self.missile.name.lower()} {pool_text(self.missile.power)}" if self.missile else ""
+        )
+        return (
+            f"{self.name}: skill +{self.skill}, {gear}{extra} ({self.reach.label} reach){missile}, "
+            f"{self.armor.name.lower()}{shield} (evasion {self.evasion}, protection "
+            f"{self.protection}), hit dice {self.hit_dice.text}"
+        )

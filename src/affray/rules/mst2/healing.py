@@ -1,0 +1,48 @@
+"""Healing by days of rest (section *Healing*).
+
+Low fantasy, exactly as written: roll the hit dice; if the result is *less than*
+the wounds, heal one wound. (Read literally this heals the badly hurt and not the
+lightly hurt; the SPEC fixes this reading.) High fantasy: roll the hit dice and
+heal that many wounds. The roll includes the hit-dice bonus, as the shock check
+does. Healing does not change a fighter's condition: who is back on their feet is
+the story's call; the dead do not heal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import Enum
+
+from affray.dice import Dice
+from affray.rules.mst2.events import Healed
+from affray.rules.mst2.fighter import Fighter
+from affray.rules.mst2.state import Condition, FighterState
+
+
+class Setting(Enum):
+    LOW_FANTASY = "low"
+    HIGH_FANTASY = "high"
+
+
+@dataclass(frozen=True, slots=True)
+class HealingResult:
+    state: FighterState
+    event: Healed | None
+
+
+def rest_one_day(
+    fighter: Fighter, state: FighterState, setting: Setting, dice: Dice
+) -> HealingResult:
+    """One day of rest. No roll is made for the unwounded or the dead."""
+    if state.wounds == 0 or state.condition is Condition.DEAD:
+        return HealingResult(state, None)
+    rolled = dice.roll_pool(fighter.hit_dice.pool, f"{fighter.name}'s healing, hit die")
+    total = sum(die.face for die in rolled) + fighter.hit_dice.bonus
+    if setting is Setting.LOW_FANTASY:
+        healed = 1 if total < state.wounds else 0
+    else:
+        healed = min(max(total, 0), state.wounds)
+    new = replace(state, wounds=state.wounds - healed)
+    return HealingResult(
+        new, Healed(fighter.name, setting.value, rolled, total, healed, new.wounds)
+    )

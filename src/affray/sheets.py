@@ -1,0 +1,379 @@
+"""Loading and validating sheets: the only file I/O of the core.
+
+A sheet is a TOML or JSON file describing one combatant (keys in SPEC.md and
+docs/sheets.md). Everything a user can get wrong becomes a :class:`SheetError`
+naming the file, the key, the bad value and what is allowed; nothing here lets
+a traceback, a hang or a huge allocation through: files are capped in size and
+nesting before they are parsed further.
+"""
+
+from __future__ import annotations
+
+import json
+import reprlib
+import tomllib
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationError
+
+from affray.errors import AffrayError, SheetError
+from affray.rules.mst2 import catalog
+from affray.rules.mst2.catalog import Grip, Missile, Reach, Weapon
+from affray.rules.mst2.fighter import Fighter, HitDice, parse_pool
+
+if TYPE_CHECKING:
+    from pydantic_core import ErrorDetails
+
+MAX_FILE_BYTES = 256 * 1024
+MAX_NESTING = 32
+
+_T = TypeVar("_T")
+_short = reprlib.Repr()
+_short.maxstring = 40
+_short.maxother = 40
+_short.maxlevel = 2
+
+
+# -- documents ------------------------------------------------------------------
+
+
+def load_document(path: str | Path) -> dict[str, Any]:
+    """Read a TOML or JSON file (by extension) into a dict, safely.
+
+    Raises:
+        SheetError: missing, unreadable, too large, not UTF-8, not valid TOML/JSON,
+            nested too deeply, or not a table at the top.
+    """
+    where = str(path)
+    file = Path(path)
+    suffix = file.suffix.lower()
+    if suffix not in (".toml", ".json"):
+        raise SheetError(
+            f"unknown file type {suffix or '(none)'!r}",
+            path=where,
+            hint="sheets and encounters are .toml or .json files",
+        )
+    try:
+        if not file.is_file():
+            raise SheetError(
+                "no such file" if not file.exists() else "not a file",
+                path=where,
+                hint="check the path",
+            )
+        size = file.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise SheetError(
+                f"file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}",
+                path=where,
+                hint="a sheet is a few dozen lines",
+            )
+        raw = file.read_bytes()[: MAX_FILE_BYTES + 1]
+    except OSError as error:
+        raise SheetError(f"cannot read the file ({error.strerror})", path=where) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise SheetError(
+            f"not UTF-8 text (byte {error.start})", path=where, hint="save the file as UTF-8"
+        ) from None
+    return parse_document(text, suffix.lstrip("."), where)
+
+
+def parse_document(text: str, kind: str, where: str | None = None) -> dict[str, Any]:
+    """Parse TOML or JSON text into a dict, translating every parser failure."""
+    if kind not in ("toml", "json"):
+        raise SheetError(f"unknown document kind {kind!r}", path=where, hint="toml or json")
+    if len(text) > MAX_FILE_BYTES:
+        raise SheetError(f"document is larger than {MAX_FILE_BYTES:,} characters", path=where)
+    _check_bracket_depth(text, where)
+    try:
+        data: Any = tomllib.loads(text) if kind == "toml" else json.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise SheetError(f"not valid TOML: {error}", path=where) from None
+    except json.JSONDecodeError as error:
+        raise SheetError(
+            f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})", path=where
+        ) from None
+    except (RecursionError, MemoryError):  # defensive: the depth check runs first
+        raise SheetError("nested too deeply", path=where) from None
+    if not isinstance(data, dict):
+        raise SheetError(
+            f"the top level is {type(data).__name__}, not a table of keys",
+            path=where,
+            hint='a sheet is a table such as {"system": "mst2", "name": ...}',
+        )
+    return data
+
+
+def _check_bracket_depth(text: str, where: str | None) -> None:
+    """Reject deep nesting before a recursive parser sees it (brackets inside strings
+    count too, which only makes the check stricter for odd files)."""
+    depth = 0
+    for char in text:
+        if char in "[{":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise SheetError(
+                    f"nested more than {MAX_NESTING} levels deep",
+                    path=where,
+                    hint="sheets need only a few levels of tables",
+                )
+        elif char in "]}":
+            depth = max(0, depth - 1)
+
+
+# -- MST-2 sheets ------------------------------------------------------------------
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class WeaponTable(_Strict):
+    """An inline weapon: ``{ name = "Greatsword", reach = "mid", power = "3d6", hands = 2 }``.
+
+    ``two_handed_power`` makes a weapon usable either way: ``power`` is then its
+    one-handed power (``hands`` must be 1).
+    """
+
+    name: str = Field(min_length=1, max_length=60)
+    reach: Literal["close", "mid", "far"]
+    power: str = Field(min_length=1, max_length=100)
+    hands: Literal[1, 2] = 1
+    two_handed_power: str | None = Field(default=None, min_length=1, max_length=100)
+
+
+class MissileTable(_Strict):
+    """An inline missile: ``{ name = "Javelin", power = "1d8" }``."""
+
+    name: str = Field(min_length=1, max_length=60)
+    power: str = Field(min_length=1, max_length=100)
+
+
+def _by_type(value: Any) -> str | None:
+    if isinstance(value, str):
+        return "name"
+    if isinstance(value, Mapping):
+        return "table"
+    return None
+
+
+def _name_or_table(model: type[BaseModel], what: str) -> Any:
+    return Annotated[
+        Annotated[str, Tag("name"), Field(min_length=1, max_length=60)]
+        | Annotated[model, Tag("table")],
+        Discriminator(
+            _by_type,
+            custom_error_type="name_or_table",
+            custom_error_message=f"must be a catalog {what} name or an inline table",
+        ),
+    ]
+
+
+class Mst2Sheet(_Strict):
+    """The keys of an MST-2 fighter sheet (SPEC "Sheets")."""
+
+    system: Literal["mst2"]
+    name: str = Field(min_length=1, max_length=80)
+    skill: int = Field(default=0, ge=0, le=100)
+    weapon: _name_or_table(WeaponTable, "weapon") = "unarmed"  # type: ignore[valid-type]
+    grip: Literal["one-handed", "two-handed"] | None = None
+    armor: str = Field(default="none", min_length=1, max_length=40)
+    shield: bool = False
+    evasion_bonus: int = Field(default=0, ge=-20, le=20)
+    hit_dice: str | None = Field(default=None, min_length=1, max_length=100)
+    role: str | None = Field(default=None, min_length=1, max_length=40)
+    species: str | None = Field(default=None, min_length=1, max_length=40)
+    tenacity: str | None = Field(default=None, min_length=1, max_length=40)
+    hit_dice_bonus: int | None = Field(default=None, ge=-20, le=100)
+    extra_power: str | None = Field(default=None, min_length=1, max_length=100)
+    missile: _name_or_table(MissileTable, "missile") | None = None  # type: ignore[valid-type]
+
+
+_SHEET_KEYS = {"mst2": Mst2Sheet}
+_NESTED: dict[str, type[BaseModel]] = {"weapon": WeaponTable, "missile": MissileTable}
+
+
+def load_sheet(path: str | Path) -> Fighter:
+    """Load and validate a sheet file.
+
+    Raises:
+        SheetError: the file or any key is invalid; the message names both.
+    """
+    return sheet_from_data(load_document(path), str(path))
+
+
+def sheet_from_data(data: Mapping[str, Any], where: str | None = None) -> Fighter:
+    """Build a combatant from already-parsed sheet data."""
+    system = data.get("system")
+    if system == "midian":
+        raise SheetError(
+            "Midian sheets are not supported yet",
+            path=where,
+            key="system",
+            hint='this version of affray plays MST-2 sheets (system = "mst2")',
+        )
+    if system not in _SHEET_KEYS:
+        raise SheetError(
+            f"unknown system {_short.repr(system)}" if system is not None else "is required",
+            path=where,
+            key="system",
+            hint='system is one of: "mst2", "midian"',
+        )
+    sheet = _validate(Mst2Sheet, data, where)
+    return _mst2_fighter(sheet, where)
+
+
+def _validate(model: type[_T], data: Mapping[str, Any], where: str | None) -> _T:
+    try:
+        return model.model_validate(data)  # type: ignore[attr-defined, no-any-return]
+    except ValidationError as error:
+        problems = [_describe(detail, model) for detail in error.errors()]
+        raise _sheet_error(problems, where) from None
+
+
+def _sheet_error(problems: list[tuple[str, str]], where: str | None) -> SheetError:
+    if len(problems) == 1:
+        key, message = problems[0]
+        return SheetError(message, path=where, key=key)
+    lines = "\n".join(f"  key '{key}': {message}" for key, message in problems)
+    return SheetError(f"{len(problems)} problems:\n{lines}", path=where)
+
+
+def _describe(detail: ErrorDetails, model: type[Any]) -> tuple[str, str]:
+    loc = [str(part) for part in detail["loc"]]
+    if len(loc) >= 2 and loc[0] in _NESTED and loc[1] in ("name", "table"):
+        del loc[1]  # the union's branch tag, not a key of the sheet
+    key = ".".join(loc) or "(top level)"
+    kind = detail["type"]
+    got = _short.repr(detail.get("input"))
+    if kind == "extra_forbidden":
+        allowed = _allowed_keys(model, loc[:-1])
+        return key, f"unknown key; allowed keys are: {', '.join(allowed)}"
+    if kind == "missing":
+        return key, "is required"
+    return key, f"{detail['msg'].replace('Input should', 'should')} (got {got})"
+
+
+def _allowed_keys(model: type[Any], parent: list[str]) -> list[str]:
+    current = _NESTED.get(parent[0], model) if parent else model
+    return list(current.model_fields)
+
+
+def _field(where: str | None, key: str, build: Callable[[], _T]) -> _T:
+    """Run a catalog look-up or rules check, blaming ``key`` if it fails."""
+    try:
+        return build()
+    except AffrayError as error:
+        raise SheetError(error.message, path=where, key=key, hint=error.hint) from None
+
+
+def _mst2_fighter(sheet: Mst2Sheet, where: str | None) -> Fighter:
+    weapon = _field(where, "weapon", lambda: _weapon(sheet.weapon))
+    grip = Grip(sheet.grip) if sheet.grip else None
+    if grip is not None and grip not in weapon.grips:
+        allowed = " or ".join(g.value for g in weapon.grips)
+        raise SheetError(
+            f"the {weapon.name} cannot be wielded {grip.value}",
+            path=where,
+            key="grip",
+            hint=f"its grip is {allowed}",
+        )
+    if grip is Grip.TWO_HANDED and sheet.shield:
+        raise SheetError(
+            "a two-handed grip leaves no hand free for the shield",
+            path=where,
+            key="shield",
+            hint='set shield = false or grip = "one-handed"',
+        )
+    if sheet.shield and grip is None and weapon.default_grip is Grip.TWO_HANDED:
+        raise SheetError(
+            f"the {weapon.name} needs both hands, leaving none for the shield",
+            path=where,
+            key="shield",
+            hint="set shield = false or choose a one-handed weapon",
+        )
+    armor = _field(where, "armor", lambda: catalog.armor(sheet.armor))
+    hit_dice = _hit_dice(sheet, where)
+    extra_text, missile_value = sheet.extra_power, sheet.missile
+    extra = (
+        _field(where, "extra_power", lambda: parse_pool(extra_text, "extra power"))
+        if extra_text
+        else ()
+    )
+    missile = _field(where, "missile", lambda: _missile(missile_value)) if missile_value else None
+    return _field(
+        where,
+        "name",
+        lambda: Fighter(
+            name=sheet.name,
+            skill=sheet.skill,
+            weapon=weapon,
+            armor=armor,
+            hit_dice=hit_dice,
+            grip=grip,
+            shield=sheet.shield,
+            evasion_bonus=sheet.evasion_bonus,
+            extra_power=extra,
+            missile=missile,
+        ),
+    )
+
+
+def _weapon(value: str | WeaponTable) -> Weapon:
+    if isinstance(value, str):
+        return catalog.weapon(value)
+    power = parse_pool(value.power, "weapon power")
+    reach = Reach.named(value.reach)
+    if value.two_handed_power is not None:
+        if value.hands != 1:
+            raise SheetError(
+                "with two_handed_power, 'power' is the one-handed power, so hands must be 1"
+            )
+        return Weapon(
+            value.name, reach, power, parse_pool(value.two_handed_power, "two-handed power")
+        )
+    if value.hands == 1:
+        return Weapon(value.name, reach, power, None)
+    return Weapon(value.name, reach, None, power)
+
+
+def _missile(value: str | MissileTable) -> Missile:
+    if isinstance(value, str):
+        return catalog.missile(value)
+    return Missile(value.name, parse_pool(value.power, "missile power"))
+
+
+def _hit_dice(sheet: Mst2Sheet, where: str | None) -> HitDice:
+    by_role = [
+        k
+        for k in ("role", "species", "tenacity", "hit_dice_bonus")
+        if getattr(sheet, k) is not None
+    ]
+    if sheet.hit_dice is not None:
+        if by_role:
+            raise SheetError(
+                "give either hit_dice or role/species with tenacity, not both "
+                f"(also found: {', '.join(by_role)})",
+                path=where,
+                key="hit_dice",
+                hint='e.g. hit_dice = "2d10+1", or role = "fighter", tenacity = "veteran", '
+                "hit_dice_bonus = 1",
+            )
+        text = sheet.hit_dice
+        return _field(where, "hit_dice", lambda: HitDice.parse(text))
+    if sheet.role is not None and sheet.species is not None:
+        raise SheetError("give role or species, not both", path=where, key="species")
+    creature = sheet.role or sheet.species
+    if creature is None:
+        raise SheetError(
+            "hit dice are missing",
+            path=where,
+            key="hit_dice",
+            hint='add hit_dice = "2d10" or role = "fighter" (with optional tenacity = "veteran")',
+        )
+    die = _field(where, "role" if sheet.role else "species", lambda: catalog.hit_die(creature))
+    count = _field(where, "tenacity", lambda: catalog.tenacity(sheet.tenacity or "standard"))
+    return HitDice((die,) * count, sheet.hit_dice_bonus or 0)
