@@ -66,4 +66,5 @@ def odds_command(expression: str, as_json: bool) -> None:
         f"{expression.strip()}: mean {float(dist.mean):.4g}, {dist.minimum} to {dist.maximum}",
         ("outcome", "exactly", "at least", ""),
         rows,
+        bars=True,
     )

@@ -67,12 +67,17 @@ def percent(p: Fraction | float) -> str:
     return f"{value:.3g}%"
 
 
-def table(title: str, columns: Sequence[str], rows: Iterable[Sequence[str]]) -> None:
+def table(
+    title: str, columns: Sequence[str], rows: Iterable[Sequence[str]], *, bars: bool = False
+) -> None:
+    """A titled table: first column left, numbers right, a last bar column left if ``bars``."""
     from rich.table import Table
 
     grid = Table(title=title, title_justify="left")
+    last = len(columns) - 1
     for index, column in enumerate(columns):
-        grid.add_column(column, justify="left" if index == 0 else "right")
+        left = index == 0 or (bars and index == last)
+        grid.add_column(column, justify="left" if left else "right")
     for row in rows:
         grid.add_row(*row)
     console().print(grid)

@@ -31,11 +31,7 @@ def parse(text: str) -> Node:
     if not isinstance(text, str):  # defensive: the CLI and sheets pass str
         raise DiceSyntaxError("a dice expression must be text", expression=repr(text), position=0)
     if len(text) > limits.MAX_EXPRESSION_LENGTH:
-        raise DiceLimitError(
-            f"dice expression is {len(text)} characters long; "
-            f"the limit is {limits.MAX_EXPRESSION_LENGTH}",
-            hint="write large pools as one term, e.g. 40d6 instead of d6+d6+...",
-        )
+        raise _too_long(text)
     return _Parser(text).parse()
 
 
@@ -175,6 +171,29 @@ class _Parser:
                 hint=f"at most {limits.MAX_DICE} dice can be rolled in one expression",
             )
         return DiceTerm(number, sides)
+
+
+def _too_long(text: str) -> DiceLimitError:
+    """Name the most specific reason an over-long expression is refused (one linear scan)."""
+    depth = deepest = digits = longest = 0
+    for char in text:
+        if char == "(":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char == ")":
+            depth -= 1
+        digits = digits + 1 if _is_digit(char) else 0
+        longest = max(longest, digits)
+    if deepest > limits.MAX_NESTING:
+        reason = f"it nests {deepest} parentheses deep (the limit is {limits.MAX_NESTING})"
+        hint = "remove redundant parentheses"
+    elif longest > _MAX_DIGITS:
+        reason = f"it has a {longest}-digit number (numbers go up to {limits.MAX_NUMBER})"
+        hint = "use smaller numbers"
+    else:
+        reason = f"the limit is {limits.MAX_EXPRESSION_LENGTH} characters"
+        hint = "write large pools as one term, e.g. 40d6 instead of d6+d6+..."
+    return DiceLimitError(f"dice expression is {len(text)} characters long; {reason}", hint=hint)
 
 
 def _is_digit(char: str) -> bool:

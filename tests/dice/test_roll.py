@@ -1,0 +1,70 @@
+"""Rolling with seeded and scripted dice sources."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from affray.dice import RandomDice, ScriptedDice, distribution, parse_faces, roll
+from affray.errors import ScriptedDiceError
+
+
+def test_scripted_roll_uses_faces_in_reading_order() -> None:
+    dice = ScriptedDice([3, 4, 6, 2])
+    result = roll("2d6+1d8-(1d4)+5", dice)
+    assert result.faces == (3, 4, 6, 2)
+    assert result.total == 3 + 4 + 6 - 2 + 5
+    assert [r.sides for r in result.rolls] == [6, 6, 8, 4]
+    assert all("d" in r.purpose for r in result.rolls)
+    assert dice.log == list(result.rolls)
+
+
+def test_seeded_rolls_repeat_and_stay_in_range() -> None:
+    first = [roll("3d6", RandomDice(42)).total for _ in range(5)]
+    second = [roll("3d6", RandomDice(42)).total for _ in range(5)]
+    assert first == second
+    dice = RandomDice(random.Random(7))
+    totals = {roll("3d6", dice).total for _ in range(2000)}
+    assert totals <= set(range(3, 19))
+    assert totals == set(distribution("3d6").outcomes)
+
+
+def test_random_dice_do_not_touch_global_state() -> None:
+    random.seed(123)
+    expected = random.random()
+    random.seed(123)
+    roll("10d6", RandomDice(5))
+    assert random.random() == expected
+
+
+def test_scripted_dice_run_out_with_a_clear_error() -> None:
+    dice = ScriptedDice([3])
+    with pytest.raises(ScriptedDiceError, match="ran out of scripted dice: roll 2 is a d6"):
+        roll("2d6", dice)
+
+
+def test_scripted_face_must_fit_the_die() -> None:
+    with pytest.raises(ScriptedDiceError, match="is 7, but it is a d6"):
+        roll("d6", ScriptedDice([7]))
+    with pytest.raises(ScriptedDiceError, match="is 0"):
+        roll("d6", ScriptedDice([0]))
+
+
+def test_remaining_faces() -> None:
+    dice = ScriptedDice([1, 2, 3])
+    roll("d6", dice)
+    assert dice.remaining == (2, 3)
+
+
+@pytest.mark.parametrize(
+    ("text", "faces"), [("14,5,2,6", (14, 5, 2, 6)), (" 1 , 2 3", (1, 2, 3)), ("20", (20,))]
+)
+def test_parse_faces(text: str, faces: tuple[int, ...]) -> None:
+    assert parse_faces(text) == faces
+
+
+@pytest.mark.parametrize("text", ["", ",", "1,x", "-1", "1.5", "1" * 30, "٣"])
+def test_parse_faces_rejects_garbage(text: str) -> None:
+    with pytest.raises(ScriptedDiceError):
+        parse_faces(text)

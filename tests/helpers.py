@@ -1,0 +1,34 @@
+"""Builders shared by the tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from affray.rules.mst2 import Fighter, HitDice, armor, weapon
+from affray.sheets import load_sheet
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def make_fighter(
+    name: str = "F",
+    *,
+    skill: int = 0,
+    weapon_name: str = "sword",
+    armor_name: str = "none",
+    hit_dice: str = "1d6",
+    **kwargs: object,
+) -> Fighter:
+    """A fighter built in code, for tests that need exact statistics."""
+    return Fighter(
+        name=name,
+        skill=skill,
+        weapon=weapon(weapon_name),
+        armor=armor(armor_name),
+        hit_dice=HitDice.parse(hit_dice),
+        **kwargs,  # type: ignore[arg-type]
+    )
+
+
+def example(name: str) -> Fighter:
+    return load_sheet(EXAMPLES / "mst2" / name)

@@ -1,0 +1,27 @@
+import pytest
+
+import affray
+import affray.dice
+import affray.odds
+import affray.rules.mst2
+
+
+@pytest.mark.parametrize("module", [affray, affray.dice, affray.odds, affray.rules.mst2])
+def test_all_is_sorted_and_importable(module: object) -> None:
+    names = module.__all__  # type: ignore[attr-defined]
+    # isort-style, as ruff's RUF022 keeps it: CONSTANTS, then Classes, then functions
+    assert names == sorted(names, key=lambda n: (0 if n.isupper() else 1 if n[0].isupper() else 2, n))
+    for name in names:
+        assert hasattr(module, name), name
+
+
+def test_core_does_not_import_cli() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, affray, affray.rules.mst2, affray.odds, affray.dice, affray.sheets;"
+        "print(any(m.startswith('affray.cli') for m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
