@@ -10,7 +10,9 @@ import affray.rules.mst2
 def test_all_is_sorted_and_importable(module: object) -> None:
     names = module.__all__  # type: ignore[attr-defined]
     # isort-style, as ruff's RUF022 keeps it: CONSTANTS, then Classes, then functions
-    assert names == sorted(names, key=lambda n: (0 if n.isupper() else 1 if n[0].isupper() else 2, n))
+    assert names == sorted(
+        names, key=lambda n: (0 if n.isupper() else 1 if n[0].isupper() else 2, n)
+    )
     for name in names:
         assert hasattr(module, name), name
 

@@ -6,8 +6,7 @@ import time
 
 import pytest
 
-from affray.dice import Constant, DiceTerm, Group, Negate, Sum, parse, to_text
-from affray.dice import limits
+from affray.dice import Constant, DiceTerm, Group, Negate, Sum, limits, parse, to_text
 from affray.errors import DiceLimitError, DiceSyntaxError
 
 
@@ -34,7 +33,13 @@ def test_parses_notation(text: str, tree: object) -> None:
 
 @pytest.mark.parametrize(
     ("text", "canonical"),
-    [("2d6+1", "2d6+1"), ("d6", "1d6"), ("d%", "1d100"), ("2d10-(1d4+1)", "2d10-(1d4+1)"), ("-3", "-3")],
+    [
+        ("2d6+1", "2d6+1"),
+        ("d6", "1d6"),
+        ("d%", "1d100"),
+        ("2d10-(1d4+1)", "2d10-(1d4+1)"),
+        ("-3", "-3"),
+    ],
 )
 def test_to_text_is_canonical(text: str, canonical: str) -> None:
     assert to_text(parse(text)) == canonical
