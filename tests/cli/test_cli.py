@@ -1,0 +1,185 @@
+"""The CLI through click's CliRunner: the SPEC's JSON keys and exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from affray.cli.main import cli
+from tests.helpers import EXAMPLES
+
+SELLSWORD = str(EXAMPLES / "mst2" / "sellsword.toml")
+SPEARMAN = str(EXAMPLES / "mst2" / "spearman.toml")
+OGRE = str(EXAMPLES / "mst2" / "ogre.toml")
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def run_json(*args: str) -> dict[str, object]:
+    result = run(*args, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert isinstance(data, dict)
+    return data
+
+
+def test_roll_json() -> None:
+    data = run_json("roll", "3d6+2", "--seed", "1")
+    assert {"expression", "total", "rolls"} <= data.keys()
+    assert data["expression"] == "3d6+2"
+    rolls = data["rolls"]
+    assert isinstance(rolls, list) and len(rolls) == 3
+    assert data["total"] == sum(rolls) + 2
+    assert run_json("roll", "3d6+2", "--seed", "1") == data
+
+
+def test_roll_text() -> None:
+    result = run("roll", "2d6", "--seed", "3")
+    assert result.exit_code == 0 and "2d6 →" in result.stdout
+
+
+def test_odds_json() -> None:
+    data = run_json("odds", "2d6")
+    assert data["expression"] == "2d6"
+    distribution = data["distribution"]
+    assert isinstance(distribution, dict)
+    assert list(distribution) == [str(n) for n in range(2, 13)]
+    assert distribution["7"] == pytest.approx(1 / 6)
+    assert data["mean"] == 7.0
+
+
+def test_odds_text_table() -> None:
+    result = run("odds", "3d6")
+    assert result.exit_code == 0 and "mean 10.5" in result.stdout
+
+
+def test_mst2_attack_json_keys_and_values() -> None:
+    data = run_json("mst2", "attack", SELLSWORD, SPEARMAN, "--rolls", "14,5,2,6,3")
+    expected = {
+        "natural": 14,
+        "total": 17,
+        "hit": True,
+        "power_rolls": [5, 2, 6],
+        "wounds_inflicted": 2,
+        "defender_wounds": 2,
+        "shock_total": 3,
+        "defender_out": False,
+    }
+    assert {k: data[k] for k in expected} == expected
+
+
+def test_mst2_attack_miss_has_null_shock() -> None:
+    data = run_json("mst2", "attack", SELLSWORD, SPEARMAN, "--rolls", "2", "--wounds", "4")
+    assert data["hit"] is False and data["shock_total"] is None
+    assert data["power_rolls"] == [] and data["defender_wounds"] == 4
+    assert data["defender_out"] is False
+
+
+def test_mst2_attack_with_prior_wounds_takes_the_defender_out() -> None:
+    data = run_json("mst2", "attack", SELLSWORD, SPEARMAN, "--wounds", "3", "--rolls", "20,6,1,1,4")
+    assert data["defender_wounds"] == 4 and data["shock_total"] == 4
+    assert data["defender_out"] is True
+
+
+def test_mst2_attack_seeded_is_reproducible() -> None:
+    first = run_json("mst2", "attack", OGRE, SPEARMAN, "--seed", "9")
+    assert first == run_json("mst2", "attack", OGRE, SPEARMAN, "--seed", "9")
+
+
+def test_mst2_attack_narrates() -> None:
+    result = run("mst2", "attack", SELLSWORD, SPEARMAN, "--rolls", "14,5,2,6,3")
+    assert result.exit_code == 0
+    assert "d20 14+3=17 vs evasion 12 → hit" in result.stdout
+    assert "power 3d6 [5,2,6] vs protection 2 → 2 wounds" in result.stdout
+    assert "shock 1d10 [3]=3 > 2 → keeps fighting" in result.stdout
+
+
+def test_mst2_attack_lethality_and_circumstance() -> None:
+    data = run_json(
+        "mst2",
+        "attack",
+        SELLSWORD,
+        SPEARMAN,
+        "--rolls",
+        "20,1,1,1,12,1,1,1",
+        "--circumstance",
+        "sneak attack",
+        "--lethality",
+        "optional",
+    )
+    assert data["power_rolls"] == [1, 1, 1, 12, 1]
+    assert data["wounds_inflicted"] == 1 and data["defender_out"] is True
+    assert data["defender_condition"] == "dead"  # second check 1 does not exceed the first, 1
+
+
+def test_mst2_odds_json() -> None:
+    data = run_json("mst2", "odds", SELLSWORD, SPEARMAN, "--wounds", "2")
+    assert data["p_hit"] == pytest.approx(0.55)
+    wounds = data["wounds"]
+    assert isinstance(wounds, dict) and list(wounds) == ["0", "1", "2", "3"]
+    assert sum(wounds.values()) == pytest.approx(1)
+    assert 0 < data["p_defender_out"] < 1  # type: ignore[operator]
+
+
+def test_exchange_narrates_a_whole_duel() -> None:
+    result = run("mst2", "exchange", SELLSWORD, SPEARMAN, "--seed", "7")
+    assert result.exit_code == 0
+    assert "Round 1" in result.stdout and "wins after" in result.stdout
+    data = run_json("mst2", "exchange", SELLSWORD, SPEARMAN, "--seed", "7")
+    assert data["winner"] in ("Sellsword", "Spearman")
+    assert isinstance(data["turns"], list) and data["turns"]
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("roll", "1000000d1000000"), "2 to 1000 sides"),
+        (("roll", "(" * 5000 + "1" + ")" * 5000), "parentheses deep"),
+        (("roll", "9" * 5000), "5000-digit number"),
+        (("roll", "2d"), "number of sides"),
+        (("odds", "1000d1000"), "too large"),
+        (("roll", "2d6", "--seed", "x"), "Invalid value for '--seed'"),
+        (("mst2", "attack", SELLSWORD, SPEARMAN, "--rolls", "14,5"), "ran out of scripted dice"),
+        (("mst2", "attack", SELLSWORD, SPEARMAN, "--rolls", "21"), "shows 1 to 20"),
+        (("mst2", "attack", SELLSWORD, SPEARMAN, "--rolls", "a,b"), "not a die face"),
+        (("mst2", "attack", SELLSWORD, SPEARMAN, "--wounds", "-1"), "Invalid value for '--wounds'"),
+        (("mst2", "attack", SELLSWORD, "missing.toml"), "no such file"),
+        (
+            ("mst2", "attack", SELLSWORD, SPEARMAN, "--circumstance", "lucky"),
+            "unknown circumstance",
+        ),
+        (("mst2", "odds", SELLSWORD), "Missing argument"),
+        (("fly",), "No such command"),
+    ],
+)
+def test_user_errors_exit_2_with_a_message(args: tuple[str, ...], words: str) -> None:
+    result = run(*args)
+    assert result.exit_code == 2
+    assert words in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_bad_sheet_names_file_and_key(tmp_path: Path) -> None:
+    sheet = tmp_path / "bad.toml"
+    sheet.write_text('system = "mst2"\nname = "X"\nhit_dice = "1d6"\nskill = -3\n')
+    result = run("mst2", "attack", str(sheet), SPEARMAN)
+    assert result.exit_code == 2
+    assert f"error: {sheet}: key 'skill'" in result.stderr
+
+
+def test_unused_scripted_faces_are_reported() -> None:
+    result = run("mst2", "attack", SELLSWORD, SPEARMAN, "--rolls", "2,4,4")
+    assert result.exit_code == 0
+    assert "2 scripted faces were not needed: 4,4" in result.stderr
+
+
+def test_help_lists_the_commands() -> None:
+    result = run("--help")
+    assert result.exit_code == 0
+    for command in ("roll", "odds", "mst2"):
+        assert command in result.stdout

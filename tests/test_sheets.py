@@ -1,0 +1,185 @@
+"""Sheets: the SPEC's keys, TOML and JSON, and errors that name file, key and fix."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from affray.errors import SheetError
+from affray.rules.mst2 import Fighter, Grip, HitDice, Reach
+from affray.sheets import MAX_FILE_BYTES, load_sheet, parse_document, sheet_from_data
+from tests.helpers import EXAMPLES
+
+BASE = {"system": "mst2", "name": "X", "hit_dice": "1d6"}
+
+
+def test_every_example_loads() -> None:
+    paths = sorted((EXAMPLES / "mst2").iterdir())
+    assert len(paths) >= 5
+    for path in paths:
+        assert isinstance(load_sheet(path), Fighter)
+
+
+def test_spec_sheet_example(tmp_path: Path) -> None:
+    path = tmp_path / "sellsword.toml"
+    path.write_text(
+        """
+system = "mst2"
+name = "Sellsword"
+skill = 3
+weapon = { name = "Greatsword", reach = "mid", power = "3d6", hands = 2 }
+armor = "chain mail"
+shield = false
+evasion_bonus = 0
+hit_dice = "2d10+1"
+extra_power = "1d6"
+missile = "long bow"
+"""
+    )
+    fighter = load_sheet(path)
+    assert fighter.weapon.name == "Greatsword" and fighter.wielded is Grip.TWO_HANDED
+    assert fighter.melee_power == (6, 6, 6, 6)
+    assert fighter.hit_dice == HitDice((10, 10), 1)
+    assert fighter.missile is not None and fighter.missile.power == (10, 10)
+
+
+def test_json_sheets_use_the_same_keys(tmp_path: Path) -> None:
+    path = tmp_path / "x.json"
+    path.write_text(json.dumps({**BASE, "weapon": "Battle Axe", "grip": "two-handed"}))
+    assert load_sheet(path).weapon_power == (8, 8)
+
+
+def test_hit_dice_from_role_and_tenacity() -> None:
+    data = {
+        "system": "mst2",
+        "name": "V",
+        "role": "Fighter",
+        "tenacity": "veteran",
+        "hit_dice_bonus": 1,
+    }
+    assert sheet_from_data(data).hit_dice == HitDice((10, 10), 1)
+    species = {"system": "mst2", "name": "O", "species": "ogre"}
+    assert sheet_from_data(species).hit_dice == HitDice((12,))
+
+
+def test_defaults() -> None:
+    fighter = sheet_from_data(BASE)
+    assert (fighter.skill, fighter.weapon.name, fighter.armor.name, fighter.shield) == (
+        0,
+        "Unarmed",
+        "None",
+        False,
+    )
+
+
+def test_versatile_inline_weapon() -> None:
+    weapon = {"name": "Bastard sword", "reach": "mid", "power": "2d6", "two_handed_power": "2d8"}
+    one = sheet_from_data({**BASE, "weapon": weapon})
+    two = sheet_from_data({**BASE, "weapon": weapon, "grip": "two-handed"})
+    assert (one.weapon_power, two.weapon_power, one.reach) == ((6, 6), (8, 8), Reach.MID)
+
+
+@pytest.mark.parametrize(
+    ("changes", "key", "words"),
+    [
+        ({"skill": -1}, "skill", "greater than or equal to 0"),
+        ({"skill": "3"}, "skill", "valid integer"),
+        ({"skill": 2.5}, "skill", "valid integer"),
+        ({"shield": "yes"}, "shield", "valid boolean"),
+        ({"weapon": "laser"}, "weapon", "unknown weapon 'laser'"),
+        ({"weapon": 5}, "weapon", "catalog weapon name or an inline table"),
+        (
+            {"weapon": {"name": "G", "reach": "near", "power": "3d6"}},
+            "weapon.reach",
+            "'close', 'mid' or 'far'",
+        ),
+        ({"weapon": {"name": "G", "reach": "mid", "power": "3d6+2"}}, "weapon", "dice only"),
+        (
+            {"weapon": {"name": "G", "reach": "mid", "power": "3d6", "edge": 1}},
+            "weapon.edge",
+            "unknown key",
+        ),
+        ({"weapon": {"name": "G", "reach": "mid"}}, "weapon.power", "is required"),
+        ({"weapon": "spear", "grip": "two-handed"}, "grip", "cannot be wielded two-handed"),
+        ({"weapon": "sword", "grip": "two-handed", "shield": True}, "shield", "no hand free"),
+        ({"weapon": "polearm", "shield": True}, "shield", "needs both hands"),
+        ({"grip": "three-handed"}, "grip", "'one-handed' or 'two-handed'"),
+        ({"armor": "kevlar"}, "armor", "unknown armor"),
+        ({"colour": "red"}, "colour", "allowed keys are: system, name"),
+        ({"role": "fighter"}, "hit_dice", "either hit_dice or role"),
+        ({"hit_dice": "2d6+"}, "hit_dice", "expression ends"),
+        ({"hit_dice": "7"}, "hit_dice", "one or more dice"),
+        ({"extra_power": "1d6+1"}, "extra_power", "dice only"),
+        ({"missile": "rock"}, "missile", "unknown missile"),
+        ({"missile": {"name": "Javelin"}}, "missile.power", "is required"),
+        ({"name": ""}, "name", "at least 1 character"),
+        ({"system": "dnd"}, "system", "unknown system"),
+        ({"system": "midian"}, "system", "not supported yet"),
+    ],
+)
+def test_errors_name_the_key_and_the_problem(
+    changes: dict[str, object], key: str, words: str
+) -> None:
+    with pytest.raises(SheetError) as caught:
+        sheet_from_data({**BASE, **changes}, "bad.toml")
+    assert caught.value.key == key
+    assert caught.value.path == "bad.toml"
+    assert words in str(caught.value)
+    assert str(caught.value).startswith(f"bad.toml: key '{key}'")
+
+
+def test_missing_hit_dice_and_name() -> None:
+    with pytest.raises(SheetError, match="hit dice are missing"):
+        sheet_from_data({"system": "mst2", "name": "X"})
+    with pytest.raises(SheetError, match="key 'name': is required"):
+        sheet_from_data({"system": "mst2", "hit_dice": "1d6"})
+
+
+def test_several_problems_are_reported_together() -> None:
+    with pytest.raises(SheetError) as caught:
+        sheet_from_data({**BASE, "skill": -2, "shield": 1}, "two.toml")
+    assert "2 problems" in str(caught.value)
+    assert "key 'skill'" in str(caught.value) and "key 'shield'" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "words"),
+    [
+        ("a.toml", 'system = "mst2"\nname = ', "not valid TOML"),
+        ("a.json", '{"system": ', "not valid JSON"),
+        ("a.json", "[1, 2]", "top level is list"),
+        ("a.toml", "a = " + "[" * 100 + "]" * 100, "nested more than"),
+        ("a.json", "[" * 100_000, "nested more than"),
+        ("a.yaml", "system: mst2", "unknown file type"),
+    ],
+)
+def test_unreadable_files(tmp_path: Path, name: str, content: str, words: str) -> None:
+    path = tmp_path / name
+    path.write_text(content)
+    with pytest.raises(SheetError, match=words) as caught:
+        load_sheet(path)
+    assert str(path) in str(caught.value)
+
+
+def test_size_cap_and_encoding(tmp_path: Path) -> None:
+    big = tmp_path / "big.toml"
+    big.write_text("# " + "x" * (MAX_FILE_BYTES + 10))
+    with pytest.raises(SheetError, match="limit is"):
+        load_sheet(big)
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes('name = "Jos\xe9"'.encode("latin-1"))
+    with pytest.raises(SheetError, match="not UTF-8"):
+        load_sheet(latin)
+    with pytest.raises(SheetError, match="no such file"):
+        load_sheet(tmp_path / "missing.toml")
+    folder = tmp_path / "folder.toml"
+    folder.mkdir()
+    with pytest.raises(SheetError, match="not a file"):
+        load_sheet(folder)
+
+
+def test_parse_document_rejects_unknown_kinds() -> None:
+    with pytest.raises(SheetError, match="unknown document kind"):
+        parse_document("", "yaml")
