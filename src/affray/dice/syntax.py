@@ -7,6 +7,7 @@ signs nest, and the parser bounds that nesting.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 
@@ -72,41 +73,29 @@ def to_text(node: Node) -> str:
     raise AssertionError(f"unknown node {node!r}")  # pragma: no cover
 
 
-def dice_terms(node: Node) -> list[tuple[int, DiceTerm]]:
-    """All dice terms in reading order, each with its overall sign."""
-    found: list[tuple[int, DiceTerm]] = []
+def signed_leaves(node: Node) -> Iterator[tuple[int, Constant | DiceTerm]]:
+    """Constants and dice terms in reading order, each with its overall sign."""
     stack: list[tuple[int, Node]] = [(1, node)]
     while stack:
         sign, current = stack.pop()
         match current:
-            case DiceTerm():
-                found.append((sign, current))
+            case Constant() | DiceTerm():
+                yield sign, current
             case Negate(operand):
                 stack.append((-sign, operand))
             case Group(inner):
                 stack.append((sign, inner))
             case Sum(terms):
                 stack.extend((sign * s, t) for s, t in reversed(terms))
-            case Constant():
-                pass
-    return found
+
+
+def dice_terms(node: Node) -> list[tuple[int, DiceTerm]]:
+    """All dice terms in reading order, each with its overall sign."""
+    return [(sign, leaf) for sign, leaf in signed_leaves(node) if isinstance(leaf, DiceTerm)]
 
 
 def constant_total(node: Node) -> int:
     """The sum of the constants in the tree, with their signs."""
-    total = 0
-    stack: list[tuple[int, Node]] = [(1, node)]
-    while stack:
-        sign, current = stack.pop()
-        match current:
-            case Constant(value):
-                total += sign * value
-            case Negate(operand):
-                stack.append((-sign, operand))
-            case Group(inner):
-                stack.append((sign, inner))
-            case Sum(terms):
-                stack.extend((sign * s, t) for s, t in terms)
-            case DiceTerm():
-                pass
-    return total
+    return sum(
+        sign * leaf.value for sign, leaf in signed_leaves(node) if isinstance(leaf, Constant)
+    )
