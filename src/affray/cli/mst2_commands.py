@@ -41,7 +41,8 @@ def mst2() -> None:
     """MST-2: Melee Fighting."""
 
 
-def _load(path: str) -> Fighter:
+def load_mst2(path: str) -> Fighter:
+    """Load a sheet that must be an MST-2 fighter."""
     from affray.errors import SheetError
     from affray.rules.mst2 import Fighter
     from affray.sheets import load_sheet
@@ -92,7 +93,7 @@ def attack_command(
     from affray.narrate import narrate
     from affray.rules.mst2 import FighterState, attack
 
-    a, d = _load(attacker), _load(defender)
+    a, d = load_mst2(attacker), load_mst2(defender)
     extra = _circumstances(circumstances)
     dice = dice_source(rolls, seed)
     result = attack(
@@ -131,7 +132,7 @@ def odds_command(
     from affray.cli.output import emit_json, percent, table
     from affray.odds import attack_odds
 
-    a, d = _load(attacker), _load(defender)
+    a, d = load_mst2(attacker), load_mst2(defender)
     odds = attack_odds(a, d, wounds, circumstances=_circumstances(circumstances))
     if as_json:
         emit_json(
@@ -184,7 +185,7 @@ def exchange_command(
     from affray.odds import attack_odds
     from affray.rules.mst2 import Turn, duel, opening_distance
 
-    a, b = _load(first), _load(second)
+    a, b = load_mst2(first), load_mst2(second)
     dice = dice_source(rolls, seed)
     fighters = {"a": a, "b": b}
     wounds = {"a": 0, "b": 0}

@@ -1,5 +1,6 @@
 """Exact odds: probabilities computed, not sampled."""
 
+from affray.odds.duel import DuelOdds, RoundsDistribution, duel_odds, rounds_distribution
 from affray.odds.mst2 import (
     AttackOdds,
     attack_odds,
@@ -12,10 +13,14 @@ from affray.odds.mst2 import (
 
 __all__ = [
     "AttackOdds",
+    "DuelOdds",
+    "RoundsDistribution",
     "attack_odds",
     "attack_power",
+    "duel_odds",
     "hit_chance",
     "hit_dice_distribution",
+    "rounds_distribution",
     "shock_survival",
     "wound_distribution",
 ]

@@ -1,0 +1,165 @@
+"""``affray duel A B``: who wins a one-on-one fight, exactly or by simulation."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from affray.cli.options import json_option, seed_option
+
+if TYPE_CHECKING:
+    from affray.rules.mst2 import Fighter
+
+
+@click.command("duel")
+@click.argument("a", type=click.Path(dir_okay=False, path_type=str))
+@click.argument("b", type=click.Path(dir_okay=False, path_type=str))
+@click.option("--exact", is_flag=True, help="Exact odds (absorbing Markov chain); the default.")
+@click.option(
+    "-n",
+    "count",
+    type=click.IntRange(min=1, max=10**10),
+    default=None,
+    help="Simulate N duels instead (Monte Carlo, with a 95% interval).",
+)
+@seed_option
+@click.option(
+    "--plot",
+    type=click.Path(dir_okay=False, path_type=str),
+    default=None,
+    metavar="FILE.png",
+    help="Draw the distribution of the number of rounds.",
+)
+@json_option
+def duel_command(
+    a: str,
+    b: str,
+    exact: bool,
+    count: int | None,
+    seed: int | None,
+    plot: str | None,
+    as_json: bool,
+) -> None:
+    """Duel between the fighters of sheets A and B: A attacks first, then B, in turn,
+    until one is out; the distance opens at the longer reach."""
+    from affray.cli.mst2_commands import load_mst2
+    from affray.plots import check_plot_path
+
+    if exact and count is not None:
+        raise click.UsageError("choose one of --exact and -n N")
+    if plot is not None:
+        check_plot_path(plot)
+    first, second = load_mst2(a), load_mst2(b)
+    if count is None:
+        _exact(first, second, plot, as_json)
+    else:
+        _simulate(first, second, count, seed, plot, as_json)
+
+
+def _exact(a: Fighter, b: Fighter, plot: str | None, as_json: bool) -> None:
+    from affray.cli.output import emit_json, percent, table
+    from affray.odds import duel_odds, rounds_distribution
+
+    odds = duel_odds(a, b)
+    if plot is not None:
+        from affray.plots import plot_rounds
+
+        plot_rounds(rounds_distribution(a, b), a.name, b.name, plot, title=f"{a.name} vs {b.name}")
+    if as_json:
+        emit_json(
+            {
+                "method": "exact",
+                "p_a_wins": float(odds.p_a_wins),
+                "p_b_wins": float(odds.p_b_wins),
+                "p_draw": float(odds.p_draw),
+                "mean_rounds": float(odds.mean_rounds),
+                "winner_wounds": {
+                    side: {str(w): float(p) for w, p in dist.items()}
+                    for side, dist in odds.winner_wounds.items()
+                },
+            }
+        )
+        return
+    table(
+        f"{a.name} vs {b.name}: exact odds, mean {float(odds.mean_rounds):.2f} rounds",
+        ("outcome", "probability"),
+        [
+            (f"{a.name} wins", percent(odds.p_a_wins)),
+            (f"{b.name} wins", percent(odds.p_b_wins)),
+            ("draw", percent(odds.p_draw)),
+        ],
+    )
+    won = odds.winner_wounds
+    shown = sorted(
+        w
+        for w in set(won["a"]) | set(won["b"])
+        if max(won["a"].get(w, 0), won["b"].get(w, 0)) >= 0.0005
+    )
+    table(
+        "The winner's wounds at the end (rows under 0.05% left out)",
+        ("wounds", f"{a.name} wins with", f"{b.name} wins with"),
+        [(str(w), percent(won["a"].get(w, 0)), percent(won["b"].get(w, 0))) for w in shown],
+    )
+
+
+def _simulate(
+    a: Fighter, b: Fighter, count: int, seed: int | None, plot: str | None, as_json: bool
+) -> None:
+    from affray.cli.output import emit_json, percent, table
+    from affray.sim import simulate_duels
+
+    with _Progress(count) as advance:
+        stats = simulate_duels(a, b, count, seed=seed, progress=advance)
+    if plot is not None:
+        click.echo("warning: --plot draws exact distributions; use it with --exact", err=True)
+    low, high = stats.ci95_a_wins
+    if as_json:
+        emit_json(
+            {
+                "method": "monte-carlo",
+                "n": stats.n,
+                "a_wins": stats.a_wins,
+                "b_wins": stats.b_wins,
+                "draws": stats.draws,
+                "p_a_wins": stats.p_a_wins,
+                "ci95_a_wins": [low, high],
+                "mean_rounds": stats.mean_rounds,
+            }
+        )
+        return
+    table(
+        f"{a.name} vs {b.name}: {stats.n:,} simulated duels, mean {stats.mean_rounds:.2f} rounds",
+        ("outcome", "duels", "share"),
+        [
+            (f"{a.name} wins", f"{stats.a_wins:,}", percent(stats.p_a_wins)),
+            (f"{b.name} wins", f"{stats.b_wins:,}", percent(stats.b_wins / stats.n)),
+            ("draw", f"{stats.draws:,}", percent(stats.draws / stats.n)),
+        ],
+    )
+    click.echo(f"95% interval for {a.name} winning: {percent(low)} to {percent(high)}")
+
+
+class _Progress:
+    """A rich progress bar on stderr for long runs at a terminal; silent otherwise."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.bar: Any = None
+
+    def __enter__(self) -> Any:
+        if self.total < 20_000 or not sys.stderr.isatty():
+            return lambda done: None
+        from rich.progress import Progress
+
+        from affray.cli.output import console
+
+        self.bar = Progress(console=console(stderr=True), transient=True)
+        self.bar.start()
+        task = self.bar.add_task("duels", total=self.total)
+        return lambda done: self.bar.advance(task, done)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()

@@ -1,0 +1,48 @@
+"""The scalar Monte Carlo: one duel at a time through the readable rules engine.
+
+It is the reference the fast simulator is checked against, not the fast path.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from affray.dice import RandomDice
+from affray.rules.mst2.duel import MAX_ROUNDS, duel
+from affray.rules.mst2.fighter import Fighter
+from affray.sim.stats import DuelStats
+
+
+def simulate_duels(
+    a: Fighter,
+    b: Fighter,
+    n: int,
+    *,
+    seed: int | None = None,
+    max_rounds: int = MAX_ROUNDS,
+    progress: Callable[[int], None] | None = None,
+    report_every: int = 1000,
+) -> DuelStats:
+    """Fight ``n`` duels with dice from one seeded generator and count the results.
+
+    Args:
+        progress: called with the number of duels finished since the last call.
+    """
+    dice = RandomDice(random.Random(seed))
+    a_wins = b_wins = draws = rounds = 0
+    for index in range(1, n + 1):
+        result = duel(a, b, dice, max_rounds=max_rounds)
+        rounds += result.rounds
+        if result.winner == "a":
+            a_wins += 1
+        elif result.winner == "b":
+            b_wins += 1
+        else:
+            draws += 1
+        dice.log.clear()  # the log is for narration; a long run must not keep it
+        if progress is not None and index % report_every == 0:
+            progress(report_every)
+    if progress is not None and n % report_every:
+        progress(n % report_every)
+    return DuelStats(n, a_wins, b_wins, draws, rounds)
