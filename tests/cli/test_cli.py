@@ -183,3 +183,76 @@ def test_help_lists_the_commands() -> None:
     assert result.exit_code == 0
     for command in ("roll", "odds", "mst2"):
         assert command in result.stdout
+
+
+KNIGHT = str(EXAMPLES / "mst2" / "knight.json")
+
+
+def test_duel_exact_json() -> None:
+    data = run_json("duel", SELLSWORD, SPEARMAN, "--exact")
+    assert data["method"] == "exact"
+    assert {"p_a_wins", "p_b_wins", "p_draw", "mean_rounds"} <= data.keys()
+    total = data["p_a_wins"] + data["p_b_wins"] + data["p_draw"]  # type: ignore[operator]
+    assert total == pytest.approx(1)
+    assert run_json("duel", SELLSWORD, SPEARMAN) == data  # exact is the default
+
+
+def test_duel_monte_carlo_json() -> None:
+    data = run_json("duel", SELLSWORD, SPEARMAN, "-n", "2000", "--seed", "5")
+    keys = {"method", "n", "a_wins", "b_wins", "draws", "p_a_wins", "ci95_a_wins", "mean_rounds"}
+    assert keys <= data.keys()
+    assert data["method"] == "monte-carlo" and data["n"] == 2000
+    assert data["a_wins"] + data["b_wins"] + data["draws"] == 2000  # type: ignore[operator]
+    low, high = data["ci95_a_wins"]  # type: ignore[misc]
+    assert low < data["p_a_wins"] < high
+    exact = run_json("duel", SELLSWORD, SPEARMAN)
+    assert low < exact["p_a_wins"] < high
+
+
+def test_duel_text_and_plot(tmp_path: Path) -> None:
+    plot = tmp_path / "rounds.png"
+    result = run("duel", KNIGHT, OGRE, "--plot", str(plot))
+    assert result.exit_code == 0
+    assert "Knight wins" in result.stdout and "exact odds" in result.stdout
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_mst2_odds_plot(tmp_path: Path) -> None:
+    plot = tmp_path / "wounds.png"
+    result = run("mst2", "odds", SELLSWORD, KNIGHT, "--plot", str(plot))
+    assert result.exit_code == 0
+    assert "shock check" in result.stdout
+    assert plot.stat().st_size > 1000
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("duel", SELLSWORD, SPEARMAN, "--exact", "-n", "10"), "choose one of --exact and -n"),
+        (("duel", SELLSWORD, SPEARMAN, "-n", "0"), "Invalid value for '-n'"),
+        (("duel", SELLSWORD, SPEARMAN, "--plot", "out.jpg"), "must end in .png"),
+        (("duel", SELLSWORD, SPEARMAN, "--plot", "/no/such/dir/x.png"), "no folder"),
+        (("mst2", "table", "--skills", "9-3"), "not a range of skills"),
+        (("mst2", "table", "--weapon", "laser"), "unknown weapon"),
+        (("mst2", "table", "--hit-dice", "2d6+"), "expression ends"),
+        (("mst2", "table", "--weapon", "spear", "--grip", "two-handed"), "cannot be wielded"),
+    ],
+)
+def test_more_user_errors(args: tuple[str, ...], words: str) -> None:
+    result = run(*args)
+    assert result.exit_code == 2
+    assert words in result.stderr
+
+
+def test_table_formats() -> None:
+    csv_out = run("mst2", "table", "--skills", "0-1", "--format", "csv").stdout.splitlines()
+    assert csv_out[0] == "skill,armor,shield,p_hit,p_wound,p_out"
+    assert len(csv_out) == 1 + 2 * 10
+    assert csv_out[1].startswith("0,none,False,0.25,0.25,")
+    data = run_json("mst2", "table", "--skills", "3-3", "--weapon", "polearm")
+    rows = data["rows"]
+    assert isinstance(rows, list) and len(rows) == 10
+    plate = next(r for r in rows if r["armor"] == "plate mail" and not r["shield"])
+    assert plate["p_hit"] == pytest.approx(16 / 20)  # 3 + d20 > 7 on faces 5..20
+    markdown = run("mst2", "table", "--skills", "0-2", "--measure", "hit", "--format", "markdown")
+    assert "| +2 |" in markdown.stdout and "P(hit)" in markdown.stdout

@@ -124,16 +124,38 @@ def attack_command(
 @click.argument("defender", type=sheet_argument)
 @wounds_option
 @circumstance_option
+@click.option(
+    "--plot",
+    type=click.Path(dir_okay=False, path_type=str),
+    default=None,
+    metavar="FILE.png",
+    help="Draw the distribution of wounds inflicted.",
+)
 @json_option
 def odds_command(
-    attacker: str, defender: str, wounds: int, circumstances: tuple[str, ...], as_json: bool
+    attacker: str,
+    defender: str,
+    wounds: int,
+    circumstances: tuple[str, ...],
+    plot: str | None,
+    as_json: bool,
 ) -> None:
     """Exact odds of one direct attack of ATTACKER on DEFENDER."""
     from affray.cli.output import emit_json, percent, table
-    from affray.odds import attack_odds
+    from affray.odds import attack_odds, shock_table
+    from affray.plots import check_plot_path, plot_histogram
 
+    if plot is not None:
+        check_plot_path(plot)
     a, d = load_mst2(attacker), load_mst2(defender)
     odds = attack_odds(a, d, wounds, circumstances=_circumstances(circumstances))
+    if plot is not None:
+        plot_histogram(
+            {k: float(p) for k, p in odds.wounds.items()},
+            plot,
+            title=f"{a.name} attacks {d.name}: wounds inflicted",
+            xlabel="wounds",
+        )
     if as_json:
         emit_json(
             {
@@ -150,6 +172,96 @@ def odds_command(
         ("wounds", "probability"),
         [(str(k), percent(p)) for k, p in odds.wounds.items()],
     )
+    table(
+        f"{d.name}'s shock check ({d.hit_dice.text}): chance to keep fighting",
+        ("total wounds", "keeps fighting"),
+        [(str(w), percent(p)) for w, p in shock_table(d.hit_dice).items()],
+    )
+
+
+@mst2.command("table")
+@click.option(
+    "--attacker",
+    "attacker_sheet",
+    type=sheet_argument,
+    default=None,
+    help="Take skill-independent stats (weapon, grip, extra power) from this sheet.",
+)
+@click.option("--weapon", "weapon_name", default="sword", show_default=True, help="Catalog weapon.")
+@click.option(
+    "--grip", type=click.Choice(["one-handed", "two-handed"]), default=None, help="Weapon grip."
+)
+@click.option(
+    "--skills",
+    default="0-10",
+    show_default=True,
+    metavar="LOW-HIGH",
+    help="Range of attacker skills (rows).",
+)
+@click.option(
+    "--hit-dice",
+    "hit_dice",
+    default="1d10",
+    show_default=True,
+    help="Defender's hit dice, for the chance to take them out.",
+)
+@wounds_option
+@circumstance_option
+@click.option(
+    "--measure",
+    type=click.Choice(["hit", "wound", "out", "all"]),
+    default="all",
+    show_default=True,
+    help="Which probability to show in table and markdown output.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "csv", "markdown", "json"]),
+    default="table",
+    show_default=True,
+)
+@json_option
+def table_command(
+    attacker_sheet: str | None,
+    weapon_name: str,
+    grip: str | None,
+    skills: str,
+    hit_dice: str,
+    wounds: int,
+    circumstances: tuple[str, ...],
+    measure: str,
+    fmt: str,
+    as_json: bool,
+) -> None:
+    """Odds tables for designers: hit, at least one wound and taking the defender out,
+    over attacker skill (rows) and defender armour with and without a shield (columns)."""
+    from affray.cli.odds_table import odds_grid, render_grid
+
+    low, high = _skill_range(skills)
+    grid = odds_grid(
+        attacker_sheet=load_mst2(attacker_sheet) if attacker_sheet else None,
+        weapon_name=weapon_name,
+        grip=grip,
+        skills=range(low, high + 1),
+        hit_dice=hit_dice,
+        wounds=wounds,
+        circumstances=_circumstances(circumstances),
+    )
+    render_grid(grid, measure, "json" if as_json else fmt)
+
+
+def _skill_range(text: str) -> tuple[int, int]:
+    parts = text.split("-")
+    try:
+        low, high = (int(parts[0]), int(parts[-1])) if len(parts) in (1, 2) else (-1, -1)
+    except ValueError:
+        low = high = -1
+    if not 0 <= low <= high <= 100:
+        raise click.BadParameter(
+            f"{text!r} is not a range of skills such as 0-10 (0 to 100)", param_hint="'--skills'"
+        )
+    return low, high
 
 
 @mst2.command("exchange")

@@ -8,6 +8,7 @@ from affray.odds.mst2 import (
     hit_chance,
     hit_dice_distribution,
     shock_survival,
+    shock_table,
     wound_distribution,
 )
 
@@ -22,5 +23,6 @@ __all__ = [
     "hit_dice_distribution",
     "rounds_distribution",
     "shock_survival",
+    "shock_table",
     "wound_distribution",
 ]

@@ -149,7 +149,7 @@ class _Chain:
                     inside[(distance, other)] += p
                 else:
                     events.append(_WoundEvent(p, other, side, k, (distance, other)))
-        return {t: p for t, p in inside.items() if p}, events
+        return {t: p for t, p in inside.items() if p}, [e for e in events if e.p]
 
 
 def _inverse_visits(

@@ -44,6 +44,12 @@ def shock_survival(hit_dice: HitDice, wounds: int) -> Fraction:
     return hit_dice_distribution(hit_dice).p_greater(wounds)
 
 
+def shock_table(hit_dice: HitDice) -> dict[int, Fraction]:
+    """P(passing a shock check) for every total of wounds from 1 until it reaches 0."""
+    totals = hit_dice_distribution(hit_dice)
+    return {w: totals.p_greater(w) for w in range(1, max(totals.maximum, 0) + 1)}
+
+
 @dataclass(frozen=True, slots=True)
 class AttackOdds:
     """Exact odds of one direct attack.
