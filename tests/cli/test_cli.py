@@ -202,6 +202,7 @@ def test_duel_monte_carlo_json() -> None:
     keys = {"method", "n", "a_wins", "b_wins", "draws", "p_a_wins", "ci95_a_wins", "mean_rounds"}
     assert keys <= data.keys()
     assert data["method"] == "monte-carlo" and data["n"] == 2000
+    assert data["engine"] == "fast" and data["seed"] == 5
     assert data["a_wins"] + data["b_wins"] + data["draws"] == 2000  # type: ignore[operator]
     low, high = data["ci95_a_wins"]  # type: ignore[misc]
     assert low < data["p_a_wins"] < high
@@ -256,3 +257,14 @@ def test_table_formats() -> None:
     assert plate["p_hit"] == pytest.approx(16 / 20)  # 3 + d20 > 7 on faces 5..20
     markdown = run("mst2", "table", "--skills", "0-2", "--measure", "hit", "--format", "markdown")
     assert "| +2 |" in markdown.stdout and "P(hit)" in markdown.stdout
+
+
+def test_duel_scalar_engine_is_reachable() -> None:
+    data = run_json("duel", SELLSWORD, SPEARMAN, "-n", "300", "--seed", "1", "--engine", "scalar")
+    assert data["engine"] == "scalar" and data["n"] == 300
+
+
+def test_duel_workers_do_not_change_results() -> None:
+    one = run_json("duel", KNIGHT, OGRE, "-n", "300000", "--seed", "4", "--workers", "1")
+    two = run_json("duel", KNIGHT, OGRE, "-n", "300000", "--seed", "4", "--workers", "2")
+    assert one == two

@@ -26,6 +26,20 @@ if TYPE_CHECKING:
 )
 @seed_option
 @click.option(
+    "--engine",
+    type=click.Choice(["fast", "scalar"]),
+    default="fast",
+    show_default=True,
+    help="Monte Carlo engine: the batch simulator, or the readable reference engine.",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1, max=256),
+    default=1,
+    show_default=True,
+    help="Worker processes for the fast engine (results do not depend on it).",
+)
+@click.option(
     "--plot",
     type=click.Path(dir_okay=False, path_type=str),
     default=None,
@@ -39,6 +53,8 @@ def duel_command(
     exact: bool,
     count: int | None,
     seed: int | None,
+    engine: str,
+    workers: int,
     plot: str | None,
     as_json: bool,
 ) -> None:
@@ -55,7 +71,7 @@ def duel_command(
     if count is None:
         _exact(first, second, plot, as_json)
     else:
-        _simulate(first, second, count, seed, plot, as_json)
+        _simulate(first, second, count, seed, engine, workers, plot, as_json)
 
 
 def _exact(a: Fighter, b: Fighter, plot: str | None, as_json: bool) -> None:
@@ -105,13 +121,26 @@ def _exact(a: Fighter, b: Fighter, plot: str | None, as_json: bool) -> None:
 
 
 def _simulate(
-    a: Fighter, b: Fighter, count: int, seed: int | None, plot: str | None, as_json: bool
+    a: Fighter,
+    b: Fighter,
+    count: int,
+    seed: int | None,
+    engine: str,
+    workers: int,
+    plot: str | None,
+    as_json: bool,
 ) -> None:
-    from affray.cli.output import emit_json, percent, table
-    from affray.sim import simulate_duels
+    from affray.cli.output import emit_json, table
+    from affray.sim import simulate_duels, simulate_fast
 
     with _Progress(count) as advance:
-        stats = simulate_duels(a, b, count, seed=seed, progress=advance)
+        if engine == "scalar":
+            stats = simulate_duels(a, b, count, seed=seed, progress=advance)
+            used_seed = seed
+        else:
+            stats, used_seed = simulate_fast(
+                a, b, count, seed=seed, workers=workers, progress=advance
+            )
     if plot is not None:
         click.echo("warning: --plot draws exact distributions; use it with --exact", err=True)
     low, high = stats.ci95_a_wins
@@ -126,19 +155,22 @@ def _simulate(
                 "p_a_wins": stats.p_a_wins,
                 "ci95_a_wins": [low, high],
                 "mean_rounds": stats.mean_rounds,
+                "engine": engine,
+                "seed": used_seed,
             }
         )
         return
     table(
-        f"{a.name} vs {b.name}: {stats.n:,} simulated duels, mean {stats.mean_rounds:.2f} rounds",
+        f"{a.name} vs {b.name}: {stats.n:,} simulated duels ({engine} engine, seed {used_seed}), "
+        f"mean {stats.mean_rounds:.2f} rounds",
         ("outcome", "duels", "share"),
         [
-            (f"{a.name} wins", f"{stats.a_wins:,}", percent(stats.p_a_wins)),
-            (f"{b.name} wins", f"{stats.b_wins:,}", percent(stats.b_wins / stats.n)),
-            ("draw", f"{stats.draws:,}", percent(stats.draws / stats.n)),
+            (f"{a.name} wins", f"{stats.a_wins:,}", f"{stats.p_a_wins * 100:.3f}%"),
+            (f"{b.name} wins", f"{stats.b_wins:,}", f"{stats.b_wins / stats.n * 100:.3f}%"),
+            ("draw", f"{stats.draws:,}", f"{stats.draws / stats.n * 100:.3f}%"),
         ],
     )
-    click.echo(f"95% interval for {a.name} winning: {percent(low)} to {percent(high)}")
+    click.echo(f"95% interval for {a.name} winning: {low * 100:.3f}% to {high * 100:.3f}%")
 
 
 class _Progress:

@@ -1,0 +1,56 @@
+"""Fast MST-2 duel simulation against the scalar engine, measured in one run.
+
+Targets (SPEC): the fast simulator at least 60x the scalar engine on the same
+duels (aim 150x); 10^6 duels well under 10 s on one core; memory bounded by
+chunking (10^8 duels need no more than 10^6). Pass --huge to also run 10^8.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+from affray.sheets import load_sheet
+from affray.sim import simulate_duels, simulate_fast
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "mst2"
+MATCHUPS = [("sellsword.toml", "spearman.toml"), ("knight.json", "ogre.toml")]
+
+
+def rate_scalar(a: object, b: object, n: int) -> float:
+    start = time.perf_counter()
+    simulate_duels(a, b, n, seed=1)  # type: ignore[arg-type]
+    return n / (time.perf_counter() - start)
+
+
+def rate_fast(a: object, b: object, n: int, workers: int = 1) -> tuple[float, float]:
+    tracemalloc.start()
+    start = time.perf_counter()
+    simulate_fast(a, b, n, seed=1, workers=workers)  # type: ignore[arg-type]
+    elapsed = time.perf_counter() - start
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return n / elapsed, peak / 2**20
+
+
+def main() -> None:
+    huge = "--huge" in sys.argv
+    for first, second in MATCHUPS:
+        a, b = load_sheet(EXAMPLES / first), load_sheet(EXAMPLES / second)
+        print(f"== {a.name} vs {b.name}")
+        scalar = rate_scalar(a, b, 20_000)
+        fast, peak6 = rate_fast(a, b, 1_000_000)
+        print(f"scalar engine       {scalar:12,.0f} duels/s")
+        print(f"fast engine         {fast:12,.0f} duels/s   10^6 duels in {1e6 / fast:.2f} s")
+        print(f"ratio fast/scalar   {fast / scalar:12.0f}x  (target >= 60x, aim 150x)")
+        _, peak7 = rate_fast(a, b, 10_000_000)
+        print(f"peak memory         10^6: {peak6:.1f} MiB   10^7: {peak7:.1f} MiB (traced)")
+        if huge:
+            rate, peak8 = rate_fast(a, b, 100_000_000, workers=2)
+            print(f"10^8 on 2 workers   {rate:12,.0f} duels/s   parent peak {peak8:.1f} MiB")
+
+
+if __name__ == "__main__":
+    main()

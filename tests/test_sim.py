@@ -1,0 +1,91 @@
+"""The fast simulator against the exact odds and the scalar engine; determinism."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from affray.odds import duel_odds
+from affray.sim import (
+    CHUNK,
+    DuelModel,
+    DuelStats,
+    simulate_chunk,
+    simulate_duels,
+    simulate_fast,
+    wilson_interval,
+)
+from tests.helpers import example, make_fighter
+
+MATCHUPS = [
+    ("sellsword.toml", "spearman.toml"),
+    ("knight.json", "ogre.toml"),
+    ("goblin.toml", "archer.toml"),
+]
+
+
+@pytest.mark.parametrize(("first", "second"), MATCHUPS)
+def test_fast_agrees_with_exact_within_4_sigma(first: str, second: str) -> None:
+    a, b = example(first), example(second)
+    odds = duel_odds(a, b)
+    stats, _ = simulate_fast(a, b, 200_000, seed=7)
+    p = float(odds.p_a_wins)
+    assert abs(stats.p_a_wins - p) < 4 * math.sqrt(p * (1 - p) / stats.n)
+    assert stats.a_wins + stats.b_wins + stats.draws == stats.n
+    assert stats.mean_rounds == pytest.approx(float(odds.mean_rounds), rel=0.02)
+
+
+def test_fast_agrees_with_the_scalar_engine() -> None:
+    a, b = example("spearman.toml"), example("goblin.toml")
+    fast, _ = simulate_fast(a, b, 100_000, seed=1)
+    scalar = simulate_duels(a, b, 4000, seed=1)
+    p = fast.p_a_wins
+    assert abs(scalar.p_a_wins - p) < 4 * math.sqrt(p * (1 - p) / scalar.n + p * (1 - p) / fast.n)
+
+
+def test_same_seed_same_result_whatever_the_workers() -> None:
+    a, b = example("sellsword.toml"), example("spearman.toml")
+    n = 2 * CHUNK + 123
+    one, entropy = simulate_fast(a, b, n, seed=99, workers=1)
+    two, _ = simulate_fast(a, b, n, seed=99, workers=2)
+    assert one == two
+    assert entropy == 99
+    other, _ = simulate_fast(a, b, n, seed=100)
+    assert other != one
+
+
+def test_chunk_boundaries_do_not_change_results() -> None:
+    a, b = example("knight.json"), example("ogre.toml")
+    model = DuelModel.of(a, b)
+    whole, _ = simulate_fast(a, b, CHUNK + 10, seed=5)
+    pieces = simulate_chunk(model, 5, 0, CHUNK) + simulate_chunk(model, 5, 1, 10)
+    assert whole == pieces
+    first_chunk, _ = simulate_fast(a, b, CHUNK, seed=5)
+    assert first_chunk == simulate_chunk(model, 5, 0, CHUNK)
+
+
+def test_draws_and_the_round_cap() -> None:
+    ghost = make_fighter("Ghost", weapon_name="dagger", evasion_bonus=10)
+    stats, _ = simulate_fast(ghost, ghost, 1000, seed=1)
+    assert stats == DuelStats(1000, 0, 0, 1000, 0)
+    a, b = example("sellsword.toml"), example("spearman.toml")
+    capped, _ = simulate_fast(a, b, 5000, seed=3, max_rounds=1)
+    assert capped.draws > 0
+    assert capped.total_rounds == 5000  # every duel began exactly one round
+
+
+def test_progress_reports_every_duel() -> None:
+    seen: list[int] = []
+    a, b = example("sellsword.toml"), example("spearman.toml")
+    simulate_fast(a, b, CHUNK + 7, seed=1, progress=seen.append)
+    assert sum(seen) == CHUNK + 7
+
+
+def test_wilson_interval() -> None:
+    low, high = wilson_interval(50, 100)
+    assert low == pytest.approx(0.4038, abs=1e-4)
+    assert high == pytest.approx(0.5962, abs=1e-4)
+    assert wilson_interval(0, 10)[0] == 0
+    assert wilson_interval(10, 10)[1] == pytest.approx(1)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
