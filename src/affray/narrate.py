@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from affray.dice import DieRoll
+from affray.encounter import events as enc
 from affray.events import Event
 from affray.rules.mst2 import events as mst2
 from affray.rules.mst2.catalog import pool_text
@@ -41,6 +42,8 @@ def narrate(events: Iterable[Event]) -> list[Line]:
             lines.append([(f"{event.kind}: {event.to_dict()}", "dim")])
             continue
         segments, continues = handler(event)
+        if not segments:
+            continue
         if continues and lines:
             lines[-1].extend([("; ", ""), *segments])
         else:
@@ -154,10 +157,12 @@ def _out_of_reach(event: mst2.OutOfReach) -> tuple[list[Segment], bool]:
 
 
 def _scattered(event: mst2.TargetScattered) -> tuple[list[Segment], bool]:
-    roll = f" (d{event.die.sides} {event.die.face})" if event.die else ""
+    roll = f" (d{event.die.sides}: {event.die.face})" if event.die else ""
     return [
-        ("  odd roll: the shot goes astray", "dim"),
-        (f"{roll} towards ", ""),
+        (event.shooter, "name"),
+        (" aims at ", ""),
+        (event.intended, "name"),
+        (f"; an odd roll sends the shot astray{roll} towards ", "dim"),
         (event.actual, "name"),
     ], False
 
@@ -195,7 +200,55 @@ def _healed(event: mst2.Healed) -> tuple[list[Segment], bool]:
     ], False
 
 
+def _started(event: enc.EncounterStarted) -> tuple[list[Segment], bool]:
+    sides = "; ".join(f"{side}: {', '.join(members)}" for side, members in event.sides)
+    return [(event.name or "Encounter", "name"), (f" ({event.system}) — {sides}", "")], False
+
+
+def _round(event: enc.RoundStarted) -> tuple[list[Segment], bool]:
+    return [
+        (f"— Round {event.round} —", "name"),
+        (f" order: {', '.join(event.order)}", "dim"),
+    ], False
+
+
+def _chosen(event: enc.ActionChosen) -> tuple[list[Segment], bool]:
+    # attacks announce themselves through their dice; other actions need a header
+    if event.action in ("melee", "shoot"):
+        return [], False
+    words = {"flee": "tries to flee", "step away": "steps back out of the melee", "hold": "holds"}
+    return [(event.combatant, "name"), (f" {words.get(event.action, event.action)}", "")], False
+
+
+def _engaged(event: enc.Engaged) -> tuple[list[Segment], bool]:
+    return [
+        (event.a, "name"),
+        (" engages ", "dim"),
+        (event.b, "name"),
+        (f" (distance {event.distance})", "dim"),
+    ], False
+
+
+def _disengaged(event: enc.Disengaged) -> tuple[list[Segment], bool]:
+    return [(event.combatant, "name"), (f" is clear of {', '.join(event.from_)}", "dim")], False
+
+
+def _ended(event: enc.EncounterEnded) -> tuple[list[Segment], bool]:
+    result = f"{event.winner} wins" if event.winner else "Draw"
+    standing = f"; still standing: {', '.join(event.standing)}" if event.standing else ""
+    return [
+        (result, "hit" if event.winner else "name"),
+        (f" after {event.rounds} rounds ({event.reason}){standing}", ""),
+    ], False
+
+
 _HANDLERS: dict[type[Event], _Handler] = {
+    enc.EncounterStarted: _started,
+    enc.RoundStarted: _round,
+    enc.ActionChosen: _chosen,
+    enc.Engaged: _engaged,
+    enc.Disengaged: _disengaged,
+    enc.EncounterEnded: _ended,
     mst2.AttackRolled: _attack,
     mst2.PowerRolled: _power,
     mst2.Wounded: _wounded,

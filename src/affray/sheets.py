@@ -13,15 +13,21 @@ import json
 import reprlib
 import tomllib
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationError
 
+from affray import bestiary
+from affray.encounter.model import Combatant, Encounter, Tactics
+from affray.encounter.tactics import TARGET_POLICIES
 from affray.errors import AffrayError, SheetError
 from affray.rules.mst2 import catalog
 from affray.rules.mst2.catalog import Grip, Missile, Reach, Weapon
 from affray.rules.mst2.fighter import Fighter, HitDice, parse_pool
+from affray.rules.mst2.ruleset import Mst2Ruleset
+from affray.rules.mst2.state import Lethality
 
 if TYPE_CHECKING:
     from pydantic_core import ErrorDetails
@@ -377,3 +383,172 @@ def _hit_dice(sheet: Mst2Sheet, where: str | None) -> HitDice:
     die = _field(where, "role" if sheet.role else "species", lambda: catalog.hit_die(creature))
     count = _field(where, "tenacity", lambda: catalog.tenacity(sheet.tenacity or "standard"))
     return HitDice((die,) * count, sheet.hit_dice_bonus or 0)
+
+
+# -- encounters --------------------------------------------------------------------
+
+MAX_COMBATANTS = 200
+
+
+class MemberTable(_Strict):
+    """A member given as a table: ``{ sheet = "archer.toml", count = 2, tactics = "weakest" }``."""
+
+    sheet: str = Field(min_length=1, max_length=300)
+    count: int = Field(default=1, ge=1, le=MAX_COMBATANTS)
+    name: str | None = Field(default=None, min_length=1, max_length=80)
+    tactics: str | None = None
+    role: Literal["fighter", "archer"] | None = None
+    retreat_at: int | None = Field(default=None, ge=1, le=1000)
+
+
+class SideTable(_Strict):
+    name: str = Field(min_length=1, max_length=80)
+    tactics: str = "nearest"
+    role: Literal["fighter", "archer"] = "fighter"
+    retreat_at: int | None = Field(default=None, ge=1, le=1000)
+    members: list[str | MemberTable] = Field(min_length=1, max_length=MAX_COMBATANTS)
+
+
+class EncounterFile(_Strict):
+    """The keys of an encounter file (docs/encounters.md)."""
+
+    name: str = Field(default="", max_length=120)
+    system: Literal["mst2"]
+    lethality: Literal["high", "standard", "optional"] = "standard"
+    order: Literal["listed", "shuffled"] = "listed"
+    max_rounds: int = Field(default=100, ge=1, le=1000)
+    counter_prevents_action: bool = False
+    ranged_extra_power: bool = False
+    sides: list[SideTable] = Field(min_length=2, max_length=20)
+
+
+@dataclass(frozen=True, slots=True)
+class EncounterSetup:
+    """A validated encounter, ready to run."""
+
+    name: str
+    ruleset: Mst2Ruleset
+    encounter: Encounter
+    max_rounds: int
+
+
+def load_encounter(path: str | Path) -> EncounterSetup:
+    """Load and validate an encounter file and every sheet it names.
+
+    Raises:
+        SheetError: the file, a key, a member or a referenced sheet is invalid.
+    """
+    where = str(path)
+    data = load_document(path)
+    if data.get("system") == "midian":
+        raise SheetError(
+            "Midian encounters are not supported yet",
+            path=where,
+            key="system",
+            hint='this version of affray runs MST-2 encounters (system = "mst2")',
+        )
+    spec = _validate(EncounterFile, data, where)
+    base = Path(path).resolve().parent
+    members: list[tuple[str, str, Fighter, Tactics]] = []
+    for s, side in enumerate(spec.sides):
+        for m, entry in enumerate(side.members):
+            key = f"sides[{s}].members[{m}]"
+            table = (
+                entry if isinstance(entry, MemberTable) else _member_from_text(entry, where, key)
+            )
+            fighter = _member_sheet(table.sheet, base, where, key)
+            tactics = Tactics(
+                target=table.tactics or side.tactics,
+                role=table.role or side.role,
+                retreat_at=table.retreat_at if table.retreat_at is not None else side.retreat_at,
+            )
+            if tactics.target not in TARGET_POLICIES:
+                raise SheetError(
+                    f"unknown tactics {tactics.target!r}",
+                    path=where,
+                    key=f"{key}.tactics" if table.tactics else f"sides[{s}].tactics",
+                    hint=f"tactics is one of: {', '.join(TARGET_POLICIES)}",
+                )
+            label = table.name or fighter.name
+            for number in range(1, table.count + 1):
+                members.append(
+                    (side.name, f"{label} {number}" if table.count > 1 else label, fighter, tactics)
+                )
+            if len(members) > MAX_COMBATANTS:
+                raise SheetError(
+                    f"more than {MAX_COMBATANTS} combatants",
+                    path=where,
+                    key=key,
+                    hint="split the fight into smaller encounters",
+                )
+    if len({side.name for side in spec.sides}) != len(spec.sides):
+        raise SheetError("two sides have the same name", path=where, key="sides")
+    ids = _unique([label for _, label, _, _ in members])
+    ruleset = Mst2Ruleset(
+        lethality=Lethality(spec.lethality),
+        order=spec.order,
+        counter_prevents_action=spec.counter_prevents_action,
+        ranged_extra_power=spec.ranged_extra_power,
+    )
+    # the rules name fighters in their events: each takes its unique id as its name
+    combatants = tuple(
+        Combatant(cid, side, replace(fighter, name=cid), tactics)
+        for cid, (side, _, fighter, tactics) in zip(ids, members, strict=True)
+    )
+    encounter = Encounter(combatants, {c.id: ruleset.initial_state(c.sheet) for c in combatants})
+    return EncounterSetup(spec.name or Path(path).stem, ruleset, encounter, spec.max_rounds)
+
+
+def _member_from_text(text: str, where: str, key: str) -> MemberTable:
+    """``"4 bandits"`` or ``"archer.toml"`` or ``"2 guards/pike.toml"``."""
+    head, _, rest = text.strip().partition(" ")
+    if head.isdigit() and rest.strip():
+        count = int(head)
+        if not 1 <= count <= MAX_COMBATANTS:
+            raise SheetError(f"count {count} is not 1 to {MAX_COMBATANTS}", path=where, key=key)
+        return MemberTable(sheet=rest.strip(), count=count)
+    return MemberTable(sheet=text.strip())
+
+
+def _member_sheet(reference: str, base: Path, where: str, key: str) -> Fighter:
+    if reference.lower().endswith((".toml", ".json")):
+        target = base / reference
+        try:
+            return load_sheet(target)
+        except SheetError as error:
+            raise SheetError(
+                f"member {reference!r}: {error.message}", path=where, key=key, hint=error.hint
+            ) from None
+    text = bestiary.text("mst2", reference)
+    if text is None:
+        raise SheetError(
+            f"no sheet file or catalog creature called {reference!r}",
+            path=where,
+            key=key,
+            hint="give a .toml/.json path relative to the encounter file, or one of: "
+            + ", ".join(bestiary.names("mst2")),
+        )
+    return sheet_from_data(
+        parse_document(text, "toml", f"catalog {reference}"), f"catalog {reference}"
+    )
+
+
+def _unique(labels: list[str]) -> list[str]:
+    """Number repeated display names (Goblin 1, Goblin 2) so that every id is unique."""
+    seen: dict[str, int] = {}
+    totals = {label: labels.count(label) for label in labels}
+    ids: list[str] = []
+    for label in labels:
+        if totals[label] == 1:
+            ids.append(label)
+            continue
+        seen[label] = seen.get(label, 0) + 1
+        ids.append(f"{label} {seen[label]}")
+    taken = set()
+    result = []
+    for cid in ids:
+        while cid in taken:
+            cid += "'"
+        taken.add(cid)
+        result.append(cid)
+    return result

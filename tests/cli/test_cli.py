@@ -268,3 +268,34 @@ def test_duel_workers_do_not_change_results() -> None:
     one = run_json("duel", KNIGHT, OGRE, "-n", "300000", "--seed", "4", "--workers", "1")
     two = run_json("duel", KNIGHT, OGRE, "-n", "300000", "--seed", "4", "--workers", "2")
     assert one == two
+
+
+AMBUSH = str(EXAMPLES / "encounters" / "ambush.toml")
+
+
+def test_fight_narrates_line_by_line() -> None:
+    result = run("fight", AMBUSH, "--seed", "2")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("Ambush on the forest road (mst2)")
+    assert any(line.startswith("— Round 1 —") for line in lines)
+    assert any(" wins after " in line or line.startswith("Draw") for line in lines[-1:])
+
+
+def test_fight_json_has_outcome_and_event_log() -> None:
+    data = run_json("fight", AMBUSH, "--seed", "2")
+    assert {"name", "system", "winner", "rounds", "reason", "combatants", "events"} <= data.keys()
+    events = data["events"]
+    assert isinstance(events, list)
+    assert events[0]["event"] == "encounter_started" and events[-1]["event"] == "encounter_ended"
+    assert events[-1]["winner"] == data["winner"]
+    assert run_json("fight", AMBUSH, "--seed", "2") == data
+
+
+def test_fight_errors(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text('system = "mst2"\nsides = []\n')
+    result = run("fight", str(bad))
+    assert result.exit_code == 2 and "key 'sides'" in result.stderr
+    result = run("fight", AMBUSH, "--rolls", "3")
+    assert result.exit_code == 2 and "ran out of scripted dice" in result.stderr

@@ -1,0 +1,107 @@
+"""The round loop: generic over rule systems.
+
+Each round the ruleset gives the order of turns; each combatant still fighting
+takes its turn; the ruleset closes the round. The fight ends when at most one
+side has anyone still fighting (the others are out or fled), or as a draw at
+the round cap. Events are the record of everything; the result carries them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from affray.dice import Dice
+from affray.encounter.events import EncounterEnded, EncounterStarted, RoundStarted
+from affray.encounter.model import Encounter
+from affray.encounter.ruleset import Ruleset
+from affray.events import Event
+
+DEFAULT_MAX_ROUNDS = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One moment of the fight: the encounter after it, and the events it produced."""
+
+    encounter: Encounter
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EncounterResult:
+    encounter: Encounter
+    events: tuple[Event, ...]
+    winner: str | None
+    rounds: int
+    reason: str
+
+
+def sides_fighting(encounter: Encounter, ruleset: Ruleset) -> list[str]:
+    return [
+        side
+        for side in encounter.sides
+        if any(ruleset.fighting(encounter, c.id) for c in encounter.combatants if c.side == side)
+    ]
+
+
+def steps(
+    encounter: Encounter,
+    ruleset: Ruleset,
+    dice: Dice,
+    *,
+    name: str = "",
+    max_rounds: int = DEFAULT_MAX_ROUNDS,
+) -> Iterator[Step]:
+    """Play the fight turn by turn, yielding each step; the last yields EncounterEnded."""
+    roster = tuple(
+        (side, tuple(c.id for c in encounter.combatants if c.side == side))
+        for side in encounter.sides
+    )
+    yield Step(encounter, (EncounterStarted(name, ruleset.system, roster),))
+    while len(sides_fighting(encounter, ruleset)) > 1 and encounter.round < max_rounds:
+        encounter = encounter.next_round()
+        order = tuple(ruleset.turn_order(encounter, dice))
+        yield Step(encounter, (RoundStarted(encounter.round, order),))
+        for cid in order:
+            if not ruleset.fighting(encounter, cid):
+                continue
+            encounter, events = ruleset.take_turn(encounter, cid, dice)
+            yield Step(encounter, tuple(events))
+            if len(sides_fighting(encounter, ruleset)) <= 1:
+                break
+        encounter, events = ruleset.end_round(encounter, dice)
+        if events:
+            yield Step(encounter, tuple(events))
+    yield Step(encounter, (_ending(encounter, ruleset, max_rounds),))
+
+
+def _ending(encounter: Encounter, ruleset: Ruleset, max_rounds: int) -> EncounterEnded:
+    left = sides_fighting(encounter, ruleset)
+    standing = tuple(c.id for c in encounter.combatants if ruleset.fighting(encounter, c.id))
+    if len(left) == 1:
+        return EncounterEnded(
+            left[0], "the other side is out of the fight", encounter.round, standing
+        )
+    if not left:
+        return EncounterEnded(None, "no one is left fighting", encounter.round, standing)
+    return EncounterEnded(None, f"round cap of {max_rounds} reached", encounter.round, standing)
+
+
+def run_encounter(
+    encounter: Encounter,
+    ruleset: Ruleset,
+    dice: Dice,
+    *,
+    name: str = "",
+    max_rounds: int = DEFAULT_MAX_ROUNDS,
+) -> EncounterResult:
+    """Play the fight to its end."""
+    events: list[Event] = []
+    final = encounter
+    for step in steps(encounter, ruleset, dice, name=name, max_rounds=max_rounds):
+        final = step.encounter
+        events.extend(step.events)
+    ended = events[-1]
+    assert isinstance(ended, EncounterEnded)
+    return EncounterResult(final, tuple(events), ended.winner, ended.rounds, ended.reason)

@@ -1,0 +1,44 @@
+"""The one door through which a rule system plugs into the encounter engine."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from affray.dice import Dice
+from affray.encounter.model import Encounter
+from affray.events import Event
+
+
+class Ruleset(Protocol):
+    """What the engine needs from a rule system (MST-2 now, Midian next).
+
+    The engine owns the round loop and the end of the fight; the ruleset owns
+    everything the rules say: who acts when, what an action does, what a
+    combatant's state means.
+    """
+
+    system: str
+
+    def initial_state(self, sheet: Any) -> Any:
+        """A fresh per-fight state for a combatant with this sheet."""
+
+    def fighting(self, encounter: Encounter, cid: str) -> bool:
+        """Whether ``cid`` still takes part (acts, and keeps its side in the fight)."""
+
+    def condition(self, encounter: Encounter, cid: str) -> str:
+        """A word for ``cid``'s state: fighting, out, fled, dead, ..."""
+
+    def weakness(self, encounter: Encounter, cid: str) -> float:
+        """How close ``cid`` is to falling; higher is weaker (for target policies)."""
+
+    def turn_order(self, encounter: Encounter, dice: Dice) -> Sequence[str]:
+        """Who acts this round, in order (a combatant may appear more than once)."""
+
+    def take_turn(
+        self, encounter: Encounter, cid: str, dice: Dice
+    ) -> tuple[Encounter, list[Event]]:
+        """``cid`` chooses an action by its tactics and carries it out."""
+
+    def end_round(self, encounter: Encounter, dice: Dice) -> tuple[Encounter, list[Event]]:
+        """Anything the rules do at the end of a round (bleeding, fire, ...)."""

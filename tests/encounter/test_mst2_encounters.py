@@ -1,0 +1,297 @@
+"""MST-2 fights in the encounter engine: scripted sequences, tactics, invariants."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from affray.dice import RandomDice, ScriptedDice
+from affray.encounter import Combatant, Encounter, Tactics, run_encounter, steps
+from affray.encounter import events as enc
+from affray.errors import SheetError
+from affray.odds import duel_odds
+from affray.rules.mst2 import Condition, FighterState, Reach
+from affray.rules.mst2 import events as ev
+from affray.rules.mst2.ruleset import Flee, Melee, Mst2Ruleset, Shoot, StepAway
+from affray.sheets import load_encounter
+from tests.helpers import EXAMPLES, example, make_fighter
+
+ENCOUNTERS = sorted((EXAMPLES / "encounters").glob("*.toml"))
+
+
+def build(
+    *members: tuple[str, str, object, Tactics], ruleset: Mst2Ruleset | None = None
+) -> tuple[Encounter, Mst2Ruleset]:
+    rules = ruleset or Mst2Ruleset()
+    combatants = tuple(
+        Combatant(cid, side, replace(sheet, name=cid), tactics)  # type: ignore[type-var]
+        for cid, side, sheet, tactics in members
+    )
+    return Encounter(combatants, {c.id: FighterState() for c in combatants}), rules
+
+
+def test_scripted_one_on_one_event_sequence() -> None:
+    knifer = make_fighter(weapon_name="dagger", hit_dice="1d6")
+    spear = make_fighter(weapon_name="spear", hit_dice="1d6")
+    encounter, rules = build(("K", "left", knifer, Tactics()), ("S", "right", spear, Tactics()))
+    # Round 1: K engages S at far; S counters: miss (2); K hits (16) 1d6 [3]: 1 wound, shock 6.
+    # S attacks K at close: must disengage; K counters: miss (1); S hits (20) 2d8 [8,8]: 2 wounds,
+    # shock 1 -> K is out.
+    dice = ScriptedDice([2, 16, 3, 6, 1, 20, 8, 8, 1])
+    result = run_encounter(encounter, rules, dice)
+    kinds = [type(e) for e in result.events]
+    assert kinds == [
+        enc.EncounterStarted,
+        enc.RoundStarted,
+        enc.ActionChosen,
+        enc.Engaged,
+        ev.CounterAttackGranted,
+        ev.AttackRolled,
+        ev.DistanceChanged,
+        ev.AttackRolled,
+        ev.PowerRolled,
+        ev.Wounded,
+        ev.ShockChecked,
+        enc.ActionChosen,
+        ev.CounterAttackGranted,
+        ev.AttackRolled,
+        ev.DistanceChanged,
+        ev.AttackRolled,
+        ev.PowerRolled,
+        ev.Wounded,
+        ev.ShockChecked,
+        ev.Succumbed,
+        enc.EncounterEnded,
+    ]
+    assert result.winner == "right" and result.rounds == 1
+    assert dice.remaining == ()
+    assert result.encounter.states["K"] == FighterState(2, Condition.OUT)
+    assert result.encounter.engagements == {}  # the fallen leave their melee
+
+
+def test_one_on_one_encounters_match_the_exact_duel() -> None:
+    a, b = example("sellsword.toml"), example("spearman.toml")
+    encounter, rules = build(("A", "a", a, Tactics()), ("B", "b", b, Tactics()))
+    n = 1500
+    dice = RandomDice(77)
+    wins = sum(
+        run_encounter(encounter, rules, dice, max_rounds=1000).winner == "a" for _ in range(n)
+    )
+    p = float(duel_odds(a, b).p_a_wins)
+    assert abs(wins / n - p) < 4 * math.sqrt(p * (1 - p) / n)
+
+
+def test_archer_shoots_while_free_and_stray_shots_hit_the_melee() -> None:
+    archer = example("archer.toml")
+    brute = make_fighter(weapon_name="club", hit_dice="1d8")
+    friend = make_fighter(weapon_name="sword", hit_dice="1d8")
+    encounter, rules = build(
+        ("Archer", "us", archer, Tactics(role="archer")),
+        ("Friend", "us", friend, Tactics()),
+        ("Brute", "them", brute, Tactics()),
+    )
+    encounter = encounter.engage("Friend", "Brute", Reach.MID)
+    action = rules.choose(encounter, "Archer", ScriptedDice([]))
+    assert action == Shoot("Brute")
+    # odd face 13: Brute's melee (Brute and Friend) is near; d2 = 2 picks Friend
+    _, events = rules.perform(encounter, "Archer", action, ScriptedDice([13, 2, 1, 1, 8]))
+    scattered = [e for e in events if isinstance(e, ev.TargetScattered)]
+    assert scattered[0].candidates == ("Brute", "Friend") and scattered[0].actual == "Friend"
+
+
+def test_engaged_archer_fights_in_melee() -> None:
+    archer = example("archer.toml")
+    brute = make_fighter(weapon_name="club", hit_dice="1d8")
+    encounter, rules = build(
+        ("Archer", "us", archer, Tactics(role="archer")), ("Brute", "them", brute, Tactics())
+    )
+    encounter = encounter.engage("Archer", "Brute", Reach.MID)
+    assert rules.choose(encounter, "Archer", ScriptedDice([])) == Melee("Brute")
+
+
+def test_retreat_threshold_and_fleeing() -> None:
+    coward = make_fighter(weapon_name="dagger", hit_dice="1d6")
+    brute = make_fighter(weapon_name="club", hit_dice="1d8")
+    encounter, rules = build(
+        ("Coward", "us", coward, Tactics(retreat_at=2)), ("Brute", "them", brute, Tactics())
+    )
+    encounter = encounter.engage("Coward", "Brute", Reach.MID).with_state("Coward", FighterState(2))
+    assert rules.choose(encounter, "Coward", ScriptedDice([])) == Flee()
+    after, events = rules.perform(encounter, "Coward", Flee(), ScriptedDice([3]))  # counter misses
+    assert after.states["Coward"].condition is Condition.FLED
+    assert after.engagements == {}
+    assert isinstance(events[-1], ev.Fled)
+
+
+def test_step_away_keeps_fighting_but_leaves_the_melee() -> None:
+    a = make_fighter(weapon_name="dagger", hit_dice="1d6")
+    b = make_fighter(weapon_name="club", hit_dice="1d8")
+    encounter, rules = build(("A", "us", a, Tactics()), ("B", "them", b, Tactics()))
+    encounter = encounter.engage("A", "B", Reach.MID)
+    after, events = rules.perform(encounter, "A", StepAway(), ScriptedDice([3]))
+    assert after.states["A"].fighting and after.engagements == {}
+    assert isinstance(events[-1], enc.Disengaged)
+
+
+@pytest.mark.parametrize("policy", ["weakest", "nearest", "focus", "random"])
+def test_target_policies(policy: str) -> None:
+    hero = make_fighter(weapon_name="sword", hit_dice="1d8")
+    fresh = make_fighter(weapon_name="dagger", hit_dice="2d10")
+    hurt = make_fighter(weapon_name="dagger", hit_dice="1d6")
+    ally = make_fighter(weapon_name="sword", hit_dice="1d8")
+    encounter, rules = build(
+        ("Hero", "us", hero, Tactics(target=policy)),
+        ("Ally", "us", ally, Tactics()),
+        ("Fresh", "them", fresh, Tactics()),
+        ("Hurt", "them", hurt, Tactics()),
+    )
+    encounter = encounter.with_state("Hurt", FighterState(3)).engage("Ally", "Fresh", Reach.MID)
+    choice = rules.choose(encounter, "Hero", ScriptedDice([2]))
+    expected = {"weakest": "Hurt", "nearest": "Fresh", "focus": "Fresh", "random": "Hurt"}[policy]
+    assert choice == Melee(expected)
+
+
+def test_shuffled_order_uses_the_dice() -> None:
+    a = make_fighter(hit_dice="1d6")
+    encounter, rules = build(
+        ("A", "x", a, Tactics()),
+        ("B", "x", a, Tactics()),
+        ("C", "y", a, Tactics()),
+        ruleset=Mst2Ruleset(order="shuffled"),
+    )
+    encounter = encounter.next_round()
+    # Fisher-Yates: i=2 draws d3 -> 1 swaps C and A: [C, B, A]; i=1 draws d2 -> 2: no swap
+    assert list(rules.turn_order(encounter, ScriptedDice([1, 2]))) == ["C", "B", "A"]
+
+
+@pytest.mark.parametrize("path", ENCOUNTERS, ids=lambda p: p.stem)
+def test_invariants_over_many_seeded_fights(path: Path) -> None:
+    setup = load_encounter(path)
+    for seed in range(25):
+        wounds: dict[str, int] = {}
+        out: set[str] = set()
+        for step in steps(
+            setup.encounter, setup.ruleset, RandomDice(seed), max_rounds=setup.max_rounds
+        ):
+            events = step.events
+            for index, event in enumerate(events):
+                if isinstance(event, enc.ActionChosen):
+                    assert event.combatant not in out, "someone out of the fight acted"
+                if isinstance(event, ev.CounterAttackGranted):
+                    follow = events[index + 1]
+                    assert isinstance(follow, ev.AttackRolled)
+                    assert (follow.attacker, follow.mode) == (event.by, "counter")
+                if isinstance(event, ev.AttackRolled) and event.mode == "counter":
+                    assert not any(
+                        isinstance(e, ev.CounterAttackGranted) and e.against == event.attacker
+                        for e in events[index + 1 : index + 2]
+                    ), "a counter-attack provoked a counter-attack"
+            for cid, state in step.encounter.states.items():
+                assert state.wounds >= wounds.get(cid, 0), "wounds went down"
+                wounds[cid] = state.wounds
+                if not state.fighting:
+                    out.add(cid)
+        assert isinstance(events[-1], enc.EncounterEnded)
+
+
+def test_round_cap_is_a_draw() -> None:
+    setup = load_encounter(EXAMPLES / "encounters" / "shield_wall.toml")
+    result = run_encounter(setup.encounter, setup.ruleset, RandomDice(1), max_rounds=1)
+    assert result.winner is None and result.rounds == 1
+    assert "round cap" in result.reason
+
+
+def test_encounter_file_builds_unique_names_and_tactics() -> None:
+    setup = load_encounter(EXAMPLES / "encounters" / "ambush.toml")
+    ids = [c.id for c in setup.encounter.combatants]
+    assert ids == [
+        "Sellsword",
+        "Spearman",
+        "Archer",
+        "Bandit 1",
+        "Bandit 2",
+        "Bandit 3",
+        "Bandit archer 1",
+        "Bandit archer 2",
+    ]
+    bandit = setup.encounter.combatant("Bandit 2")
+    assert bandit.tactics == Tactics(target="focus", role="fighter", retreat_at=3)
+    assert bandit.sheet.name == "Bandit 2"
+    assert setup.encounter.combatant("Archer").tactics.role == "archer"
+    assert setup.ruleset.order == "shuffled"
+
+
+def two_sides(
+    head: str = "",
+    first: str = 'members=["goblin"]',
+    second: str = 'members=["orc"]',
+    name: str = "b",
+) -> str:
+    sides = f'[[sides]]\nname="a"\n{first}\n[[sides]]\nname="{name}"\n{second}\n'
+    return f'system = "mst2"\n{head}\n{sides}'
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "fight.toml"
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "words"),
+    [
+        ('system = "mst2"\nsides = []', "sides", "at least 2"),
+        (
+            two_sides(second='members=["dragonling"]'),
+            "sides[1].members[0]",
+            "no sheet file or catalog creature",
+        ),
+        (
+            two_sides(second='members=["missing.toml"]'),
+            "sides[1].members[0]",
+            "no such file",
+        ),
+        (
+            two_sides(first='tactics="berserk"\nmembers=["goblin"]'),
+            "sides[0].tactics",
+            "unknown tactics",
+        ),
+        (
+            two_sides(name="a"),
+            "sides",
+            "same name",
+        ),
+        (
+            two_sides(first='members=["500 goblins"]'),
+            "sides[0].members[0]",
+            "count 500",
+        ),
+        (
+            two_sides("moon = 1"),
+            "moon",
+            "unknown key",
+        ),
+        (
+            two_sides('lethality = "mild"'),
+            "lethality",
+            "'high', 'standard' or 'optional'",
+        ),
+    ],
+)
+def test_encounter_file_errors(tmp_path: Path, text: str, key: str, words: str) -> None:
+    with pytest.raises(SheetError) as caught:
+        load_encounter(write(tmp_path, text))
+    assert caught.value.key == key
+    assert words in str(caught.value)
+
+
+def test_catalog_names_forgive_plurals() -> None:
+    from affray import bestiary
+
+    assert bestiary.text("mst2", "wolves") is not None
+    assert bestiary.text("mst2", "Goblins") is not None
+    assert bestiary.text("mst2", "dragons") is None
+    assert "ogre" in bestiary.names("mst2")
