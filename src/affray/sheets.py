@@ -20,9 +20,13 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationError
 
 from affray import bestiary
+from affray.dice import parse
 from affray.encounter.model import Combatant, Encounter, Tactics
 from affray.encounter.tactics import TARGET_POLICIES
 from affray.errors import AffrayError, SheetError
+from affray.rules.midian.character import DAMAGE_TYPES, UNARMED, Character, Encumbrance, Experience
+from affray.rules.midian.character import Shield as MidianShield
+from affray.rules.midian.character import Weapon as MidianWeapon
 from affray.rules.mst2 import catalog
 from affray.rules.mst2.catalog import Grip, Missile, Reach, Weapon
 from affray.rules.mst2.fighter import Fighter, HitDice, parse_pool
@@ -36,6 +40,7 @@ MAX_FILE_BYTES = 256 * 1024
 MAX_NESTING = 32
 
 _T = TypeVar("_T")
+Sheet = Fighter | Character
 _short = reprlib.Repr()
 _short.maxstring = 40
 _short.maxother = 40
@@ -198,11 +203,90 @@ class Mst2Sheet(_Strict):
     missile: _name_or_table(MissileTable, "missile") | None = None  # type: ignore[valid-type]
 
 
-_SHEET_KEYS = {"mst2": Mst2Sheet}
-_NESTED: dict[str, type[BaseModel]] = {"weapon": WeaponTable, "missile": MissileTable}
+class MidianAttributes(_Strict):
+    strength: int = Field(ge=1, le=100)
+    agility: int = Field(ge=1, le=100)
+    wits: int = Field(ge=1, le=100)
+    willpower: int = Field(ge=1, le=100)
+    stamina: int = Field(ge=1, le=100)
+    speed: int | None = Field(default=None, ge=0, le=100)
+    awareness: int | None = Field(default=None, ge=1, le=100)
+    grace: int | None = Field(default=None, ge=1, le=100)
+    appearance: int | None = Field(default=None, ge=1, le=100)
+    intellect: int | None = Field(default=None, ge=1, le=100)
+    luck: int | None = Field(default=None, ge=1, le=100)
 
 
-def load_sheet(path: str | Path) -> Fighter:
+Encumbrances = Literal["none", "light", "medium", "heavy", "very heavy", "heroic"]
+
+
+class MidianWeaponTable(_Strict):
+    """``{ name = "Claymore", damage = "2d6", type = "hacking", hands = 2, ... }``."""
+
+    name: str = Field(min_length=1, max_length=60)
+    damage: str = Field(min_length=1, max_length=100)
+    type: str = Field(min_length=1, max_length=30)
+    hands: Literal[1, 2] = 1
+    two_hand_grip: bool = False
+    skill: int = Field(default=0, ge=0, le=20)
+    encumbrance: Encumbrances = "light"
+    reach: Literal["close", "mid", "far"] = "mid"
+    ranged: Literal["hurled", "device"] | None = None
+    range_increment: int | None = Field(default=None, ge=1, le=10_000)
+    extra_damage: int = Field(default=0, ge=-50, le=100)
+
+
+class MidianShieldTable(_Strict):
+    armour_class: int = Field(default=1, ge=0, le=10)
+    skill: int = Field(default=0, ge=0, le=20)
+    encumbrance: Encumbrances = "light"
+
+
+class MidianArmourTable(_Strict):
+    encumbrance: Encumbrances = "none"
+    trained: bool = True
+
+
+class MidianSheet(_Strict):
+    """The keys of a Midian character sheet (SPEC "Sheets")."""
+
+    system: Literal["midian"]
+    name: str = Field(min_length=1, max_length=80)
+    attributes: MidianAttributes
+    attack_bonus: int = Field(default=0, ge=-50, le=50)
+    damage_bonus: int = Field(default=0, ge=-50, le=100)
+    initiative_bonus: int = Field(default=0, ge=-50, le=50)
+    armour_class: int = Field(default=5, ge=0, le=60)
+    damage_reduction: int = Field(default=0, ge=0, le=100)
+    resistances: dict[str, int] = Field(default_factory=dict, max_length=20)
+    hit_points: int = Field(ge=0, le=10_000)
+    life_points: int = Field(ge=1, le=10_000)
+    system_shock: int = Field(default=80, ge=0, le=100)
+    weapon: MidianWeaponTable | None = None
+    dodge: int = Field(default=0, ge=0, le=20)
+    shield: MidianShieldTable | None = None
+    experience: Literal["never seen", "observed", "veteran"] = "veteran"
+    armour: MidianArmourTable | None = None
+    grappling: int = Field(default=0, ge=0, le=20)
+    ambidextrous: bool = False
+    regenerates: bool = False
+    natural_armour_class: int = Field(default=5, ge=0, le=60)
+
+
+_SHEET_KEYS: dict[str, type[BaseModel]] = {"mst2": Mst2Sheet, "midian": MidianSheet}
+_NESTED: dict[str, type[BaseModel]] = {
+    "weapon": WeaponTable,
+    "missile": MissileTable,
+}
+_MIDIAN_NESTED: dict[str, type[BaseModel]] = {
+    "weapon": MidianWeaponTable,
+    "shield": MidianShieldTable,
+    "armour": MidianArmourTable,
+    "attributes": MidianAttributes,
+}
+
+
+def load_sheet(path: str | Path) -> Sheet:
     """Load and validate a sheet file.
 
     Raises:
@@ -211,16 +295,9 @@ def load_sheet(path: str | Path) -> Fighter:
     return sheet_from_data(load_document(path), str(path))
 
 
-def sheet_from_data(data: Mapping[str, Any], where: str | None = None) -> Fighter:
-    """Build a combatant from already-parsed sheet data."""
+def sheet_from_data(data: Mapping[str, Any], where: str | None = None) -> Sheet:
+    """Build a combatant (an MST-2 Fighter or a Midian Character) from parsed sheet data."""
     system = data.get("system")
-    if system == "midian":
-        raise SheetError(
-            "Midian sheets are not supported yet",
-            path=where,
-            key="system",
-            hint='this version of affray plays MST-2 sheets (system = "mst2")',
-        )
     if system not in _SHEET_KEYS:
         raise SheetError(
             f"unknown system {_short.repr(system)}" if system is not None else "is required",
@@ -228,8 +305,9 @@ def sheet_from_data(data: Mapping[str, Any], where: str | None = None) -> Fighte
             key="system",
             hint='system is one of: "mst2", "midian"',
         )
-    sheet = _validate(Mst2Sheet, data, where)
-    return _mst2_fighter(sheet, where)
+    if system == "midian":
+        return _midian_character(_validate(MidianSheet, data, where), where)
+    return _mst2_fighter(_validate(Mst2Sheet, data, where), where)
 
 
 def _validate(model: type[_T], data: Mapping[str, Any], where: str | None) -> _T:
@@ -264,7 +342,8 @@ def _describe(detail: ErrorDetails, model: type[Any]) -> tuple[str, str]:
 
 
 def _allowed_keys(model: type[Any], parent: list[str]) -> list[str]:
-    current = _NESTED.get(parent[0], model) if parent else model
+    nested = _MIDIAN_NESTED if model is MidianSheet else _NESTED
+    current = nested.get(parent[0], model) if parent else model
     return list(current.model_fields)
 
 
@@ -449,14 +528,14 @@ def load_encounter(path: str | Path) -> EncounterSetup:
         )
     spec = _validate(EncounterFile, data, where)
     base = Path(path).resolve().parent
-    members: list[tuple[str, str, Fighter, Tactics]] = []
+    members: list[tuple[str, str, Sheet, Tactics]] = []
     for s, side in enumerate(spec.sides):
         for m, entry in enumerate(side.members):
             key = f"sides[{s}].members[{m}]"
             table = (
                 entry if isinstance(entry, MemberTable) else _member_from_text(entry, where, key)
             )
-            fighter = _member_sheet(table.sheet, base, where, key)
+            fighter = _member_sheet(table.sheet, base, where, key, spec.system)
             tactics = Tactics(
                 target=table.tactics or side.tactics,
                 role=table.role or side.role,
@@ -510,27 +589,36 @@ def _member_from_text(text: str, where: str, key: str) -> MemberTable:
     return MemberTable(sheet=text.strip())
 
 
-def _member_sheet(reference: str, base: Path, where: str, key: str) -> Fighter:
+def _member_sheet(reference: str, base: Path, where: str, key: str, system: str) -> Sheet:
+    """A member's sheet, from a file or the catalog; it must be of the encounter's system."""
     if reference.lower().endswith((".toml", ".json")):
-        target = base / reference
         try:
-            return load_sheet(target)
+            sheet = load_sheet(base / reference)
         except SheetError as error:
             raise SheetError(
                 f"member {reference!r}: {error.message}", path=where, key=key, hint=error.hint
             ) from None
-    text = bestiary.text("mst2", reference)
-    if text is None:
+    else:
+        text = bestiary.text(system, reference)
+        if text is None:
+            raise SheetError(
+                f"no sheet file or catalog creature called {reference!r}",
+                path=where,
+                key=key,
+                hint="give a .toml/.json path relative to the encounter file, or one of: "
+                + ", ".join(bestiary.names(system)),
+            )
+        label = f"catalog {reference}"
+        sheet = sheet_from_data(parse_document(text, "toml", label), label)
+    expected = Fighter if system == "mst2" else Character
+    if not isinstance(sheet, expected):
         raise SheetError(
-            f"no sheet file or catalog creature called {reference!r}",
+            f"member {reference!r} is not a {system} sheet",
             path=where,
             key=key,
-            hint="give a .toml/.json path relative to the encounter file, or one of: "
-            + ", ".join(bestiary.names("mst2")),
+            hint=f"every member of a {system} encounter needs a {system} sheet",
         )
-    return sheet_from_data(
-        parse_document(text, "toml", f"catalog {reference}"), f"catalog {reference}"
-    )
+    return sheet
 
 
 def _unique(labels: list[str]) -> list[str]:
@@ -552,3 +640,81 @@ def _unique(labels: list[str]) -> list[str]:
         taken.add(cid)
         result.append(cid)
     return result
+
+
+# -- Midian sheets ---------------------------------------------------------------------
+
+
+def _midian_character(sheet: MidianSheet, where: str | None) -> Character:
+    for damage_type, percent in sheet.resistances.items():
+        if damage_type not in DAMAGE_TYPES:
+            raise SheetError(
+                f"unknown damage type {damage_type!r}",
+                path=where,
+                key=f"resistances.{damage_type}",
+                hint=f"damage types are: {', '.join(DAMAGE_TYPES)}",
+            )
+        if not 0 <= percent <= 1000:
+            raise SheetError(
+                f"resistance {percent}% is not 0 to 1000",
+                path=where,
+                key=f"resistances.{damage_type}",
+                hint="100 or more is immunity",
+            )
+    table = sheet.weapon
+    weapon = _field(where, "weapon", lambda: _midian_weapon(table)) if table else UNARMED
+    shield = (
+        MidianShield(
+            sheet.shield.armour_class,
+            sheet.shield.skill,
+            Encumbrance.named(sheet.shield.encumbrance),
+        )
+        if sheet.shield
+        else None
+    )
+    attributes = {k: v for k, v in sheet.attributes.model_dump().items() if v is not None}
+    armour = sheet.armour or MidianArmourTable()
+    return _field(
+        where,
+        "name",
+        lambda: Character(
+            name=sheet.name,
+            attributes=attributes,
+            attack_bonus=sheet.attack_bonus,
+            damage_bonus=sheet.damage_bonus,
+            initiative_bonus=sheet.initiative_bonus,
+            armour_class=sheet.armour_class,
+            damage_reduction=sheet.damage_reduction,
+            resistances=dict(sheet.resistances),
+            hit_points=sheet.hit_points,
+            life_points=sheet.life_points,
+            system_shock=sheet.system_shock,
+            weapon=weapon,
+            dodge=sheet.dodge,
+            shield=shield,
+            experience=Experience(sheet.experience),
+            armour_encumbrance=Encumbrance.named(armour.encumbrance),
+            armour_trained=armour.trained,
+            grappling=sheet.grappling,
+            ambidextrous=sheet.ambidextrous,
+            regenerates=sheet.regenerates,
+            natural_armour_class=sheet.natural_armour_class,
+        ),
+    )
+
+
+def _midian_weapon(table: MidianWeaponTable) -> MidianWeapon:
+    parse(table.damage)  # a clear dice error, blamed on the weapon key
+    return MidianWeapon(
+        name=table.name,
+        damage=table.damage,
+        type=table.type,
+        hands=table.hands,
+        two_hand_grip=table.two_hand_grip,
+        skill=table.skill,
+        encumbrance=Encumbrance.named(table.encumbrance),
+        reach={"close": 1, "mid": 2, "far": 3}[table.reach],
+        ranged=table.ranged,
+        range_increment=table.range_increment,
+        extra_damage=table.extra_damage,
+    )

@@ -50,11 +50,18 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from affray.cli import dice_commands, duel_command, fight_command, mst2_commands
+    from affray.cli import (
+        dice_commands,
+        duel_command,
+        fight_command,
+        midian_commands,
+        mst2_commands,
+    )
 
     cli.add_command(dice_commands.roll_command)
     cli.add_command(dice_commands.odds_command)
     cli.add_command(mst2_commands.mst2)
+    cli.add_command(midian_commands.midian)
     cli.add_command(duel_command.duel_command)
     cli.add_command(fight_command.fight_command)
 

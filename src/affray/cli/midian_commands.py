@@ -1,0 +1,308 @@
+"""``affray midian ...``: one attack, checks, saving throws and initiative."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from affray.cli.options import dice_source, json_option, rolls_option, seed_option, warn_unused
+
+if TYPE_CHECKING:
+    from affray.rules.midian.character import Character
+
+sheet_argument = click.Path(dir_okay=False, path_type=str)
+
+
+@click.group("midian")
+def midian() -> None:
+    """The Midian combat chapter."""
+
+
+def load_midian(path: str) -> Character:
+    """Load a sheet that must be a Midian character."""
+    from affray.errors import SheetError
+    from affray.rules.midian.character import Character
+    from affray.sheets import load_sheet
+
+    character = load_sheet(path)
+    if not isinstance(character, Character):
+        raise SheetError("is not a Midian sheet", path=path, key="system", hint='system = "midian"')
+    return character
+
+
+def _print_events(events: Any) -> None:
+    from affray.cli.output import print_lines
+    from affray.narrate import narrate
+
+    print_lines(narrate(events))
+
+
+@midian.command("attack")
+@click.argument("attacker", type=sheet_argument)
+@click.argument("defender", type=sheet_argument)
+@rolls_option
+@click.option("--no-defence", is_flag=True, help="The defender does not parry, block or dodge.")
+@click.option(
+    "--hit-points", type=click.IntRange(min=0), default=None, help="Defender's current hit points."
+)
+@click.option("--life-points", type=int, default=None, help="Defender's current life points.")
+@click.option(
+    "--distance", type=click.IntRange(min=0), default=None, help="Feet to the target (ranged)."
+)
+@click.option("--cover", type=click.IntRange(0, 90), default=0, help="Target's cover in percent.")
+@click.option("--from-behind", is_flag=True, help="Flanking or from behind: +2, dodge only.")
+@click.option("--helpless", is_flag=True, help="Helpless or unmoving target: +4.")
+@click.option("--charge", is_flag=True, help="The attacker charges: double damage.")
+@click.option(
+    "--description", type=click.IntRange(0, 5), default=0, help="Game master's bonus, 0-5."
+)
+@click.option(
+    "--hit-rule",
+    type=click.Choice(["at-or-above", "exceed"]),
+    default="at-or-above",
+    show_default=True,
+    help="Whether an attack equal to the armour class hits.",
+)
+@click.option(
+    "--willpower",
+    type=click.Choice(["first", "each"]),
+    default="first",
+    show_default=True,
+    help="Willpower check once, or at every hit, when only life points remain.",
+)
+@seed_option
+@json_option
+def attack_command(
+    attacker: str,
+    defender: str,
+    rolls: str | None,
+    no_defence: bool,
+    hit_points: int | None,
+    life_points: int | None,
+    distance: int | None,
+    cover: int,
+    from_behind: bool,
+    helpless: bool,
+    charge: bool,
+    description: int,
+    hit_rule: str,
+    willpower: str,
+    seed: int | None,
+    as_json: bool,
+) -> None:
+    """Resolve one attack of ATTACKER on DEFENDER.
+
+    Dice order for --rolls: the attack d20; the defence d20 (if the defender
+    defends); the damage dice; a Willpower check 2d20 (if due); system shock d100
+    (if due).
+    """
+    from dataclasses import replace
+
+    from affray.cli.output import emit_json
+    from affray.rules.midian.attack import HitRule
+    from affray.rules.midian.injury import Health
+    from affray.rules.midian.resolve import Rules, Situation, resolve_attack
+
+    a, d = load_midian(attacker), load_midian(defender)
+    health = Health.fresh(d)
+    if hit_points is not None:
+        health = replace(health, hit_points=min(hit_points, d.hit_points))
+    if life_points is not None:
+        health = replace(health, life_points=min(life_points, d.life_points))
+    situation = Situation(
+        ranged=a.weapon.ranged is not None,
+        distance=distance,
+        cover=cover,
+        from_behind=from_behind,
+        helpless=helpless,
+        charging=charge,
+        description=description,
+    )
+    dice = dice_source(rolls, seed)
+    outcome = resolve_attack(
+        a,
+        d,
+        health,
+        dice,
+        defend=not no_defence,
+        situation=situation,
+        rules=Rules(HitRule(hit_rule), willpower),
+    )
+    warn_unused(dice)
+    if as_json:
+        emit_json(
+            {
+                "natural": outcome.natural,
+                "total": outcome.total,
+                "hit": outcome.hit,
+                "critical": outcome.critical,
+                "fumble": outcome.fumble,
+                "defended": outcome.defended,
+                "damage_rolled": outcome.damage_rolled,
+                "damage": outcome.damage,
+                "defender": {
+                    "hit_points": outcome.health.hit_points,
+                    "life_points": outcome.health.life_points,
+                    "conscious": outcome.health.conscious,
+                    "alive": outcome.health.alive,
+                },
+                "events": [event.to_dict() for event in outcome.events],
+            }
+        )
+        return
+    _print_events(outcome.events)
+
+
+@midian.command("check")
+@click.argument("sheet", type=sheet_argument)
+@click.argument("attribute")
+@click.option("--modifier", type=int, default=0, help="Bonus or penalty applied to the attribute.")
+@click.option(
+    "--attempt",
+    type=click.IntRange(min=1),
+    default=1,
+    help="Repeated attempts: -2 each after the first.",
+)
+@click.option(
+    "--retest",
+    "retests",
+    multiple=True,
+    metavar="SOURCE",
+    help="A retest to spend on failure (repeatable).",
+)
+@rolls_option
+@seed_option
+@json_option
+def check_command(
+    sheet: str,
+    attribute: str,
+    modifier: int,
+    attempt: int,
+    retests: tuple[str, ...],
+    rolls: str | None,
+    seed: int | None,
+    as_json: bool,
+) -> None:
+    """An ability check: 2d20 at or under the ATTRIBUTE with its modifiers."""
+    from affray.cli.output import emit_json
+    from affray.rules.midian.checks import check_with_retests, repeat_penalty
+    from affray.rules.midian.modifiers import Modifier, nonzero
+
+    character = load_midian(sheet)
+    modifiers = nonzero(Modifier("modifier", modifier), repeat_penalty(attempt))
+    dice = dice_source(rolls, seed)
+    outcome = check_with_retests(
+        character, attribute.lower(), dice, retests=list(retests), modifiers=modifiers
+    )
+    warn_unused(dice)
+    if as_json:
+        final = outcome.final
+        emit_json(
+            {
+                "character": character.name,
+                "attribute": final.attribute,
+                "score": final.score,
+                "effective": final.effective,
+                "rolls": [d.face for d in final.dice],
+                "total": final.total,
+                "success": final.success,
+                "retests_used": sum(1 for e in outcome.events if e.kind == "retest_used"),
+            }
+        )
+        return
+    _print_events(outcome.events)
+
+
+@midian.command("save")
+@click.argument("sheet", type=sheet_argument)
+@click.argument("save_type", metavar="TYPE")
+@click.option("--target", type=click.IntRange(1, 40), required=True, help="The number to reach.")
+@click.option("--bonus", type=int, default=0, help="Total of the stacking save bonuses.")
+@rolls_option
+@seed_option
+@json_option
+def save_command(
+    sheet: str,
+    save_type: str,
+    target: int,
+    bonus: int,
+    rolls: str | None,
+    seed: int | None,
+    as_json: bool,
+) -> None:
+    """A saving throw of TYPE (poison, fire, crushing, mental, ...): d20 + bonus at or
+    above the target; natural 1-2 fail, 19-20 succeed."""
+    from affray.cli.output import emit_json
+    from affray.rules.midian.checks import SaveType, saving_throw
+    from affray.rules.midian.modifiers import Modifier, nonzero
+
+    character = load_midian(sheet)
+    dice = dice_source(rolls, seed)
+    result = saving_throw(
+        character,
+        SaveType.named(save_type),
+        target,
+        dice,
+        modifiers=nonzero(Modifier("bonus", bonus)),
+    )
+    warn_unused(dice)
+    if as_json:
+        emit_json(
+            {
+                "character": character.name,
+                "save": result.save,
+                "natural": result.die.face,
+                "total": result.total,
+                "target": result.target,
+                "success": result.success,
+            }
+        )
+        return
+    _print_events([result])
+
+
+@midian.command("initiative")
+@click.argument("sheets", nargs=-1, required=True, type=sheet_argument)
+@rolls_option
+@seed_option
+@json_option
+def initiative_command(
+    sheets: tuple[str, ...], rolls: str | None, seed: int | None, as_json: bool
+) -> None:
+    """Roll initiative for every SHEET (in order) and list the round's actions:
+    highest first, ties to the higher Wits; totals over 10 act again 10 lower."""
+    from affray.cli.output import console, emit_json
+    from affray.rules.midian.initiative import initiative_modifiers, order_slots, roll_initiative
+
+    characters = [load_midian(path) for path in sheets]
+    dice = dice_source(rolls, seed)
+    rolled = [roll_initiative(c, dice, modifiers=initiative_modifiers(c)) for c in characters]
+    warn_unused(dice)
+    order = order_slots(
+        [(r.character, r.total, c.wits) for r, c in zip(rolled, characters, strict=True)]
+    )
+    if as_json:
+        emit_json(
+            {
+                "rolls": [
+                    {
+                        "character": r.character,
+                        "natural": r.die.face,
+                        "total": r.total,
+                        "slots": list(r.slots),
+                    }
+                    for r in rolled
+                ],
+                "order": [
+                    {"character": s.character, "initiative": s.initiative, "action": s.action}
+                    for s in order
+                ],
+            }
+        )
+        return
+    _print_events(rolled)
+    out = console()
+    out.print(
+        "[bold]Order:[/bold] " + ", ".join(f"{s.character} ({s.initiative:g})" for s in order)
+    )

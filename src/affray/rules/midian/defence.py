@@ -1,0 +1,166 @@
+"""Active defence: parry, block and dodge (Part II, and the notes on total defence,
+fighting defensively, multiple dodge and bare-hand parries).
+
+SPEC decisions: d20 + bonuses at or above the attacker's total stops the attack.
+A skilled defender has ceil(skill level / 2) free parries per round (blocks: the
+same with the shield skill); +1 per level; -5 to parry without the skill, and
+such a parry costs an action. A dodge always costs an action; the dodge skill
+adds its level and there is no unskilled penalty. A critical hit cannot be
+defended.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from enum import Enum
+
+from affray.dice import Dice
+from affray.errors import RulesError
+from affray.rules.midian.character import Character
+from affray.rules.midian.equipment import free_blocks, shield_block_modifiers
+from affray.rules.midian.events import DefenceRolled
+from affray.rules.midian.modifiers import Modifier, nonzero, total
+
+UNSKILLED_PARRY = -5
+DEFENSIVE_PARRY = 2
+DEFENSIVE_ATTACK = -4
+MULTIPLE_DODGE = -6
+
+
+class Stance(Enum):
+    """How a combatant fights this round."""
+
+    NORMAL = "normal"
+    DEFENSIVE = "defensive"  # +2 parry, -4 attack
+    TOTAL_DEFENCE = "total defence"  # parries = skill level, 2 dodges an action, +2 AC, no attack
+    EVASION = "evasion"  # multiple dodge: one roll at -6 for every attack, no attack
+
+
+def free_parries(skill: int, stance: Stance = Stance.NORMAL) -> int:
+    """ceil(level / 2) free parries a round; one per level in total defence."""
+    if stance is Stance.TOTAL_DEFENCE:
+        return skill
+    return -(-skill // 2)
+
+
+@dataclass(frozen=True, slots=True)
+class DefencePool:
+    """What a defender has left this round."""
+
+    parries: int
+    blocks: int
+    actions: int
+    stance: Stance = Stance.NORMAL
+    evasion_total: int | None = None
+
+    @classmethod
+    def fresh(
+        cls, character: Character, *, actions: int = 1, stance: Stance = Stance.NORMAL
+    ) -> DefencePool:
+        blocks = free_blocks(character)
+        if stance is Stance.TOTAL_DEFENCE and character.shield is not None:
+            blocks = character.shield.skill
+        return cls(free_parries(character.weapon.skill, stance), blocks, actions, stance)
+
+
+def parry_modifiers(defender: Character, stance: Stance = Stance.NORMAL) -> tuple[Modifier, ...]:
+    skill = defender.weapon.skill
+    level = (
+        Modifier(f"{defender.weapon.name} skill {skill}", skill)
+        if skill
+        else Modifier("unskilled parry", UNSKILLED_PARRY)
+    )
+    defensive = stance in (Stance.DEFENSIVE, Stance.TOTAL_DEFENCE)
+    return (level, *nonzero(Modifier("fighting defensively", DEFENSIVE_PARRY if defensive else 0)))
+
+
+def dodge_modifiers(defender: Character) -> tuple[Modifier, ...]:
+    return nonzero(Modifier(f"dodge skill {defender.dodge}", defender.dodge))
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """A defence to attempt: its kind, its modifiers and what it costs."""
+
+    kind: str
+    modifiers: tuple[Modifier, ...]
+    cost: str
+
+
+def options(
+    defender: Character, pool: DefencePool, *, allowed: Sequence[str] = ("parry", "block", "dodge")
+) -> list[Choice]:
+    """Every defence open to the defender now, free ones first, best bonus first."""
+    found: list[Choice] = []
+    if "parry" in allowed:
+        mods = parry_modifiers(defender, pool.stance)
+        if defender.weapon.skill and pool.parries:
+            found.append(Choice("parry", mods, "free"))
+        elif pool.actions:
+            found.append(Choice("parry", mods, "action"))
+    if "block" in allowed and defender.shield is not None:
+        mods = shield_block_modifiers(defender)
+        if defender.shield.skill and pool.blocks:
+            found.append(Choice("block", mods, "free"))
+        elif pool.actions:
+            found.append(Choice("block", mods, "action"))
+    if "dodge" in allowed and pool.actions:
+        found.append(Choice("dodge", dodge_modifiers(defender), "action"))
+    found.sort(key=lambda c: (c.cost != "free", -total(c.modifiers)))
+    return found
+
+
+def spend(pool: DefencePool, choice: Choice) -> DefencePool:
+    if choice.cost == "action":
+        return replace(pool, actions=pool.actions - 1)
+    if choice.kind == "parry":
+        return replace(pool, parries=pool.parries - 1)
+    return replace(pool, blocks=pool.blocks - 1)
+
+
+def roll_defence(
+    defender: Character,
+    choice: Choice,
+    attack_total: int,
+    dice: Dice,
+    *,
+    penalty: int = 0,
+    extra: Sequence[Modifier] = (),
+) -> DefenceRolled:
+    """Roll d20 + bonuses; the defence succeeds at or above the attack total."""
+    modifiers = (*choice.modifiers, *nonzero(Modifier("shock and fatigue", -penalty)), *extra)
+    die = dice.roll(20, f"{defender.name}'s {choice.kind}")
+    result = die.face + total(modifiers)
+    return DefenceRolled(
+        defender.name,
+        choice.kind,
+        die,
+        modifiers,
+        result,
+        attack_total,
+        result >= attack_total,
+        choice.cost,
+    )
+
+
+def allowed_defences(
+    *, critical: bool = False, from_behind: bool = False, no_active: bool = False
+) -> tuple[str, ...]:
+    """A critical hit, a charge (for both sides) or surprise leave no active defence;
+    an attack from behind or a flank can only be dodged."""
+    if critical or no_active:
+        return ()
+    if from_behind:
+        return ("dodge",)
+    return ("parry", "block", "dodge")
+
+
+def bare_hand_parry_damage(damage: int, damage_type: str) -> int:
+    """An untrained brawler's bare-hand parry still hurts, even when it works: 1 point
+    from a stabbing weapon, a quarter (rounded down) from a hacking or smashing one."""
+    if damage_type == "stabbing":
+        return 1
+    if damage_type in ("hacking", "smashing"):
+        return damage // 4
+    raise RulesError(f"bare hands cannot parry {damage_type} damage")

@@ -1,0 +1,229 @@
+"""One whole Midian attack: the roll, the defence, the damage and what it does.
+
+Dice order (SPEC): the attack d20; the defence d20 if the defender defends; the
+damage dice; a Willpower check (2d20) if one is due; system shock (d100) if due.
+The defender defends by default with the best defence open to it — a free parry
+or block first, otherwise one that costs an action — unless the hit is a critical,
+the attack comes from where only a dodge helps, or the defender has no active
+defence (surprised, charging, set against a charge).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from affray.dice import Dice
+from affray.events import Event
+from affray.rules.midian.attack import (
+    HitRule,
+    armour_class,
+    attack_modifiers,
+    over_twenty,
+    roll_attack,
+)
+from affray.rules.midian.character import Character
+from affray.rules.midian.damage import damage_modifiers, roll_damage
+from affray.rules.midian.defence import (
+    DEFENSIVE_ATTACK,
+    DefencePool,
+    Stance,
+    allowed_defences,
+    options,
+    roll_defence,
+    spend,
+)
+from affray.rules.midian.events import AttackRolled, DefenceRolled
+from affray.rules.midian.injury import Health, take_damage
+from affray.rules.midian.modifiers import Modifier
+from affray.rules.midian.situations import (
+    attacking_from_the_ground,
+    called_shot,
+    cover_penalty,
+    flanking,
+    helpless_target,
+    knocked_down_target,
+    moving_attacker,
+    moving_target,
+    range_penalty,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Options where the text allows two readings (docs/rules/midian.md)."""
+
+    hit_rule: HitRule = HitRule.AT_OR_ABOVE
+    willpower: str = "first"
+
+
+@dataclass(frozen=True, slots=True)
+class Situation:
+    """The circumstances of one attack. Distances in feet, cover in percent."""
+
+    ranged: bool = False
+    distance: int | None = None
+    touch: bool = False
+    cover: int = 0
+    called_shot: int = 0
+    from_behind: bool = False
+    helpless: bool = False
+    target_down: bool = False
+    attacker_down: bool = False
+    attacker_speed: int = 0
+    target_speed: int = 0
+    description: int = 0
+    charging: bool = False
+    set_against_charge: bool = False
+    total_defence: bool = False
+    attacker_defensive: bool = False
+    defender_stance: Stance = Stance.NORMAL
+    untrained_brawl: bool = False
+    surprised: bool = False
+    extra_damage: tuple[Modifier, ...] = ()
+
+
+def situation_modifiers(attacker: Character, situation: Situation) -> tuple[Modifier, ...]:
+    """Attack modifiers from the situation, each labelled."""
+    found: list[Modifier] = []
+    weapon = attacker.weapon
+    if situation.ranged and situation.distance is not None and weapon.range_increment:
+        found.append(
+            range_penalty(situation.distance, weapon.range_increment, weapon.ranged or "hurled")
+        )
+    if situation.cover:
+        found.append(cover_penalty(situation.cover))
+    if situation.called_shot:
+        found.append(called_shot(situation.called_shot))
+    if situation.from_behind:
+        found.append(flanking())
+    if situation.helpless:
+        found.append(helpless_target())
+    if situation.target_down:
+        found.append(knocked_down_target())
+    if situation.attacker_down:
+        found.append(attacking_from_the_ground())
+    if situation.ranged and situation.attacker_speed:
+        found.append(moving_attacker(situation.attacker_speed))
+    if situation.ranged and situation.target_speed:
+        found.append(moving_target(situation.target_speed))
+    if situation.description:
+        found.append(Modifier("description", min(situation.description, 5)))
+    if situation.attacker_defensive:
+        found.append(Modifier("fighting defensively", DEFENSIVE_ATTACK))
+    return tuple(m for m in found if m.value)
+
+
+@dataclass(frozen=True, slots=True)
+class AttackOutcome:
+    natural: int
+    total: int
+    hit: bool
+    critical: bool
+    fumble: bool
+    defended: bool
+    damage_rolled: int
+    damage: int
+    health: Health
+    pool: DefencePool
+    events: tuple[Event, ...]
+
+
+def resolve_attack(
+    attacker: Character,
+    defender: Character,
+    health: Health,
+    dice: Dice,
+    *,
+    defend: bool = True,
+    situation: Situation = Situation(),
+    rules: Rules = Rules(),
+    attacker_penalty: int = 0,
+    pool: DefencePool | None = None,
+) -> AttackOutcome:
+    """Resolve one attack of ``attacker`` on ``defender`` (whose state is ``health``)."""
+    pool = pool or DefencePool.fresh(defender, stance=situation.defender_stance)
+    modifiers = attack_modifiers(
+        attacker,
+        penalty=attacker_penalty,
+        situational=situation_modifiers(attacker, situation),
+        unarmed_untrained=situation.untrained_brawl,
+    )
+    target = armour_class(
+        defender,
+        ranged=situation.ranged,
+        touch=situation.touch,
+        total_defence=situation.total_defence or situation.defender_stance is Stance.TOTAL_DEFENCE,
+        shield=not situation.from_behind,
+    )
+    attack: AttackRolled = roll_attack(
+        attacker, defender, dice, modifiers=modifiers, target=target, rule=rules.hit_rule
+    )
+    events: list[Event] = [attack]
+    defended = False
+    if attack.hit and defend:
+        allowed = allowed_defences(
+            critical=attack.critical,
+            from_behind=situation.from_behind,
+            no_active=situation.surprised or situation.set_against_charge,
+        )
+        choices = options(defender, pool, allowed=allowed)
+        if choices:
+            defence: DefenceRolled = roll_defence(
+                defender, choices[0], attack.total, dice, penalty=health.penalty
+            )
+            events.append(defence)
+            pool = spend(pool, choices[0])
+            defended = defence.success
+    if not attack.hit or defended:
+        return AttackOutcome(
+            attack.die.face,
+            attack.total,
+            attack.hit,
+            attack.critical,
+            attack.fumble,
+            defended,
+            0,
+            0,
+            health,
+            pool,
+            tuple(events),
+        )
+    damage = roll_damage(
+        attacker,
+        defender,
+        dice,
+        critical=attack.critical,
+        modifiers=damage_modifiers(
+            attacker,
+            attacker.weapon,
+            over_20=over_twenty(attack.total),
+            penalty=attacker_penalty,
+            extra=situation.extra_damage,
+            untrained_brawl=situation.untrained_brawl,
+        ),
+        damage_dice="0" if situation.untrained_brawl else None,
+        multiplier=2 if (situation.charging or situation.set_against_charge) else 1,
+    )
+    events.append(damage.event)
+    injury = take_damage(
+        defender,
+        health,
+        damage.final,
+        dice,
+        source=f"{attacker.name}'s {attacker.weapon.name.lower()}",
+        willpower=rules.willpower,
+    )
+    events.extend(injury.events)
+    return AttackOutcome(
+        attack.die.face,
+        attack.total,
+        True,
+        attack.critical,
+        attack.fumble,
+        False,
+        damage.rolled,
+        damage.final,
+        injury.health,
+        pool,
+        tuple(events),
+    )
