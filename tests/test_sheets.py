@@ -116,7 +116,6 @@ def test_versatile_inline_weapon() -> None:
         ({"missile": {"name": "Javelin"}}, "missile.power", "is required"),
         ({"name": ""}, "name", "at least 1 character"),
         ({"system": "dnd"}, "system", "unknown system"),
-        ({"system": "midian"}, "system", "not supported yet"),
     ],
 )
 def test_errors_name_the_key_and_the_problem(

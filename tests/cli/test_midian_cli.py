@@ -1,0 +1,173 @@
+"""``affray midian ...`` through the CliRunner: the SPEC's JSON keys and dice order."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from affray.cli.main import cli
+from tests.helpers import EXAMPLES
+
+GUARD = str(EXAMPLES / "midian" / "guard.toml")
+BRAWLER = str(EXAMPLES / "midian" / "brawler.toml")
+ELF = str(EXAMPLES / "midian" / "elf_archer.toml")
+SHAMAN = str(EXAMPLES / "midian" / "ogre_shaman.toml")
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def run_json(*args: str) -> dict[str, object]:
+    result = run(*args, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert isinstance(data, dict)
+    return data
+
+
+def test_attack_json_keys_and_dice_order() -> None:
+    # d20 14 (+2 = 16 vs AC 6+1 shield = 7); brawler parries (free, skill 3): 2+3 = 5 fails;
+    # claymore 2d6 [6,6] + 1 damage + 3 two-handed = 16, -1 reduction = 15
+    data = run_json("midian", "attack", GUARD, BRAWLER, "--rolls", "14,2,6,6")
+    expected = {
+        "natural": 14,
+        "total": 16,
+        "hit": True,
+        "critical": False,
+        "fumble": False,
+        "defended": False,
+        "damage_rolled": 16,
+        "damage": 15,
+        "defender": {"hit_points": 7, "life_points": 12, "conscious": True, "alive": True},
+    }
+    assert {k: data[k] for k in expected} == expected
+
+
+def test_attack_defended() -> None:
+    data = run_json("midian", "attack", GUARD, BRAWLER, "--rolls", "10,17")
+    assert data["hit"] is True and data["defended"] is True
+    assert data["damage"] == 0 and data["damage_rolled"] == 0
+
+
+def test_attack_no_defence_and_resistance() -> None:
+    # brawler hits the guard (AC 12): 15+4 = 19; fists 1d4 [4] + 2 = 6; 10% smashing → 5; DR 3 → 2
+    data = run_json("midian", "attack", BRAWLER, GUARD, "--rolls", "15,4", "--no-defence")
+    assert (data["damage_rolled"], data["damage"]) == (6, 2)
+
+
+def test_attack_critical_then_willpower_then_system_shock_order() -> None:
+    # critical 20: 22 → +2; 2d6 [6,6]+1+3+2 = 18, doubled 36, -1 = 35 on a brawler at 1 HP / 1 LP:
+    # life 1 → -33: no Willpower (no life points left), no system shock (it was above 0)
+    data = run_json(
+        "midian",
+        "attack",
+        GUARD,
+        BRAWLER,
+        "--rolls",
+        "20,6,6",
+        "--hit-points",
+        "1",
+        "--life-points",
+        "1",
+    )
+    assert data["critical"] is True and data["damage"] == 35
+    defender = data["defender"]
+    assert isinstance(defender, dict) and defender["life_points"] == -33
+    # a brawler already at 0 life points rolls system shock when hit again
+    data = run_json(
+        "midian",
+        "attack",
+        GUARD,
+        BRAWLER,
+        "--rolls",
+        "20,1,1,99",
+        "--hit-points",
+        "0",
+        "--life-points",
+        "0",
+    )
+    defender = data["defender"]
+    assert isinstance(defender, dict) and defender["alive"] is False
+
+
+def test_attack_narration() -> None:
+    result = run("midian", "attack", GUARD, BRAWLER, "--rolls", "14,2,6,6")
+    assert result.exit_code == 0
+    assert (
+        "Guard attacks Brawler (claymore): d20 14 +2 attack bonus = 16 vs AC 7 → hit"
+        in result.stdout
+    )
+    assert "parry (free)" in result.stdout and "15 damage" in result.stdout
+
+
+def test_check_save_initiative() -> None:
+    data = run_json("midian", "check", GUARD, "strength", "--rolls", "5,6")
+    assert (data["total"], data["effective"], data["success"]) == (11, 12, True)
+    data = run_json(
+        "midian", "check", GUARD, "strength", "--rolls", "10,10,5,5", "--retest", "lucky"
+    )
+    assert data["retests_used"] == 1 and data["success"] is True
+    data = run_json(
+        "midian", "save", GUARD, "poison", "--target", "15", "--rolls", "13", "--bonus", "2"
+    )
+    assert (data["natural"], data["total"], data["success"]) == (13, 15, True)
+    data = run_json("midian", "initiative", GUARD, ELF, "--rolls", "5,9")
+    rolls = data["rolls"]
+    assert isinstance(rolls, list) and [r["total"] for r in rolls] == [5, 12]
+    order = data["order"]
+    assert isinstance(order, list)
+    assert [(o["character"], o["initiative"]) for o in order] == [
+        ("Elf archer", 12),
+        ("Guard", 5),
+        ("Elf archer", 2),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("midian", "attack", GUARD, BRAWLER, "--rolls", "14"), "ran out of scripted dice"),
+        (("midian", "attack", GUARD, BRAWLER, "--rolls", "21"), "shows 1 to 20"),
+        (
+            ("midian", "attack", GUARD, str(EXAMPLES / "mst2" / "ogre.toml")),
+            "is not a Midian sheet",
+        ),
+        (("midian", "check", GUARD, "charm"), "has no attribute 'charm'"),
+        (("midian", "save", GUARD, "boredom", "--target", "10"), "unknown saving throw"),
+        (("midian", "attack", GUARD, BRAWLER, "--cover", "95"), "Invalid value for '--cover'"),
+        (("mst2", "attack", GUARD, BRAWLER), "is not an MST-2 sheet"),
+    ],
+)
+def test_user_errors(args: tuple[str, ...], words: str) -> None:
+    result = run(*args)
+    assert result.exit_code == 2
+    assert words in result.stderr
+
+
+def test_midian_sheet_errors(tmp_path: Path) -> None:
+    sheet = tmp_path / "bad.toml"
+    sheet.write_text(
+        'system = "midian"\nname = "X"\nhit_points = 5\nlife_points = 5\n'
+        "attributes = { strength = 10, agility = 10, wits = 10, willpower = 10, stamina = 10 }\n"
+        "resistances = { lightning = 10 }\n"
+    )
+    result = run("midian", "check", str(sheet), "wits")
+    assert result.exit_code == 2
+    assert "key 'resistances.lightning': unknown damage type" in result.stderr
+    sheet.write_text(
+        'system = "midian"\nname = "X"\nhit_points = 5\nlife_points = 5\nsystem_shock = 120\n'
+        "attributes = { strength = 10, agility = 10, wits = 10, willpower = 10 }\n"
+    )
+    result = run("midian", "check", str(sheet), "wits")
+    assert result.exit_code == 2
+    assert "key 'attributes.stamina': is required" in result.stderr
+    assert "key 'system_shock'" in result.stderr
+
+
+def test_every_midian_example_loads() -> None:
+    for path in sorted((EXAMPLES / "midian").glob("*.toml")):
+        assert run("midian", "check", str(path), "wits", "--rolls", "1,1").exit_code == 0
