@@ -500,3 +500,25 @@ def test_untrained_brawler_hits_with_only_the_damage_bonus() -> None:
     )
     assert outcome.total == 8 + 5 - 3
     assert outcome.damage == 2
+
+
+def test_evasion_one_roll_at_minus_6_for_every_attack() -> None:
+    from affray.rules.midian.defence import evade
+
+    runner = character("Runner", dodge=2)
+    roll = evade(runner, ScriptedDice([15]))
+    assert roll.total == 15 + 2 - 6
+    pool = replace(DefencePool.fresh(runner, stance=Stance.EVASION), evasion_total=roll.total)
+    archer = character("Archer", attack_bonus=0, weapon=weapon(damage="1d4"))
+    dice = ScriptedDice([11, 4])  # 11 vs 11: evaded; no defence die is rolled
+    first = resolve_attack(archer, runner, Health.fresh(runner), dice, pool=pool)
+    assert first.defended and dice.remaining == (4,)
+    second = resolve_attack(archer, runner, Health.fresh(runner), ScriptedDice([12, 4]), pool=pool)
+    assert not second.defended and second.damage == 4
+
+
+def test_joint_locks() -> None:
+    from affray.rules.midian.situations import joint_lock
+
+    assert joint_lock(ScriptedDice([]), "W", struggling=False, forced=False) is None
+    assert joint_lock(ScriptedDice([3]), "W", struggling=True, forced=False) == "broken bone"

@@ -144,6 +144,24 @@ def roll_defence(
     )
 
 
+def evade(defender: Character, dice: Dice, *, penalty: int = 0) -> DefenceRolled:
+    """Evasion (multiple dodge): one dodge roll at -6 that stands against every attack of
+    the round; the evader cannot attack. Its ``against`` is 0: compare the total with
+    each attack as it comes (:func:`evaded`)."""
+    modifiers = (
+        *dodge_modifiers(defender),
+        Modifier("evasion", MULTIPLE_DODGE),
+        *nonzero(Modifier("shock and fatigue", -penalty)),
+    )
+    die = dice.roll(20, f"{defender.name}'s evasion")
+    result = die.face + total(modifiers)
+    return DefenceRolled(defender.name, "evasion", die, modifiers, result, 0, True, "action")
+
+
+def evaded(evasion_total: int, attack_total: int) -> bool:
+    return evasion_total >= attack_total
+
+
 def allowed_defences(
     *, critical: bool = False, from_behind: bool = False, no_active: bool = False
 ) -> tuple[str, ...]:

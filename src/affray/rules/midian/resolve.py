@@ -28,6 +28,7 @@ from affray.rules.midian.defence import (
     DefencePool,
     Stance,
     allowed_defences,
+    evaded,
     options,
     roll_defence,
     spend,
@@ -167,7 +168,9 @@ def resolve_attack(
             no_active=situation.surprised or situation.set_against_charge,
         )
         choices = options(defender, pool, allowed=allowed)
-        if choices:
+        if pool.stance is Stance.EVASION and pool.evasion_total is not None:
+            defended = "dodge" in allowed and evaded(pool.evasion_total, attack.total)
+        elif choices:
             defence: DefenceRolled = roll_defence(
                 defender, choices[0], attack.total, dice, penalty=health.penalty
             )

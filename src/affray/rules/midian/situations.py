@@ -232,3 +232,15 @@ def disarm(
     if d_total > a_total:
         return DisarmResult(a, d, a_total, d_total, "kept", 0)
     return DisarmResult(a, d, a_total, d_total, "locked", 0)
+
+
+JOINT_LOCK_INJURIES = ("sprain", "dislocation", "broken bone")
+
+
+def joint_lock(dice: Dice, holder: str, *, struggling: bool, forced: bool) -> str | None:
+    """A joint lock hurts but does no damage unless the victim struggles or the holder
+    spends an action to force the joint; then one die picks a sprain, a dislocation or
+    a broken bone (affray's way of letting the game master roll for it)."""
+    if not (struggling or forced):
+        return None
+    return JOINT_LOCK_INJURIES[dice.roll(3, f"{holder}'s joint lock").face - 1]
