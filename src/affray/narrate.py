@@ -236,11 +236,11 @@ def _disengaged(event: enc.Disengaged) -> tuple[list[Segment], bool]:
 
 
 def _ended(event: enc.EncounterEnded) -> tuple[list[Segment], bool]:
-    result = f"{event.winner} wins" if event.winner else "Draw"
+    result = f"Winner: {event.winner}" if event.winner else "Draw"
     standing = f"; still standing: {', '.join(event.standing)}" if event.standing else ""
     return [
         (result, "hit" if event.winner else "name"),
-        (f" after {event.rounds} rounds ({event.reason}){standing}", ""),
+        (f", after {event.rounds} rounds ({event.reason}){standing}", ""),
     ], False
 
 

@@ -24,9 +24,12 @@ from affray.dice import parse
 from affray.encounter.model import Combatant, Encounter, Tactics
 from affray.encounter.tactics import TARGET_POLICIES
 from affray.errors import AffrayError, SheetError
+from affray.rules.midian.attack import HitRule
 from affray.rules.midian.character import DAMAGE_TYPES, UNARMED, Character, Encumbrance, Experience
 from affray.rules.midian.character import Shield as MidianShield
 from affray.rules.midian.character import Weapon as MidianWeapon
+from affray.rules.midian.resolve import Rules as MidianRules
+from affray.rules.midian.ruleset import MidianRuleset
 from affray.rules.mst2 import catalog
 from affray.rules.mst2.catalog import Grip, Missile, Reach, Weapon
 from affray.rules.mst2.fighter import Fighter, HitDice, parse_pool
@@ -469,6 +472,14 @@ def _hit_dice(sheet: Mst2Sheet, where: str | None) -> HitDice:
 MAX_COMBATANTS = 200
 
 
+Roles = Literal["fighter", "archer", "grappler", "disarmer", "pikeman"]
+Stances = Literal["normal", "defensive", "total defence"]
+MST2_ROLES = ("fighter", "archer")
+MST2_ONLY = ("lethality", "order", "counter_prevents_action", "ranged_extra_power")
+MIDIAN_ONLY = ("distance", "hit_rule", "willpower", "critical_effects")
+MIDIAN_TACTICS = ("stance", "defend_at")
+
+
 class MemberTable(_Strict):
     """A member given as a table: ``{ sheet = "archer.toml", count = 2, tactics = "weakest" }``."""
 
@@ -476,15 +487,20 @@ class MemberTable(_Strict):
     count: int = Field(default=1, ge=1, le=MAX_COMBATANTS)
     name: str | None = Field(default=None, min_length=1, max_length=80)
     tactics: str | None = None
-    role: Literal["fighter", "archer"] | None = None
+    role: Roles | None = None
     retreat_at: int | None = Field(default=None, ge=1, le=1000)
+    stance: Stances | None = None
+    defend_at: int | None = Field(default=None, ge=1, le=10_000)
 
 
 class SideTable(_Strict):
     name: str = Field(min_length=1, max_length=80)
     tactics: str = "nearest"
-    role: Literal["fighter", "archer"] = "fighter"
+    role: Roles = "fighter"
     retreat_at: int | None = Field(default=None, ge=1, le=1000)
+    stance: Stances = "normal"
+    defend_at: int | None = Field(default=None, ge=1, le=10_000)
+    surprised: bool = False
     members: list[str | MemberTable] = Field(min_length=1, max_length=MAX_COMBATANTS)
 
 
@@ -492,13 +508,19 @@ class EncounterFile(_Strict):
     """The keys of an encounter file (docs/encounters.md)."""
 
     name: str = Field(default="", max_length=120)
-    system: Literal["mst2"]
+    system: Literal["mst2", "midian"]
+    max_rounds: int = Field(default=100, ge=1, le=1000)
+    sides: list[SideTable] = Field(min_length=2, max_length=20)
+    # MST-2
     lethality: Literal["high", "standard", "optional"] = "standard"
     order: Literal["listed", "shuffled"] = "listed"
-    max_rounds: int = Field(default=100, ge=1, le=1000)
     counter_prevents_action: bool = False
     ranged_extra_power: bool = False
-    sides: list[SideTable] = Field(min_length=2, max_length=20)
+    # Midian
+    distance: int = Field(default=0, ge=0, le=10_000)
+    hit_rule: Literal["at-or-above", "exceed"] = "at-or-above"
+    willpower: Literal["first", "each"] = "first"
+    critical_effects: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -506,7 +528,7 @@ class EncounterSetup:
     """A validated encounter, ready to run."""
 
     name: str
-    ruleset: Mst2Ruleset
+    ruleset: Mst2Ruleset | MidianRuleset
     encounter: Encounter
     max_rounds: int
 
@@ -518,15 +540,8 @@ def load_encounter(path: str | Path) -> EncounterSetup:
         SheetError: the file, a key, a member or a referenced sheet is invalid.
     """
     where = str(path)
-    data = load_document(path)
-    if data.get("system") == "midian":
-        raise SheetError(
-            "Midian encounters are not supported yet",
-            path=where,
-            key="system",
-            hint='this version of affray runs MST-2 encounters (system = "mst2")',
-        )
-    spec = _validate(EncounterFile, data, where)
+    spec = _validate(EncounterFile, load_document(path), where)
+    _check_system_keys(spec, where)
     base = Path(path).resolve().parent
     members: list[tuple[str, str, Sheet, Tactics]] = []
     for s, side in enumerate(spec.sides):
@@ -540,6 +555,8 @@ def load_encounter(path: str | Path) -> EncounterSetup:
                 target=table.tactics or side.tactics,
                 role=table.role or side.role,
                 retreat_at=table.retreat_at if table.retreat_at is not None else side.retreat_at,
+                stance=table.stance or side.stance,
+                defend_at=table.defend_at if table.defend_at is not None else side.defend_at,
             )
             if tactics.target not in TARGET_POLICIES:
                 raise SheetError(
@@ -547,6 +564,13 @@ def load_encounter(path: str | Path) -> EncounterSetup:
                     path=where,
                     key=f"{key}.tactics" if table.tactics else f"sides[{s}].tactics",
                     hint=f"tactics is one of: {', '.join(TARGET_POLICIES)}",
+                )
+            if spec.system == "mst2" and tactics.role not in MST2_ROLES:
+                raise SheetError(
+                    f"role {tactics.role!r} is for Midian encounters",
+                    path=where,
+                    key=f"{key}.role" if table.role else f"sides[{s}].role",
+                    hint=f"MST-2 roles are: {', '.join(MST2_ROLES)}",
                 )
             label = table.name or fighter.name
             for number in range(1, table.count + 1):
@@ -563,19 +587,51 @@ def load_encounter(path: str | Path) -> EncounterSetup:
     if len({side.name for side in spec.sides}) != len(spec.sides):
         raise SheetError("two sides have the same name", path=where, key="sides")
     ids = _unique([label for _, label, _, _ in members])
-    ruleset = Mst2Ruleset(
-        lethality=Lethality(spec.lethality),
-        order=spec.order,
-        counter_prevents_action=spec.counter_prevents_action,
-        ranged_extra_power=spec.ranged_extra_power,
-    )
+    ruleset = _ruleset(spec)
     # the rules name fighters in their events: each takes its unique id as its name
     combatants = tuple(
         Combatant(cid, side, replace(fighter, name=cid), tactics)
         for cid, (side, _, fighter, tactics) in zip(ids, members, strict=True)
     )
-    encounter = Encounter(combatants, {c.id: ruleset.initial_state(c.sheet) for c in combatants})
+    states = {c.id: ruleset.initial_state(c.sheet) for c in combatants}
+    encounter = Encounter(combatants, states)
     return EncounterSetup(spec.name or Path(path).stem, ruleset, encounter, spec.max_rounds)
+
+
+def _ruleset(spec: EncounterFile) -> Mst2Ruleset | MidianRuleset:
+    if spec.system == "mst2":
+        return Mst2Ruleset(
+            lethality=Lethality(spec.lethality),
+            order=spec.order,
+            counter_prevents_action=spec.counter_prevents_action,
+            ranged_extra_power=spec.ranged_extra_power,
+        )
+    return MidianRuleset(
+        rules=MidianRules(HitRule(spec.hit_rule), spec.willpower),
+        distance=spec.distance,
+        surprised=[side.name for side in spec.sides if side.surprised],
+        critical_effects=spec.critical_effects,
+    )
+
+
+def _check_system_keys(spec: EncounterFile, where: str) -> None:
+    """Keys that belong to the other rule system are errors, not silently ignored."""
+    foreign = MIDIAN_ONLY if spec.system == "mst2" else MST2_ONLY
+    other = "Midian" if spec.system == "mst2" else "MST-2"
+    for key in foreign:
+        if key in spec.model_fields_set:
+            raise SheetError(
+                f"is a {other} option, but this is a {spec.system} encounter", path=where, key=key
+            )
+    if spec.system == "mst2":
+        for s, side in enumerate(spec.sides):
+            extra = [k for k in (*MIDIAN_TACTICS, "surprised") if k in side.model_fields_set]
+            if extra:
+                raise SheetError(
+                    "is a Midian option, but this is an mst2 encounter",
+                    path=where,
+                    key=f"sides[{s}].{extra[0]}",
+                )
 
 
 def _member_from_text(text: str, where: str, key: str) -> MemberTable:

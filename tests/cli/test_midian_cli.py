@@ -171,3 +171,67 @@ def test_midian_sheet_errors(tmp_path: Path) -> None:
 def test_every_midian_example_loads() -> None:
     for path in sorted((EXAMPLES / "midian").glob("*.toml")):
         assert run("midian", "check", str(path), "wits", "--rolls", "1,1").exit_code == 0
+
+
+CITY_WATCH = str(EXAMPLES / "encounters" / "city_watch.toml")
+
+
+@pytest.mark.parametrize("name", ["city_watch", "roadside_ambush", "charge"])
+def test_midian_fights_narrate_and_report(name: str) -> None:
+    path = str(EXAMPLES / "encounters" / f"{name}.toml")
+    result = run("fight", path, "--seed", "4")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert "(midian)" in lines[0]
+    assert any("initiative: d10" in line for line in lines)
+    assert lines[-1].startswith(("Winner: ", "Draw"))
+    data = run_json("fight", path, "--seed", "4")
+    combatants = data["combatants"]
+    assert isinstance(combatants, list)
+    assert {
+        "id",
+        "side",
+        "condition",
+        "hit_points",
+        "life_points",
+        "conscious",
+        "alive",
+    } <= combatants[0].keys()
+
+
+def test_midian_duel_monte_carlo_json() -> None:
+    data = run_json("duel", GUARD, BRAWLER, "-n", "300", "--seed", "2")
+    keys = {"method", "n", "a_wins", "b_wins", "draws", "p_a_wins", "ci95_a_wins", "mean_rounds"}
+    assert keys <= data.keys()
+    assert data["method"] == "monte-carlo" and data["n"] == 300
+    low, high = data["ci95_a_wins"]  # type: ignore[misc]
+    assert low <= data["p_a_wins"] <= high
+
+
+def test_midian_duel_errors() -> None:
+    result = run("duel", GUARD, BRAWLER, "--exact")
+    assert result.exit_code == 2 and "exact duel odds exist for MST-2 only" in result.stderr
+    result = run("duel", GUARD, str(EXAMPLES / "mst2" / "ogre.toml"))
+    assert result.exit_code == 2 and "different rule systems" in result.stderr
+
+
+def test_encounter_keys_of_the_other_system_are_errors(tmp_path: Path) -> None:
+    path = tmp_path / "mixed.toml"
+    path.write_text(
+        'system = "midian"\nlethality = "high"\n[[sides]]\nname = "a"\nmembers = ["guard"]\n'
+        '[[sides]]\nname = "b"\nmembers = ["bandit"]\n'
+    )
+    result = run("fight", str(path))
+    assert result.exit_code == 2 and "key 'lethality': is a MST-2 option" in result.stderr
+    path.write_text(
+        'system = "midian"\n[[sides]]\nname = "a"\nmembers = ["guard"]\n'
+        '[[sides]]\nname = "b"\nmembers = ["../x/goblin.toml"]\n'
+    )
+    result = run("fight", str(path))
+    assert result.exit_code == 2 and "no such file" in result.stderr
+    path.write_text(
+        'system = "midian"\n[[sides]]\nname = "a"\nmembers = ["guard"]\n'
+        f'[[sides]]\nname = "b"\nmembers = ["{EXAMPLES / "mst2" / "ogre.toml"}"]\n'
+    )
+    result = run("fight", str(path))
+    assert result.exit_code == 2 and "is not a midian sheet" in result.stderr

@@ -22,7 +22,12 @@ def text(system: str, name: str) -> str | None:
     """The sheet text for a catalog name (plural and case forgiven), or None."""
     key = name.strip().lower().replace(" ", "-")
     known = names(system)
-    singular = key[:-3] + "f" if key.endswith("ves") else key.removesuffix("s")
+    if key.endswith("ves"):
+        singular = key[:-3] + "f"
+    elif key.endswith("men"):
+        singular = key[:-3] + "man"
+    else:
+        singular = key.removesuffix("s")
     for candidate in (key, singular, key.removesuffix("es")):
         if candidate in known:
             return (

@@ -10,7 +10,9 @@ import click
 from affray.cli.options import json_option, seed_option
 
 if TYPE_CHECKING:
+    from affray.rules.midian.character import Character
     from affray.rules.mst2 import Fighter
+    from affray.sim.stats import DuelStats
 
 
 @click.command("duel")
@@ -60,14 +62,32 @@ def duel_command(
 ) -> None:
     """Duel between the fighters of sheets A and B: A attacks first, then B, in turn,
     until one is out; the distance opens at the longer reach."""
-    from affray.cli.mst2_commands import load_mst2
+    from affray.errors import AffrayError, SheetError
     from affray.plots import check_plot_path
+    from affray.rules.midian.character import Character
+    from affray.rules.mst2 import Fighter
+    from affray.sheets import load_sheet
 
     if exact and count is not None:
         raise click.UsageError("choose one of --exact and -n N")
     if plot is not None:
         check_plot_path(plot)
-    first, second = load_mst2(a), load_mst2(b)
+    first, second = load_sheet(a), load_sheet(b)
+    if isinstance(first, Character) and isinstance(second, Character):
+        if exact:
+            raise AffrayError(
+                "exact duel odds exist for MST-2 only",
+                hint="simulate a Midian duel instead: affray duel A B -n 10000",
+            )
+        _simulate_midian(first, second, count or 10_000, seed, as_json)
+        return
+    if not (isinstance(first, Fighter) and isinstance(second, Fighter)):
+        raise SheetError(
+            "the two sheets are of different rule systems",
+            path=b,
+            key="system",
+            hint="a duel needs two MST-2 sheets or two Midian sheets",
+        )
     if count is None:
         _exact(first, second, plot, as_json)
     else:
@@ -130,7 +150,6 @@ def _simulate(
     plot: str | None,
     as_json: bool,
 ) -> None:
-    from affray.cli.output import emit_json, table
     from affray.sim import simulate_duels, simulate_fast
 
     with _Progress(count) as advance:
@@ -143,6 +162,14 @@ def _simulate(
             )
     if plot is not None:
         click.echo("warning: --plot draws exact distributions; use it with --exact", err=True)
+    _report(a.name, b.name, stats, engine, used_seed, as_json)
+
+
+def _report(
+    a_name: str, b_name: str, stats: DuelStats, engine: str, seed: int | None, as_json: bool
+) -> None:
+    from affray.cli.output import emit_json, table
+
     low, high = stats.ci95_a_wins
     if as_json:
         emit_json(
@@ -156,32 +183,44 @@ def _simulate(
                 "ci95_a_wins": [low, high],
                 "mean_rounds": stats.mean_rounds,
                 "engine": engine,
-                "seed": used_seed,
+                "seed": seed,
             }
         )
         return
     table(
-        f"{a.name} vs {b.name}: {stats.n:,} simulated duels ({engine} engine, seed {used_seed}), "
+        f"{a_name} vs {b_name}: {stats.n:,} simulated duels ({engine} engine, seed {seed}), "
         f"mean {stats.mean_rounds:.2f} rounds",
         ("outcome", "duels", "share"),
         [
-            (f"{a.name} wins", f"{stats.a_wins:,}", f"{stats.p_a_wins * 100:.3f}%"),
-            (f"{b.name} wins", f"{stats.b_wins:,}", f"{stats.b_wins / stats.n * 100:.3f}%"),
+            (f"{a_name} wins", f"{stats.a_wins:,}", f"{stats.p_a_wins * 100:.3f}%"),
+            (f"{b_name} wins", f"{stats.b_wins:,}", f"{stats.b_wins / stats.n * 100:.3f}%"),
             ("draw", f"{stats.draws:,}", f"{stats.draws / stats.n * 100:.3f}%"),
         ],
     )
-    click.echo(f"95% interval for {a.name} winning: {low * 100:.3f}% to {high * 100:.3f}%")
+    click.echo(f"95% interval for {a_name} winning: {low * 100:.3f}% to {high * 100:.3f}%")
+
+
+def _simulate_midian(
+    a: Character, b: Character, count: int, seed: int | None, as_json: bool
+) -> None:
+    from affray.rules.midian.ruleset import MidianRuleset
+    from affray.sim import simulate_encounter_duels
+
+    with _Progress(count, threshold=2_000) as advance:
+        stats = simulate_encounter_duels(a, b, MidianRuleset(), count, seed=seed, progress=advance)
+    _report(a.name, b.name, stats, "scalar", seed, as_json)
 
 
 class _Progress:
     """A rich progress bar on stderr for long runs at a terminal; silent otherwise."""
 
-    def __init__(self, total: int) -> None:
+    def __init__(self, total: int, threshold: int = 20_000) -> None:
         self.total = total
+        self.threshold = threshold
         self.bar: Any = None
 
     def __enter__(self) -> Any:
-        if self.total < 20_000 or not sys.stderr.isatty():
+        if self.total < self.threshold or not sys.stderr.isatty():
             return lambda done: None
         from rich.progress import Progress
 

@@ -66,7 +66,7 @@ def fight_command(
                     "id": c.id,
                     "side": c.side,
                     "condition": setup.ruleset.condition(final, c.id),
-                    "wounds": final.states[c.id].wounds,
+                    **setup.ruleset.snapshot(final, c.id),
                 }
                 for c in final.combatants
             ],

@@ -61,8 +61,9 @@ def steps(
     yield Step(encounter, (EncounterStarted(name, ruleset.system, roster),))
     while len(sides_fighting(encounter, ruleset)) > 1 and encounter.round < max_rounds:
         encounter = encounter.next_round()
-        order = tuple(ruleset.turn_order(encounter, dice))
-        yield Step(encounter, (RoundStarted(encounter.round, order),))
+        encounter, opening, turns = ruleset.begin_round(encounter, dice)
+        order = tuple(turns)
+        yield Step(encounter, (RoundStarted(encounter.round, order), *opening))
         for cid in order:
             if not ruleset.fighting(encounter, cid):
                 continue

@@ -20,12 +20,18 @@ class Tactics:
     Attributes:
         target: target policy name (``weakest``, ``random``, ``nearest``, ``focus``).
         role: ``fighter`` (melee), or ``archer`` (shoots while no foe is on it).
-        retreat_at: flee once wounds reach this many (``None``: never).
+        retreat_at: flee once wounds (MST-2) or points of damage (Midian) reach this
+            many (``None``: never).
+        stance: Midian stance for each round: ``normal``, ``defensive`` or
+            ``total defence``.
+        defend_at: Midian: switch to total defence once damage taken reaches this.
     """
 
     target: str = "nearest"
     role: str = "fighter"
     retreat_at: int | None = None
+    stance: str = "normal"
+    defend_at: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

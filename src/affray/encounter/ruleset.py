@@ -29,11 +29,17 @@ class Ruleset(Protocol):
     def condition(self, encounter: Encounter, cid: str) -> str:
         """A word for ``cid``'s state: fighting, out, fled, dead, ..."""
 
+    def snapshot(self, encounter: Encounter, cid: str) -> dict[str, Any]:
+        """``cid``'s state as plain data (wounds, hit points, ...) for reports."""
+
     def weakness(self, encounter: Encounter, cid: str) -> float:
         """How close ``cid`` is to falling; higher is weaker (for target policies)."""
 
-    def turn_order(self, encounter: Encounter, dice: Dice) -> Sequence[str]:
-        """Who acts this round, in order (a combatant may appear more than once)."""
+    def begin_round(
+        self, encounter: Encounter, dice: Dice
+    ) -> tuple[Encounter, list[Event], Sequence[str]]:
+        """Start a round (roll initiative, reset what resets) and say who acts, in
+        order; a combatant may appear more than once (several actions)."""
 
     def take_turn(
         self, encounter: Encounter, cid: str, dice: Dice

@@ -522,3 +522,25 @@ def test_joint_locks() -> None:
 
     assert joint_lock(ScriptedDice([]), "W", struggling=False, forced=False) is None
     assert joint_lock(ScriptedDice([3]), "W", struggling=True, forced=False) == "broken bone"
+
+
+def test_a_charge_doubles_damage_and_a_critical_doubles_again() -> None:
+    rider = character("Rider", weapon=weapon(damage="1d6"))
+    target = character("T", hit_points=40)
+    charged = resolve_attack(
+        rider,
+        target,
+        Health.fresh(target),
+        ScriptedDice([10, 5]),
+        defend=False,
+        situation=Situation(charging=True),
+    )
+    assert charged.damage_rolled == 5 and charged.damage == 10
+    both = resolve_attack(
+        rider,
+        target,
+        Health.fresh(target),
+        ScriptedDice([20, 5]),
+        situation=Situation(charging=True),
+    )
+    assert both.damage == 20

@@ -116,6 +116,7 @@ def roll_damage(
         damage_type or arm.type,
         critical=critical,
         extra_resistance=extra_resistance,
+        multiplier=multiplier,
     )
     return DamageOutcome(
         DamageRolled(
@@ -124,7 +125,7 @@ def roll_damage(
             result.rolls,
             tuple(modifiers),
             rolled,
-            critical,
+            critical or multiplier > 1,
             resisted,
             reduction,
             final,

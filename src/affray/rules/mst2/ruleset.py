@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from affray.dice import Dice
 from affray.encounter.events import ActionChosen, Disengaged, Engaged
@@ -110,6 +111,9 @@ class Mst2Ruleset:
     def condition(self, encounter: Encounter, cid: str) -> str:
         return self._state(encounter, cid).condition.value
 
+    def snapshot(self, encounter: Encounter, cid: str) -> dict[str, Any]:
+        return {"wounds": self._state(encounter, cid).wounds}
+
     def weakness(self, encounter: Encounter, cid: str) -> float:
         """Wounds minus the mean hit-dice total: the nearer a shock check is to failing."""
         sheet = self._sheet(encounter, cid)
@@ -118,13 +122,15 @@ class Mst2Ruleset:
         )
         return float(self._state(encounter, cid).wounds - mean)
 
-    def turn_order(self, encounter: Encounter, dice: Dice) -> Sequence[str]:
+    def begin_round(
+        self, encounter: Encounter, dice: Dice
+    ) -> tuple[Encounter, list[Event], Sequence[str]]:
         order = [c.id for c in encounter.combatants if self.fighting(encounter, c.id)]
         if self.order == "shuffled":
             for i in range(len(order) - 1, 0, -1):  # Fisher-Yates, with the Dice source
                 j = dice.roll(i + 1, f"round {encounter.round} order").face - 1
                 order[i], order[j] = order[j], order[i]
-        return order
+        return encounter, [], order
 
     def take_turn(
         self, encounter: Encounter, cid: str, dice: Dice

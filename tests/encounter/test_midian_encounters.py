@@ -1,0 +1,285 @@
+"""Midian fights in the encounter engine: whole rounds with scripted dice, and invariants."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from affray.dice import RandomDice, ScriptedDice
+from affray.encounter import Combatant, Encounter, Tactics, run_encounter, steps
+from affray.encounter import events as enc
+from affray.rules.midian import events as ev
+from affray.rules.midian.character import Encumbrance
+from affray.rules.midian.ruleset import MidianRuleset
+from affray.sheets import load_encounter
+from affray.sim import simulate_encounter_duels
+from tests.helpers import EXAMPLES
+from tests.rules.midian.helpers import character, weapon
+
+ENCOUNTERS = [
+    path
+    for path in sorted((EXAMPLES / "encounters").glob("*.toml"))
+    if 'system = "midian"' in path.read_text()
+]
+
+
+def build(
+    *members: tuple[str, str, object, Tactics], ruleset: MidianRuleset | None = None
+) -> tuple[Encounter, MidianRuleset]:
+    rules = ruleset or MidianRuleset()
+    combatants = tuple(
+        Combatant(cid, side, sheet, tactics) for cid, side, sheet, tactics in members
+    )
+    return Encounter(combatants, {c.id: rules.initial_state(c.sheet) for c in combatants}), rules
+
+
+def test_a_whole_round_two_actions_a_defence_that_costs_an_action_bleeding_and_system_shock() -> (
+    None
+):
+    swift = character(
+        "Swift", attack_bonus=5, initiative_bonus=5, armour_class=10, weapon=weapon(damage="2d6")
+    )
+    slow = character(
+        "Slow",
+        armour_class=10,
+        hit_points=5,
+        life_points=5,
+        system_shock=50,
+        attributes={"willpower": 30},
+        weapon=weapon(damage="1d6"),
+    )
+    encounter, rules = build(("Swift", "a", swift, Tactics()), ("Slow", "b", slow, Tactics()))
+    # initiative: Swift 8+5 = 13 (acts at 13 and 3), Slow 5.
+    # Swift at 13: 10+5 = 15 hits; Slow dodges with its only action: 3 fails; 2d6 [4,4] = 8:
+    #   hit points 5 → 0, life points 5 → 2; Willpower 2d20 [1,1] = 2 vs 30-8 → stays up.
+    # Slow at 5: its action went on the dodge.
+    # Swift at 3: 12+5 = 17 hits, no defence left; [3,3] = 6: life points 2 → -4.
+    # End of round: Slow bleeds 4 (below 0) → -8; system shock 50 - 40 = 10%: 50 fails → dead.
+    dice = ScriptedDice([8, 5, 10, 3, 4, 4, 1, 1, 12, 3, 3, 50])
+    result = run_encounter(encounter, rules, dice)
+    kinds = [type(e) for e in result.events]
+    assert kinds == [
+        enc.EncounterStarted,
+        enc.RoundStarted,
+        ev.InitiativeRolled,
+        ev.InitiativeRolled,
+        enc.ActionChosen,
+        enc.Engaged,
+        ev.AttackRolled,
+        ev.DefenceRolled,
+        ev.DamageRolled,
+        ev.DamageTaken,
+        ev.CheckRolled,
+        enc.TurnSkipped,
+        enc.ActionChosen,
+        ev.AttackRolled,
+        ev.DamageRolled,
+        ev.DamageTaken,
+        ev.Bled,
+        ev.SystemShockRolled,
+        ev.StatusChanged,
+        enc.EncounterEnded,
+    ]
+    assert dice.remaining == ()
+    started = result.events[1]
+    assert isinstance(started, enc.RoundStarted) and started.order == ("Swift", "Slow", "Swift")
+    defence = result.events[7]
+    assert (
+        isinstance(defence, ev.DefenceRolled) and defence.cost == "action" and not defence.success
+    )
+    shock = result.events[17]
+    assert isinstance(shock, ev.SystemShockRolled) and shock.chance == 10 and not shock.success
+    assert result.winner == "a" and result.rounds == 1
+    assert rules.condition(result.encounter, "Slow") == "dead"
+
+
+def test_shock_carries_into_next_initiative() -> None:
+    hitter = character("Hitter", attack_bonus=10, weapon=weapon(damage="1d4"))
+    target = character("Target", hit_points=50)
+    encounter, rules = build(
+        ("Hitter", "a", hitter, Tactics()), ("Target", "b", target, Tactics(stance="total defence"))
+    )
+    # round 1: Hitter 9, Target 1; Hitter 10+10 = 20 hits; Target parries (unskilled, an
+    # action) 2 → fails; 1d4 [4]: 4 shock. Target's turn: total defence, no attack.
+    # Round 2: Target's initiative 6 - 4 = 2.
+    dice = ScriptedDice([9, 1, 10, 2, 4, 3, 6])
+    encounter = encounter.next_round()
+    encounter, opening, order = rules.begin_round(encounter, dice)
+    for cid in order:
+        encounter, _ = rules.take_turn(encounter, cid, dice)
+    encounter, _ = rules.end_round(encounter, dice)
+    encounter = encounter.next_round()
+    encounter, opening, order = rules.begin_round(encounter, dice)
+    rolled = next(
+        e for e in opening if isinstance(e, ev.InitiativeRolled) and e.character == "Target"
+    )
+    assert rolled.total == 6 - 4
+    assert any(m.label == "shock from last round" and m.value == -4 for m in rolled.modifiers)
+
+
+def test_surprise_round_the_ambushers_act_alone_and_the_surprised_cannot_defend() -> None:
+    bandit = character("Bandit", attack_bonus=3, weapon=weapon(damage="1d6"))
+    merchant = character("Merchant", weapon=weapon(skill=4), dodge=3, hit_points=30)
+    encounter, rules = build(
+        ("Bandit", "bandits", bandit, Tactics()),
+        ("Merchant", "caravan", merchant, Tactics()),
+        ruleset=MidianRuleset(surprised=["caravan"]),
+    )
+    stepper = steps(encounter, rules, ScriptedDice([10, 5] + [1] * 40), max_rounds=1)
+    events = [e for step in stepper for e in step.events]
+    started = next(e for e in events if isinstance(e, enc.RoundStarted))
+    assert started.order == ("Bandit",)
+    assert not any(isinstance(e, ev.InitiativeRolled) for e in events)
+    assert not any(isinstance(e, ev.DefenceRolled) for e in events)
+    damage = next(e for e in events if isinstance(e, ev.DamageTaken))
+    assert damage.amount == 5
+
+
+def test_everyone_surprised_loses_a_round() -> None:
+    a, b = character("A"), character("B")
+    encounter, rules = build(
+        ("A", "x", a, Tactics()),
+        ("B", "y", b, Tactics()),
+        ruleset=MidianRuleset(surprised=["x", "y"]),
+    )
+    events = [
+        e for step in steps(encounter, rules, ScriptedDice([]), max_rounds=1) for e in step.events
+    ]
+    assert [e.kind for e in events if isinstance(e, enc.TurnSkipped)] == [
+        "turn_skipped",
+        "turn_skipped",
+    ]
+    assert not any(isinstance(e, ev.AttackRolled) for e in events)
+
+
+def test_charge_against_a_set_pike_the_longer_reach_strikes_first_for_double_damage() -> None:
+    knight = character(
+        "Knight",
+        attack_bonus=5,
+        initiative_bonus=10,
+        weapon=weapon(damage="2d6", reach=2),
+        hit_points=40,
+    )
+    pike = character(
+        "Pike",
+        attack_bonus=5,
+        weapon=weapon(damage="1d6", reach=3, hands=2, two_hand_grip=False),
+        hit_points=40,
+    )
+    encounter, rules = build(
+        ("Knight", "riders", knight, Tactics()),
+        ("Pike", "foot", pike, Tactics(role="pikeman")),
+        ruleset=MidianRuleset(distance=40),
+    )
+    encounter = encounter.next_round()
+    # round 1: Knight 1+10 = 11 (acts at 11 and 1), Pike 9. Knight at 11 charges; the pike is set.
+    dice = ScriptedDice([1, 9])
+    encounter, _, order = rules.begin_round(encounter, dice)
+    assert list(order) == ["Knight", "Pike", "Knight"]
+    state = encounter.states["Pike"]
+    encounter = encounter.with_state(
+        "Pike",
+        type(state)(
+            **{**{f: getattr(state, f) for f in state.__slots__}, "set_against_charge": True}
+        ),
+    )
+    # the pike, set, strikes first: 15+5 hits (the charger cannot defend),
+    # 1d6 [3] +1 two-handed = 4, doubled 8;
+    # then the knight, shaken (-8 shock to every roll): 15+5-8 hits, the set pikeman cannot
+    # defend, 2d6 [6,6] - 8 = 4, doubled 8
+    encounter, events = rules.take_turn(encounter, "Knight", ScriptedDice([15, 3, 15, 6, 6]))
+    attacks = [e for e in events if isinstance(e, ev.AttackRolled)]
+    assert [a.attacker for a in attacks] == ["Pike", "Knight"]
+    damages = [e for e in events if isinstance(e, ev.DamageRolled)]
+    assert [(d.rolled, d.final, d.doubled) for d in damages] == [(4, 8, True), (4, 8, True)]
+    assert not any(isinstance(e, ev.DefenceRolled) for e in events)
+
+
+def with_actions(encounter: Encounter, cid: str, actions: int) -> Encounter:
+    state = encounter.states[cid]
+    return encounter.with_state(cid, replace(state, pool=replace(state.pool, actions=actions)))
+
+
+def test_grapple_hold_squeezes_at_the_end_of_the_round_and_can_be_broken() -> None:
+    fists = weapon(name="Fists", damage="1d4", type="smashing", encumbrance=Encumbrance.NONE)
+    wrestler = character("Wrestler", attack_bonus=5, grappling=2, damage_bonus=2, weapon=fists)
+    victim = character("Victim", armour_class=15, natural_armour_class=5, hit_points=40)
+    encounter, rules = build(
+        ("Wrestler", "a", wrestler, Tactics(role="grappler")), ("Victim", "b", victim, Tactics())
+    )
+    encounter = with_actions(with_actions(encounter.next_round(), "Wrestler", 1), "Victim", 1)
+    # grapple: 10+5 = 15 against the natural armour class 5 (armour does not count): hits;
+    # the victim dodges with its action: 2 fails; the first grapple hurts like a strike: [3] +2 = 5
+    encounter, events = rules.take_turn(encounter, "Wrestler", ScriptedDice([10, 2, 3]))
+    attack = next(e for e in events if isinstance(e, ev.AttackRolled))
+    assert attack.armour_class == 5
+    assert encounter.states["Victim"].held_by == "Wrestler"
+    assert any(isinstance(e, ev.StatusChanged) and e.status == "held" for e in events)
+    # end of round: the hold squeezes, no roll to hit: 1d4 [4] + 2 = 6
+    encounter, events = rules.end_round(encounter, ScriptedDice([4]))
+    assert encounter.states["Victim"].health.hit_points == 40 - 5 - 6
+    # the holder rolls no initiative while the hold goes on
+    encounter = encounter.next_round()
+    encounter, _, order = rules.begin_round(encounter, ScriptedDice([5]))
+    assert list(order) == ["Victim"]
+    # the victim's turn: a Strength-or-Agility challenge; the victim has no grappling skill (-5)
+    encounter, events = rules.take_turn(encounter, "Victim", ScriptedDice([2, 2, 15, 15]))
+    assert isinstance(events[-1], ev.StatusChanged) and events[-1].status == "free"
+    assert (
+        encounter.states["Victim"].held_by is None and encounter.states["Wrestler"].holding is None
+    )
+
+
+def test_disarmer_takes_the_weapon_and_the_victim_fights_with_fists() -> None:
+    duelist = character("Duelist", attack_bonus=6, weapon=weapon(skill=3))
+    soldier = character("Soldier", weapon=weapon(name="Axe", damage="1d10", skill=1))
+    encounter, rules = build(
+        ("Duelist", "a", duelist, Tactics(role="disarmer")), ("Soldier", "b", soldier, Tactics())
+    )
+    encounter = with_actions(encounter.next_round(), "Duelist", 1)
+    encounter, events = rules.take_turn(encounter, "Duelist", ScriptedDice([12, 8]))  # 18 against 9
+    assert encounter.states["Soldier"].weapon_lost
+    assert any(isinstance(e, ev.StatusChanged) and e.status == "disarmed" for e in events)
+    assert rules._armed(encounter, "Soldier").weapon.name == "Unarmed"
+
+
+@pytest.mark.parametrize("path", ENCOUNTERS, ids=lambda p: p.stem)
+def test_invariants_over_many_seeded_midian_fights(path: Path) -> None:
+    setup = load_encounter(path)
+    for seed in range(12):
+        out: set[str] = set()
+        for step in steps(
+            setup.encounter, setup.ruleset, RandomDice(seed), max_rounds=setup.max_rounds
+        ):
+            for event in step.events:
+                if isinstance(event, enc.ActionChosen):
+                    assert event.combatant not in out, "someone out of the fight acted"
+            for cid in step.encounter.states:
+                if not setup.ruleset.fighting(step.encounter, cid):
+                    out.add(cid)
+                health = step.encounter.states[cid].health
+                assert health.hit_points >= 0
+                assert health.hit_points <= step.encounter.combatant(cid).sheet.hit_points
+        assert isinstance(step.events[-1], enc.EncounterEnded)
+
+
+def test_midian_duels_simulate_with_an_interval() -> None:
+    guard = (
+        load_encounter(EXAMPLES / "encounters" / "city_watch.toml")
+        .encounter.combatant("Guard 1")
+        .sheet
+    )
+    brawler = (
+        load_encounter(EXAMPLES / "encounters" / "city_watch.toml").encounter.combatant("Tim").sheet
+    )
+    stats = simulate_encounter_duels(guard, brawler, MidianRuleset(), 300, seed=3)
+    assert stats.n == 300 and stats.a_wins + stats.b_wins + stats.draws == 300
+    low, high = stats.ci95_a_wins
+    assert low <= stats.p_a_wins <= high
+    assert 0 < stats.mean_rounds < 100
+    again = simulate_encounter_duels(guard, brawler, MidianRuleset(), 300, seed=3)
+    assert again == stats
+    assert math.isfinite(stats.mean_rounds)
