@@ -41,6 +41,7 @@ from affray.rules.midian.situations import (
     called_shot,
     cover_penalty,
     flanking,
+    ganging_up,
     helpless_target,
     knocked_down_target,
     moving_attacker,
@@ -80,6 +81,7 @@ class Situation:
     defender_stance: Stance = Stance.NORMAL
     untrained_brawl: bool = False
     surprised: bool = False
+    ganging: int = 0
     extra_damage: tuple[Modifier, ...] = ()
 
 
@@ -97,6 +99,8 @@ def situation_modifiers(attacker: Character, situation: Situation) -> tuple[Modi
         found.append(called_shot(situation.called_shot))
     if situation.from_behind:
         found.append(flanking())
+    elif situation.ganging >= 2:
+        found.append(ganging_up(situation.ganging, large_target=True))
     if situation.helpless:
         found.append(helpless_target())
     if situation.target_down:

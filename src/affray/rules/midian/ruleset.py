@@ -301,7 +301,9 @@ class MidianRuleset:
         dice: Dice,
         situation: Situation,
     ) -> tuple[Encounter, list[Event]]:
-        """One attack with everything the positions say: ganging up, knocked down, no
+        """One attack with everything the positions say. Two or more foes on one target
+        gang up: +2 each; the one the target is not facing strikes from the flank (+2,
+        only a dodge defends). Knocked down: +4 to hit the fallen, -4 for them. No
         active defence for the surprised or a set defender being charged."""
         me = self._state(encounter, cid)
         them = self._state(encounter, target)
@@ -315,6 +317,7 @@ class MidianRuleset:
         situation = replace(
             situation,
             from_behind=situation.from_behind or flanked,
+            ganging=len(foes_on_target),
             target_down=them.down_rounds > 0,
             attacker_down=me.down_rounds > 0,
             surprised=them.surprised or (situation.charging and them.set_against_charge),
