@@ -214,12 +214,30 @@ def _round(event: enc.RoundStarted) -> tuple[list[Segment], bool]:
     ], False
 
 
+_ACTION_WORDS = {
+    "flee": "tries to flee",
+    "step away": "steps back out of the melee",
+    "hold": "holds",
+    "grapple": "tries to grapple {target}",
+    "disarm": "tries to disarm {target}",
+    "keeps the hold": "keeps {target} in a hold",
+    "squeezes": "squeezes {target} in the hold",
+    "tries to break the hold": "tries to break {target}'s hold",
+    "total defence": "stays on total defence",
+    "evasion": "weaves and dodges (evasion)",
+}
+
+
 def _chosen(event: enc.ActionChosen) -> tuple[list[Segment], bool]:
     # attacks announce themselves through their dice; other actions need a header
     if event.action in ("melee", "shoot"):
         return [], False
-    words = {"flee": "tries to flee", "step away": "steps back out of the melee", "hold": "holds"}
-    return [(event.combatant, "name"), (f" {words.get(event.action, event.action)}", "")], False
+    words = _ACTION_WORDS.get(event.action, event.action).format(target=event.target or "")
+    return [(event.combatant, "name"), (f" {words}", "")], False
+
+
+def _skipped(event: enc.TurnSkipped) -> tuple[list[Segment], bool]:
+    return [(event.combatant, "name"), (f" does nothing: {event.reason}", "dim")], False
 
 
 def _engaged(event: enc.Engaged) -> tuple[list[Segment], bool]:
@@ -408,6 +426,7 @@ _HANDLERS: dict[type[Event], _Handler] = {
     enc.EncounterStarted: _started,
     enc.RoundStarted: _round,
     enc.ActionChosen: _chosen,
+    enc.TurnSkipped: _skipped,
     enc.Engaged: _engaged,
     enc.Disengaged: _disengaged,
     enc.EncounterEnded: _ended,
