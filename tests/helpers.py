@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+from click.testing import CliRunner, Result
+
+from affray.cli.main import cli
 from affray.rules.mst2 import Fighter, HitDice, armor, weapon
 from affray.sheets import load_sheet
 
@@ -32,3 +36,17 @@ def make_fighter(
 
 def example(name: str) -> Fighter:
     return load_sheet(EXAMPLES / "mst2" / name)
+
+
+def run(*args: str) -> Result:
+    """Invoke the CLI in-process."""
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def run_json(*args: str) -> dict[str, object]:
+    """Invoke the CLI with --json and parse the output (which must succeed)."""
+    result = run(*args, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert isinstance(data, dict)
+    return data

@@ -2,30 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
-from affray.cli.main import cli
-from tests.helpers import EXAMPLES
+from tests.helpers import EXAMPLES, run, run_json
 
 SELLSWORD = str(EXAMPLES / "mst2" / "sellsword.toml")
 SPEARMAN = str(EXAMPLES / "mst2" / "spearman.toml")
 OGRE = str(EXAMPLES / "mst2" / "ogre.toml")
-
-
-def run(*args: str) -> Result:
-    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
-
-
-def run_json(*args: str) -> dict[str, object]:
-    result = run(*args, "--json")
-    assert result.exit_code == 0, result.output
-    data = json.loads(result.stdout)
-    assert isinstance(data, dict)
-    return data
 
 
 def test_roll_json() -> None:

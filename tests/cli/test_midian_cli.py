@@ -2,31 +2,16 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
-from affray.cli.main import cli
-from tests.helpers import EXAMPLES
+from tests.helpers import EXAMPLES, run, run_json
 
 GUARD = str(EXAMPLES / "midian" / "guard.toml")
 BRAWLER = str(EXAMPLES / "midian" / "brawler.toml")
 ELF = str(EXAMPLES / "midian" / "elf_archer.toml")
 SHAMAN = str(EXAMPLES / "midian" / "ogre_shaman.toml")
-
-
-def run(*args: str) -> Result:
-    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
-
-
-def run_json(*args: str) -> dict[str, object]:
-    result = run(*args, "--json")
-    assert result.exit_code == 0, result.output
-    data = json.loads(result.stdout)
-    assert isinstance(data, dict)
-    return data
 
 
 def test_attack_json_keys_and_dice_order() -> None:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from affray.cli.options import json_option, seed_option
+from affray.cli.options import json_option, plot_option, seed_option
 
 if TYPE_CHECKING:
     from affray.rules.midian.character import Character
@@ -41,13 +41,7 @@ if TYPE_CHECKING:
     show_default=True,
     help="Worker processes for the fast engine (results do not depend on it).",
 )
-@click.option(
-    "--plot",
-    type=click.Path(dir_okay=False, path_type=str),
-    default=None,
-    metavar="FILE.png",
-    help="Draw the distribution of the number of rounds.",
-)
+@plot_option("the distribution of the number of rounds")
 @json_option
 def duel_command(
     a: str,

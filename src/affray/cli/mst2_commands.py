@@ -6,7 +6,14 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from affray.cli.options import dice_source, json_option, rolls_option, seed_option, warn_unused
+from affray.cli.options import (
+    dice_source,
+    json_option,
+    plot_option,
+    rolls_option,
+    seed_option,
+    warn_unused,
+)
 
 if TYPE_CHECKING:
     from affray.rules.mst2 import Circumstance, Fighter, Lethality
@@ -124,13 +131,7 @@ def attack_command(
 @click.argument("defender", type=sheet_argument)
 @wounds_option
 @circumstance_option
-@click.option(
-    "--plot",
-    type=click.Path(dir_okay=False, path_type=str),
-    default=None,
-    metavar="FILE.png",
-    help="Draw the distribution of wounds inflicted.",
-)
+@plot_option("the distribution of wounds inflicted")
 @json_option
 def odds_command(
     attacker: str,

@@ -23,6 +23,17 @@ rolls_option = click.option(
 )
 
 
+def plot_option(what: str) -> Callable[[F], F]:
+    """``--plot FILE.png``: draw ``what``."""
+    return click.option(
+        "--plot",
+        type=click.Path(dir_okay=False, path_type=str),
+        default=None,
+        metavar="FILE.png",
+        help=f"Draw {what}.",
+    )
+
+
 def dice_source(rolls: str | None, seed: int | None) -> Any:
     """Scripted dice from ``--rolls`` or random dice from ``--seed``."""
     from affray.dice import RandomDice, ScriptedDice, parse_faces

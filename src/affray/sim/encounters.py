@@ -16,7 +16,7 @@ from affray.dice import RandomDice
 from affray.encounter.engine import run_encounter
 from affray.encounter.model import Combatant, Encounter, Tactics
 from affray.encounter.ruleset import Ruleset
-from affray.sim.stats import DuelStats
+from affray.sim.stats import DuelStats, tally
 
 
 def duel_encounter(a: Any, b: Any, ruleset: Ruleset) -> Encounter:
@@ -43,19 +43,10 @@ def simulate_encounter_duels(
     """Fight ``n`` duels in the encounter engine and count who wins."""
     encounter = duel_encounter(a, b, ruleset)
     dice = RandomDice(random.Random(seed))
-    a_wins = b_wins = draws = rounds = 0
-    for index in range(1, n + 1):
+
+    def fight() -> tuple[str | None, int]:
         result = run_encounter(encounter, ruleset, dice, max_rounds=max_rounds)
         dice.log.clear()
-        rounds += result.rounds
-        if result.winner == "a":
-            a_wins += 1
-        elif result.winner == "b":
-            b_wins += 1
-        else:
-            draws += 1
-        if progress is not None and index % report_every == 0:
-            progress(report_every)
-    if progress is not None and n % report_every:
-        progress(n % report_every)
-    return DuelStats(n, a_wins, b_wins, draws, rounds)
+        return result.winner, result.rounds
+
+    return tally(fight, n, progress=progress, report_every=report_every)

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from affray.dice import RandomDice
 from affray.rules.mst2.duel import MAX_ROUNDS, duel
 from affray.rules.mst2.fighter import Fighter
-from affray.sim.stats import DuelStats
+from affray.sim.stats import DuelStats, tally
 
 
 def simulate_duels(
@@ -30,19 +30,10 @@ def simulate_duels(
         progress: called with the number of duels finished since the last call.
     """
     dice = RandomDice(random.Random(seed))
-    a_wins = b_wins = draws = rounds = 0
-    for index in range(1, n + 1):
+
+    def fight() -> tuple[str | None, int]:
         result = duel(a, b, dice, max_rounds=max_rounds)
-        rounds += result.rounds
-        if result.winner == "a":
-            a_wins += 1
-        elif result.winner == "b":
-            b_wins += 1
-        else:
-            draws += 1
         dice.log.clear()  # the log is for narration; a long run must not keep it
-        if progress is not None and index % report_every == 0:
-            progress(report_every)
-    if progress is not None and n % report_every:
-        progress(n % report_every)
-    return DuelStats(n, a_wins, b_wins, draws, rounds)
+        return result.winner, result.rounds
+
+    return tally(fight, n, progress=progress, report_every=report_every)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from math import sqrt
 
@@ -53,3 +54,25 @@ class DuelStats:
     @property
     def mean_rounds(self) -> float:
         return self.total_rounds / self.n if self.n else 0.0
+
+
+def tally(
+    fight: Callable[[], tuple[str | None, int]],
+    n: int,
+    *,
+    progress: Callable[[int], None] | None = None,
+    report_every: int = 1000,
+) -> DuelStats:
+    """Run ``fight`` (which returns the winner "a", "b" or None, and the rounds) ``n``
+    times and count; ``progress`` hears how many finished since its last call."""
+    wins = {"a": 0, "b": 0, None: 0}
+    rounds = 0
+    for index in range(1, n + 1):
+        winner, length = fight()
+        wins[winner] += 1
+        rounds += length
+        if progress is not None and index % report_every == 0:
+            progress(report_every)
+    if progress is not None and n % report_every:
+        progress(n % report_every)
+    return DuelStats(n, wins["a"], wins["b"], wins[None], rounds)

@@ -286,6 +286,13 @@ class MidianRuleset:
         events.extend(more)
         return self._unset(encounter, target), events
 
+    def _meet(self, encounter: Encounter, cid: str, target: str, events: list[Event]) -> Encounter:
+        """Engage ``target`` in melee if not engaged yet (recording it)."""
+        if encounter.distance(cid, target) is not None:
+            return encounter
+        events.append(Engaged(cid, target, "melee"))
+        return encounter.engage(cid, target, "melee")
+
     def _unset(self, encounter: Encounter, cid: str) -> Encounter:
         """Once a charge has met it, a set weapon is no longer set."""
         state = self._state(encounter, cid)
@@ -409,9 +416,7 @@ class MidianRuleset:
         self, encounter: Encounter, cid: str, target: str, dice: Dice
     ) -> tuple[Encounter, list[Event]]:
         events: list[Event] = [ActionChosen(cid, "grapple", target)]
-        if encounter.distance(cid, target) is None:
-            encounter = encounter.engage(cid, target, "melee")
-            events.append(Engaged(cid, target, "melee"))
+        encounter = self._meet(encounter, cid, target, events)
         them = self._state(encounter, target)
         outcome = resolve_attack(
             self._sheet(encounter, cid),
@@ -486,9 +491,7 @@ class MidianRuleset:
         self, encounter: Encounter, cid: str, target: str, dice: Dice
     ) -> tuple[Encounter, list[Event]]:
         events: list[Event] = [ActionChosen(cid, "disarm", target)]
-        if encounter.distance(cid, target) is None:
-            encounter = encounter.engage(cid, target, "melee")
-            events.append(Engaged(cid, target, "melee"))
+        encounter = self._meet(encounter, cid, target, events)
         me, them = self._armed(encounter, cid), self._armed(encounter, target)
         result = disarm(
             me,
