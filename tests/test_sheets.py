@@ -182,3 +182,29 @@ def test_size_cap_and_encoding(tmp_path: Path) -> None:
 def test_parse_document_rejects_unknown_kinds() -> None:
     with pytest.raises(SheetError, match="unknown document kind"):
         parse_document("", "yaml")
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        (
+            "huge.json",
+            '{"system": "mst2", "name": "X", "hit_dice": "1d6", "skill": ' + "9" * 5000 + "}",
+        ),
+        (
+            "huge.toml",
+            'system = "mst2"\nname = "X"\nhit_dice = "1d6"\nskill = ' + "9" * 5000 + "\n",
+        ),
+    ],
+)
+def test_enormous_numbers_are_a_clear_error(tmp_path: Path, name: str, content: str) -> None:
+    path = tmp_path / name
+    path.write_text(content)
+    with pytest.raises(SheetError, match="unreadable value"):
+        load_sheet(path)
+
+
+def test_a_byte_order_mark_is_harmless(tmp_path: Path) -> None:
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps({**BASE, "skill": 2}).encode())
+    assert load_sheet(path).skill == 2

@@ -87,7 +87,7 @@ def load_document(path: str | Path) -> dict[str, Any]:
     except OSError as error:
         raise SheetError(f"cannot read the file ({error.strerror})", path=where) from None
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")  # a byte-order mark is harmless
     except UnicodeDecodeError as error:
         raise SheetError(
             f"not UTF-8 text (byte {error.start})", path=where, hint="save the file as UTF-8"
@@ -112,6 +112,12 @@ def parse_document(text: str, kind: str, where: str | None = None) -> dict[str, 
         ) from None
     except (RecursionError, MemoryError):  # defensive: the depth check runs first
         raise SheetError("nested too deeply", path=where) from None
+    except ValueError as error:  # e.g. an integer literal thousands of digits long
+        raise SheetError(
+            f"unreadable value: {str(error).split(';')[0]}",
+            path=where,
+            hint="numbers in sheets are small integers",
+        ) from None
     if not isinstance(data, dict):
         raise SheetError(
             f"the top level is {type(data).__name__}, not a table of keys",

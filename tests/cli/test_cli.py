@@ -284,3 +284,14 @@ def test_fight_errors(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "key 'sides'" in result.stderr
     result = run("fight", AMBUSH, "--rolls", "3")
     assert result.exit_code == 2 and "ran out of scripted dice" in result.stderr
+
+
+def test_odds_text_of_a_large_pool_is_banded() -> None:
+    result = run("odds", "100d100")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert len(lines) < 70
+    assert any("≤ " in line for line in lines) and any("≥ " in line for line in lines)
+    data = run_json("odds", "100d100")
+    distribution = data["distribution"]
+    assert isinstance(distribution, dict) and len(distribution) == 9901

@@ -70,5 +70,21 @@ _register()
 
 
 def main() -> None:
-    """Entry point of the ``affray`` console script."""
-    cli(prog_name="affray")
+    """Entry point of the ``affray`` console script.
+
+    A bug (not a user error) still leaves with one readable line rather than a
+    traceback; ``AFFRAY_DEBUG=1`` shows the traceback.
+    """
+    import os
+
+    try:
+        cli(prog_name="affray", standalone_mode=True)
+    except Exception as error:  # pragma: no cover - only reached through a bug
+        if os.environ.get("AFFRAY_DEBUG"):
+            raise
+        click.echo(
+            f"internal error: {type(error).__name__}: {error}\n"
+            "This is a bug in affray; run again with AFFRAY_DEBUG=1 for the details.",
+            err=True,
+        )
+        sys.exit(1)
