@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -37,9 +38,8 @@ if TYPE_CHECKING:
 @click.option(
     "--workers",
     type=click.IntRange(min=1, max=256),
-    default=1,
-    show_default=True,
-    help="Worker processes for the fast engine (results do not depend on it).",
+    default=None,
+    help="Worker processes for the fast engine; default: one per CPU. Results do not depend on it.",
 )
 @plot_option("the distribution of the number of rounds")
 @json_option
@@ -50,7 +50,7 @@ def duel_command(
     count: int | None,
     seed: int | None,
     engine: str,
-    workers: int,
+    workers: int | None,
     plot: str | None,
     as_json: bool,
 ) -> None:
@@ -85,7 +85,7 @@ def duel_command(
     if count is None:
         _exact(first, second, plot, as_json)
     else:
-        _simulate(first, second, count, seed, engine, workers, plot, as_json)
+        _simulate(first, second, count, seed, engine, workers or os.cpu_count() or 1, plot, as_json)
 
 
 def _exact(a: Fighter, b: Fighter, plot: str | None, as_json: bool) -> None:
