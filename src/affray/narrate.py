@@ -192,6 +192,8 @@ def _hazard(event: mst2.HazardStruck) -> tuple[list[Segment], bool]:
 
 def _healed(event: mst2.Healed) -> tuple[list[Segment], bool]:
     pool = pool_text(tuple(die.sides for die in event.dice))
+    bonus = event.total - sum(die.face for die in event.dice)
+    pool += f"{bonus:+d}" if bonus else ""
     return [
         (event.fighter, "name"),
         (

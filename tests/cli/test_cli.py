@@ -295,3 +295,43 @@ def test_odds_text_of_a_large_pool_is_banded() -> None:
     data = run_json("odds", "100d100")
     distribution = data["distribution"]
     assert isinstance(distribution, dict) and len(distribution) == 9901
+
+
+ARCHER = str(EXAMPLES / "mst2" / "archer.toml")
+
+
+def test_shoot_scatters_to_someone_near() -> None:
+    # odd 13: d2 → 2 picks the sellsword (evasion 11): 15 hits; long bow 2d10 [4,4] vs 2 → 2 wounds;
+    # the sellsword's shock 2d10+1 [5,5] = 11 > 2
+    data = run_json("mst2", "shoot", ARCHER, OGRE, "--near", SELLSWORD, "--rolls", "13,2,4,4,5,5")
+    assert (data["victim"], data["hit"], data["wounds_inflicted"], data["shock_total"]) == (
+        1,
+        True,
+        2,
+        11,
+    )
+    assert data["prevented"] is False
+
+
+def test_shoot_while_engaged_is_prevented_by_a_hit() -> None:
+    data = run_json("mst2", "shoot", ARCHER, OGRE, "--engaged", OGRE, "--rolls", "20,1,1,1,8,8")
+    assert data["prevented"] is True and data["natural"] is None
+
+
+def test_hazard_and_heal() -> None:
+    data = run_json("mst2", "hazard", KNIGHT, "fall", "--feet", "35", "--rolls", "3,3,3")
+    assert (data["wounds_inflicted"], data["shock_total"], data["wounds"]) == (3, 10, 3)
+    data = run_json(
+        "mst2", "hazard", KNIGHT, "poison", "--toxicity", "2", "--wounds", "20", "--rolls", "1,1,1"
+    )
+    assert data["out"] is True and data["wounds"] == 22
+    data = run_json("mst2", "hazard", KNIGHT, "burned", "--rolls", "5")
+    assert data["wounds_inflicted"] == 0  # 5 is not above plate and shield's protection 5
+    data = run_json(
+        "mst2", "heal", KNIGHT, "--wounds", "8", "--days", "2", "--rolls", "1,1,1,5,5,5"
+    )
+    assert data["wounds"] == 7
+    data = run_json(
+        "mst2", "heal", KNIGHT, "--wounds", "8", "--setting", "high", "--rolls", "1,1,1"
+    )
+    assert data["wounds"] == 4

@@ -366,3 +366,188 @@ def exchange_command(
         out.print("[bold]Draw[/bold]: neither can ever wound the other.")
     else:
         out.print(f"[bold]No winner[/bold] after {result.rounds} rounds.")
+
+
+def _emit(events: Any, as_json: bool, summary: dict[str, Any]) -> None:
+    from affray.cli.output import emit_json, print_lines
+    from affray.narrate import narrate
+
+    if as_json:
+        emit_json({**summary, "events": [event.to_dict() for event in events]})
+    else:
+        print_lines(narrate(events))
+
+
+def _state_json(state: Any) -> dict[str, Any]:
+    return {"wounds": state.wounds, "condition": state.condition.value, "out": not state.fighting}
+
+
+@mst2.command("shoot")
+@click.argument("shooter", type=sheet_argument)
+@click.argument("target", type=sheet_argument)
+@click.option(
+    "--near",
+    "near",
+    multiple=True,
+    type=sheet_argument,
+    help="A combatant near the target (repeatable).",
+)
+@click.option(
+    "--engaged",
+    "engaged",
+    multiple=True,
+    type=sheet_argument,
+    help="A foe in melee with the shooter (repeatable).",
+)
+@wounds_option
+@rolls_option
+@seed_option
+@lethality_option
+@circumstance_option
+@json_option
+def shoot_command(
+    shooter: str,
+    target: str,
+    near: tuple[str, ...],
+    engaged: tuple[str, ...],
+    wounds: int,
+    rolls: str | None,
+    seed: int | None,
+    lethality: str,
+    circumstances: tuple[str, ...],
+    as_json: bool,
+) -> None:
+    """A ranged attack of SHOOTER at TARGET. An odd d20 may strike one of the --near
+    combatants instead; --engaged foes counter-attack first (engaged at their reach).
+
+    Dice order: counter-attacks; the d20; the scatter die (odd face, someone near);
+    the missile's power dice; the victim's hit dice.
+    """
+    from affray.rules.mst2 import Engagement, FighterState, Target, ranged_attack
+
+    a = load_mst2(shooter)
+    dice = dice_source(rolls, seed)
+    result = ranged_attack(
+        a,
+        FighterState(),
+        Target(load_mst2(target), FighterState(wounds)),
+        dice,
+        nearby=[Target(load_mst2(p), FighterState()) for p in near],
+        engaged=[Engagement(f, FighterState(), f.reach) for f in map(load_mst2, engaged)],
+        circumstances=_circumstances(circumstances),
+        lethality=_lethality(lethality),
+    )
+    warn_unused(dice)
+    attack = result.attack
+    _emit(
+        result.events,
+        as_json,
+        {
+            "prevented": result.prevented,
+            "victim": result.victim,
+            "natural": attack.natural if attack else None,
+            "total": attack.total if attack else None,
+            "hit": attack.hit if attack else False,
+            "power_rolls": list(attack.power_faces) if attack else [],
+            "wounds_inflicted": attack.wounds if attack else 0,
+            "shock_total": attack.shock_total if attack else None,
+            "shooter": _state_json(result.shooter),
+        },
+    )
+
+
+@mst2.command("hazard")
+@click.argument("sheet", type=sheet_argument)
+@click.argument("kind", type=click.Choice(["fall", "poison", "burned", "on-fire"]))
+@click.option("--feet", type=click.IntRange(0, 100_000), default=0, help="Height of a fall.")
+@click.option("--toxicity", type=click.IntRange(1, 3), default=1, help="Poison: 1 to 3 wounds.")
+@click.option("--ignore-armor", is_flag=True, help="Fire that armour does not stop.")
+@wounds_option
+@rolls_option
+@seed_option
+@lethality_option
+@json_option
+def hazard_command(
+    sheet: str,
+    kind: str,
+    feet: int,
+    toxicity: int,
+    ignore_armor: bool,
+    wounds: int,
+    rolls: str | None,
+    seed: int | None,
+    lethality: str,
+    as_json: bool,
+) -> None:
+    """Damage from something other than an attack: a fall (1 wound per 10 ft), poison
+    (1-3 wounds), being burned or on fire (1d12 against protection); then the shock check."""
+    from affray.rules.mst2 import FighterState, burn, fall, poison
+
+    fighter = load_mst2(sheet)
+    dice = dice_source(rolls, seed)
+    state, rules = FighterState(wounds), {"lethality": _lethality(lethality)}
+    if kind == "fall":
+        result = fall(fighter, state, feet, dice, **rules)
+    elif kind == "poison":
+        result = poison(fighter, state, toxicity, dice, **rules)
+    else:
+        result = burn(
+            fighter,
+            state,
+            dice,
+            on_fire=kind == "on-fire",
+            armor_mitigates=not ignore_armor,
+            **rules,
+        )
+    warn_unused(dice)
+    _emit(
+        result.events,
+        as_json,
+        {
+            "wounds_inflicted": result.wounds,
+            "shock_total": result.shock_total,
+            **_state_json(result.state),
+        },
+    )
+
+
+@mst2.command("heal")
+@click.argument("sheet", type=sheet_argument)
+@wounds_option
+@click.option(
+    "--setting",
+    type=click.Choice(["low", "high"]),
+    default="low",
+    show_default=True,
+    help="Low or high fantasy.",
+)
+@click.option(
+    "--days", type=click.IntRange(1, 365), default=1, show_default=True, help="Days of rest."
+)
+@rolls_option
+@seed_option
+@json_option
+def heal_command(
+    sheet: str,
+    wounds: int,
+    setting: str,
+    days: int,
+    rolls: str | None,
+    seed: int | None,
+    as_json: bool,
+) -> None:
+    """Days of rest. Low fantasy: roll the hit dice; below the wounds, heal one. High
+    fantasy: heal the hit-dice total."""
+    from affray.rules.mst2 import FighterState, Setting, rest_one_day
+
+    fighter = load_mst2(sheet)
+    dice = dice_source(rolls, seed)
+    state = FighterState(wounds)
+    events = []
+    for _ in range(days):
+        result = rest_one_day(fighter, state, Setting(setting), dice)
+        state = result.state
+        if result.event is not None:
+            events.append(result.event)
+    warn_unused(dice)
+    _emit(events, as_json, {"wounds": state.wounds, "days": days})
