@@ -407,7 +407,9 @@ def _m_tended(event: mid.WoundsTended) -> tuple[list[Segment], bool]:
 
 def _m_critical(event: mid.CriticalEffect) -> tuple[list[Segment], bool]:
     roll = f" (d{event.die.sides}: {event.die.face})" if event.die else ""
-    return [(f"critical effect{roll}: {event.effect}, {event.detail}", "out")], True
+    return [
+        (f"critical effect on {event.character}{roll}: {event.effect}, {event.detail}", "out")
+    ], True
 
 
 _HANDLERS: dict[type[Event], _Handler] = {

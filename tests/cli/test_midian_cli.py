@@ -220,3 +220,32 @@ def test_encounter_keys_of_the_other_system_are_errors(tmp_path: Path) -> None:
     )
     result = run("fight", str(path))
     assert result.exit_code == 2 and "is not a midian sheet" in result.stderr
+
+
+def test_hazards_and_critical_effects() -> None:
+    # Tiger-Tiger's first round in the burning grove: 8, saved at 8 → 4
+    data = run_json("midian", "hazard", SHAMAN, "fire", "--rolls", "2,3,3,8")
+    assert (data["rolled"], data["save_target"], data["saved"], data["damage"]) == (8, 8, True, 4)
+    data = run_json(
+        "midian", "hazard", SHAMAN, "fire", "--earlier", "8", "--continuous", "--rolls", "4,4,3,10"
+    )
+    assert (data["save_target"], data["saved"], data["damage"]) == (19, False, 11)
+    data = run_json(
+        "midian",
+        "hazard",
+        SHAMAN,
+        "fall",
+        "--feet",
+        "30",
+        "--surface",
+        "rocks",
+        "--rolls",
+        "10,10,10,2",
+    )
+    assert (data["rolled"], data["saved"], data["damage"]) == (30, False, 30)
+    data = run_json("midian", "critical", "Orc", "--rolls", "12")
+    assert data["effect"] == "knocked down" and data["roll"] == 12
+    data = run_json("midian", "critical", "--choose", "decapitated")
+    assert data["effect"] == "decapitated" and data["roll"] is None
+    result = run("midian", "critical", "--choose", "tickled")
+    assert result.exit_code == 2 and "unknown critical effect" in result.stderr

@@ -306,3 +306,100 @@ def initiative_command(
     out.print(
         "[bold]Order:[/bold] " + ", ".join(f"{s.character} ({s.initiative:g})" for s in order)
     )
+
+
+@midian.command("hazard")
+@click.argument("sheet", type=sheet_argument)
+@click.argument("kind", type=click.Choice(["fall", "fire"]))
+@click.option("--feet", type=click.IntRange(0, 100_000), default=0, help="Height of a fall.")
+@click.option(
+    "--surface",
+    type=click.Choice(["soft", "hard", "stone", "rocks", "spikes"]),
+    default="hard",
+    show_default=True,
+)
+@click.option(
+    "--earlier",
+    type=click.IntRange(min=0),
+    default=0,
+    help="Fire: damage from earlier rounds of the same blaze.",
+)
+@click.option(
+    "--continuous", is_flag=True, help="Fire: still in the blaze (the save target is cumulative)."
+)
+@click.option("--save-bonus", type=int, default=0, help="Total of the save bonuses.")
+@rolls_option
+@seed_option
+@json_option
+def hazard_command(
+    sheet: str,
+    kind: str,
+    feet: int,
+    surface: str,
+    earlier: int,
+    continuous: bool,
+    save_bonus: int,
+    rolls: str | None,
+    seed: int | None,
+    as_json: bool,
+) -> None:
+    """A fall (dice per 10 ft by surface; a crushing save at half the feet halves it) or
+    a round of fire (3d6; a fire save at the damage, or the cumulative damage, halves it).
+
+    Dice order: the damage dice, then the d20 save.
+    """
+    from affray.cli.output import emit_json
+    from affray.rules.midian.hazards import burn, fall
+    from affray.rules.midian.modifiers import Modifier, nonzero
+
+    character = load_midian(sheet)
+    dice = dice_source(rolls, seed)
+    bonus = nonzero(Modifier("save bonus", save_bonus))
+    if kind == "fall":
+        result = fall(character, feet, dice, surface=surface, save_modifiers=bonus)
+    else:
+        result = burn(character, dice, earlier=earlier, continuous=continuous, save_modifiers=bonus)
+    warn_unused(dice)
+    data = {
+        "hazard": kind,
+        "rolls": [d.face for d in result.dice],
+        "rolled": result.rolled,
+        "save_target": result.save.target if result.save else None,
+        "saved": result.save.success if result.save else None,
+        "damage": result.taken,
+    }
+    if as_json:
+        emit_json(data)
+        return
+    if result.save is not None:
+        _print_events([result.save])
+    faces = ",".join(str(d.face) for d in result.dice)
+    click.echo(f"{character.name}: {kind} [{faces}] = {result.rolled} → {result.taken} damage")
+
+
+@midian.command("critical")
+@click.argument("target", default="the target")
+@click.option("--choose", default=None, metavar="EFFECT", help="Pick an effect instead of rolling.")
+@rolls_option
+@seed_option
+@json_option
+def critical_command(
+    target: str, choose: str | None, rolls: str | None, seed: int | None, as_json: bool
+) -> None:
+    """Roll (or choose) a critical-hit effect for TARGET from the chapter's list."""
+    from affray.cli.output import emit_json
+    from affray.rules.midian.criticals import critical_effect
+
+    dice = dice_source(rolls, seed)
+    (effect,) = critical_effect(target, dice, choose=choose)
+    warn_unused(dice)
+    if as_json:
+        emit_json(
+            {
+                "effect": effect.effect,
+                "detail": effect.detail,
+                "roll": effect.die.face if effect.die else None,
+            }
+        )
+        return
+    _print_events([effect])
