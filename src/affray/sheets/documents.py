@@ -1,0 +1,104 @@
+"""Reading TOML and JSON files safely: size and nesting capped before parsing."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from affray.errors import SheetError
+
+MAX_FILE_BYTES = 256 * 1024
+MAX_NESTING = 32
+
+
+def load_document(path: str | Path) -> dict[str, Any]:
+    """Read a TOML or JSON file (by extension) into a dict, safely.
+
+    Raises:
+        SheetError: missing, unreadable, too large, not UTF-8, not valid TOML/JSON,
+            nested too deeply, or not a table at the top.
+    """
+    where = str(path)
+    file = Path(path)
+    suffix = file.suffix.lower()
+    if suffix not in (".toml", ".json"):
+        raise SheetError(
+            f"unknown file type {suffix or '(none)'!r}",
+            path=where,
+            hint="sheets and encounters are .toml or .json files",
+        )
+    try:
+        if not file.is_file():
+            raise SheetError(
+                "no such file" if not file.exists() else "not a file",
+                path=where,
+                hint="check the path",
+            )
+        size = file.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise SheetError(
+                f"file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}",
+                path=where,
+                hint="a sheet is a few dozen lines",
+            )
+        raw = file.read_bytes()[: MAX_FILE_BYTES + 1]
+    except OSError as error:
+        raise SheetError(f"cannot read the file ({error.strerror})", path=where) from None
+    try:
+        text = raw.decode("utf-8-sig")  # a byte-order mark is harmless
+    except UnicodeDecodeError as error:
+        raise SheetError(
+            f"not UTF-8 text (byte {error.start})", path=where, hint="save the file as UTF-8"
+        ) from None
+    return parse_document(text, suffix.lstrip("."), where)
+
+
+def parse_document(text: str, kind: str, where: str | None = None) -> dict[str, Any]:
+    """Parse TOML or JSON text into a dict, translating every parser failure."""
+    if kind not in ("toml", "json"):
+        raise SheetError(f"unknown document kind {kind!r}", path=where, hint="toml or json")
+    if len(text) > MAX_FILE_BYTES:
+        raise SheetError(f"document is larger than {MAX_FILE_BYTES:,} characters", path=where)
+    _check_bracket_depth(text, where)
+    try:
+        data: Any = tomllib.loads(text) if kind == "toml" else json.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise SheetError(f"not valid TOML: {error}", path=where) from None
+    except json.JSONDecodeError as error:
+        raise SheetError(
+            f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})", path=where
+        ) from None
+    except (RecursionError, MemoryError):  # defensive: the depth check runs first
+        raise SheetError("nested too deeply", path=where) from None
+    except ValueError as error:  # e.g. an integer literal thousands of digits long
+        raise SheetError(
+            f"unreadable value: {str(error).split(';')[0]}",
+            path=where,
+            hint="numbers in sheets are small integers",
+        ) from None
+    if not isinstance(data, dict):
+        raise SheetError(
+            f"the top level is {type(data).__name__}, not a table of keys",
+            path=where,
+            hint='a sheet is a table such as {"system": "mst2", "name": ...}',
+        )
+    return data
+
+
+def _check_bracket_depth(text: str, where: str | None) -> None:
+    """Reject deep nesting before a recursive parser sees it (brackets inside strings
+    count too, which only makes the check stricter for odd files)."""
+    depth = 0
+    for char in text:
+        if char in "[{":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise SheetError(
+                    f"nested more than {MAX_NESTING} levels deep",
+                    path=where,
+                    hint="sheets need only a few levels of tables",
+                )
+        elif char in "]}":
+            depth = max(0, depth - 1)
