@@ -1,0 +1,18 @@
+"""Events → readable text: one line per action, every roll and modifier shown.
+
+The narrator is a view of the event log. It returns lines of styled segments
+(plain data: ``(text, style)``) so that the CLI can colour them with rich and
+everything else can use :func:`plain`. Each rule system's handlers live in a
+module of their own and register themselves here.
+
+Example line::
+
+    Sellsword attacks Spearman (sword): d20 14+3=17 vs evasion 12 → hit;
+    power 3d6 [5,2,6] vs protection 2 → 2 wounds (total 2);
+    shock 1d10 [7]=7 > 2 → keeps fighting
+"""
+
+from affray.narrate import encounter, midian, mst2
+from affray.narrate.core import Line, Segment, narrate, narrate_text, plain
+
+__all__ = ["Line", "Segment", "encounter", "midian", "mst2", "narrate", "narrate_text", "plain"]

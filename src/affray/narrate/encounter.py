@@ -1,0 +1,79 @@
+"""Encounter-engine events as narration: rounds, turns, engagements, the ending."""
+
+from __future__ import annotations
+
+from affray.encounter import events as enc
+from affray.narrate.core import Segment, register
+
+
+def _started(event: enc.EncounterStarted) -> tuple[list[Segment], bool]:
+    sides = "; ".join(f"{side}: {', '.join(members)}" for side, members in event.sides)
+    return [(event.name or "Encounter", "name"), (f" ({event.system}) — {sides}", "")], False
+
+
+def _round(event: enc.RoundStarted) -> tuple[list[Segment], bool]:
+    return [
+        (f"— Round {event.round} —", "name"),
+        (f" order: {', '.join(event.order)}", "dim"),
+    ], False
+
+
+_ACTION_WORDS = {
+    "flee": "tries to flee",
+    "step away": "steps back out of the melee",
+    "hold": "holds",
+    "grapple": "tries to grapple {target}",
+    "disarm": "tries to disarm {target}",
+    "keeps the hold": "keeps {target} in a hold",
+    "squeezes": "squeezes {target} in the hold",
+    "tries to break the hold": "tries to break {target}'s hold",
+    "total defence": "stays on total defence",
+    "evasion": "weaves and dodges (evasion)",
+}
+
+
+def _chosen(event: enc.ActionChosen) -> tuple[list[Segment], bool]:
+    # attacks announce themselves through their dice; other actions need a header
+    if event.action in ("melee", "shoot"):
+        return [], False
+    words = _ACTION_WORDS.get(event.action, event.action).format(target=event.target or "")
+    return [(event.combatant, "name"), (f" {words}", "")], False
+
+
+def _skipped(event: enc.TurnSkipped) -> tuple[list[Segment], bool]:
+    return [(event.combatant, "name"), (f" does nothing: {event.reason}", "dim")], False
+
+
+def _engaged(event: enc.Engaged) -> tuple[list[Segment], bool]:
+    return [
+        (event.a, "name"),
+        (" engages ", "dim"),
+        (event.b, "name"),
+        (f" (distance {event.distance})", "dim"),
+    ], False
+
+
+def _disengaged(event: enc.Disengaged) -> tuple[list[Segment], bool]:
+    return [(event.combatant, "name"), (f" is clear of {', '.join(event.from_)}", "dim")], False
+
+
+def _ended(event: enc.EncounterEnded) -> tuple[list[Segment], bool]:
+    result = f"Winner: {event.winner}" if event.winner else "Draw"
+    standing = f"; still standing: {', '.join(event.standing)}" if event.standing else ""
+    return [
+        (result, "hit" if event.winner else "name"),
+        (f", after {event.rounds} rounds ({event.reason}){standing}", ""),
+    ], False
+
+
+register(
+    {
+        enc.EncounterStarted: _started,
+        enc.RoundStarted: _round,
+        enc.ActionChosen: _chosen,
+        enc.TurnSkipped: _skipped,
+        enc.Engaged: _engaged,
+        enc.Disengaged: _disengaged,
+        enc.EncounterEnded: _ended,
+    }
+)

@@ -1,0 +1,25 @@
+"""Every event has a narration; lines read as the game master would say them."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+from affray.encounter import events as encounter_events
+from affray.events import Event
+from affray.narrate.core import HANDLERS
+from affray.rules.midian import events as midian_events
+from affray.rules.mst2 import events as mst2_events
+
+
+@pytest.mark.parametrize("module", [mst2_events, midian_events, encounter_events])
+def test_every_event_type_has_a_handler(module: object) -> None:
+    kinds = [
+        obj
+        for _, obj in inspect.getmembers(module, inspect.isclass)
+        if issubclass(obj, Event) and obj is not Event and obj.__module__ == module.__name__  # type: ignore[attr-defined]
+    ]
+    assert kinds
+    missing = [k.__name__ for k in kinds if k not in HANDLERS]
+    assert missing == []
