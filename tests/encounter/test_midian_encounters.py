@@ -283,3 +283,24 @@ def test_midian_duels_simulate_with_an_interval() -> None:
     again = simulate_encounter_duels(guard, brawler, MidianRuleset(), 300, seed=3)
     assert again == stats
     assert math.isfinite(stats.mean_rounds)
+
+
+def test_evasion_stance_rolls_once_at_the_start_of_the_round() -> None:
+    archer = character(
+        "Archer", attack_bonus=2, weapon=weapon(damage="1d4", ranged="device", range_increment=50)
+    )
+    runner = character("Runner", dodge=2)
+    encounter, rules = build(
+        ("Archer", "a", archer, Tactics(role="archer")),
+        ("Runner", "b", runner, Tactics(stance="evasion")),
+    )
+    encounter = encounter.next_round()
+    # initiative Archer 9, Runner 2; the runner's evasion: 14 + 2 - 6 = 10
+    encounter, opening, _ = rules.begin_round(encounter, ScriptedDice([9, 2, 14]))
+    assert [e.kind for e in opening] == ["initiative_rolled", "initiative_rolled", "defence_rolled"]
+    assert encounter.states["Runner"].pool.evasion_total == 10
+    # the archer's 8 + 2 = 10 is evaded without a new roll; the runner's own turn attacks no one
+    encounter, events = rules.take_turn(encounter, "Archer", ScriptedDice([8]))
+    assert not any(isinstance(e, ev.DamageRolled) for e in events)
+    encounter, events = rules.take_turn(encounter, "Runner", ScriptedDice([]))
+    assert events == [enc.ActionChosen("Runner", "evasion")]

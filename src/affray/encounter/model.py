@@ -22,8 +22,8 @@ class Tactics:
         role: ``fighter`` (melee), or ``archer`` (shoots while no foe is on it).
         retreat_at: flee once wounds (MST-2) or points of damage (Midian) reach this
             many (``None``: never).
-        stance: Midian stance for each round: ``normal``, ``defensive`` or
-            ``total defence``.
+        stance: Midian stance for each round: ``normal``, ``defensive``,
+            ``total defence`` or ``evasion`` (one dodge roll at -6 for every attack).
         defend_at: Midian: switch to total defence once damage taken reaches this.
     """
 

@@ -28,7 +28,7 @@ MAX_COMBATANTS = 200
 
 
 Roles = Literal["fighter", "archer", "grappler", "disarmer", "pikeman"]
-Stances = Literal["normal", "defensive", "total defence"]
+Stances = Literal["normal", "defensive", "total defence", "evasion"]
 MST2_ROLES = ("fighter", "archer")
 MST2_ONLY = ("lethality", "order", "counter_prevents_action", "ranged_extra_power")
 MIDIAN_ONLY = ("distance", "hit_rule", "willpower", "critical_effects")

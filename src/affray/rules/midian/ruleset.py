@@ -22,7 +22,7 @@ from affray.events import Event
 from affray.rules.midian.character import UNARMED, Character, Encumbrance
 from affray.rules.midian.criticals import critical_effect
 from affray.rules.midian.damage import roll_damage
-from affray.rules.midian.defence import DefencePool, Stance
+from affray.rules.midian.defence import DefencePool, Stance, evade
 from affray.rules.midian.events import AttackRolled, CriticalEffect, StatusChanged
 from affray.rules.midian.initiative import initiative_modifiers, order_slots, roll_initiative
 from affray.rules.midian.injury import Health, end_of_round, take_damage
@@ -151,6 +151,10 @@ class MidianRuleset:
             stance = self._stance(encounter, c.id)
             pool = DefencePool.fresh(sheet, actions=len(rolled.slots), stance=stance)
             health = replace(state.health, carried_shock=0)
+            if stance is Stance.EVASION:  # one dodge roll at -6 stands for the whole round
+                evasion = evade(sheet, dice, penalty=health.penalty)
+                events.append(evasion)
+                pool = replace(pool, evasion_total=evasion.total)
             encounter = encounter.with_state(
                 c.id,
                 replace(state, health=health, pool=pool, initiative=rolled.total, surprised=False),
