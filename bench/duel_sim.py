@@ -7,6 +7,7 @@ chunking (10^8 duels need no more than 10^6). Pass --huge to also run 10^8.
 
 from __future__ import annotations
 
+import subprocess
 import sys
 import time
 import tracemalloc
@@ -35,6 +36,29 @@ def rate_fast(a: object, b: object, n: int, workers: int = 1) -> tuple[float, fl
     return n / elapsed, peak / 2**20
 
 
+RSS_PROBE = """
+import resource, sys
+from affray.sheets import load_sheet
+from affray.sim import simulate_fast
+a, b = load_sheet(sys.argv[1]), load_sheet(sys.argv[2])
+simulate_fast(a, b, int(sys.argv[3]), seed=1, workers=int(sys.argv[4]))
+own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+print(max(own, kids) / 1024)
+"""
+
+
+def peak_rss(first: Path, second: Path, n: int, workers: int = 1) -> float:
+    """Peak resident memory (MiB) of a fresh process (or its largest worker) running n duels."""
+    out = subprocess.run(
+        [sys.executable, "-c", RSS_PROBE, str(first), str(second), str(n), str(workers)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return float(out.stdout.strip())
+
+
 def main() -> None:
     huge = "--huge" in sys.argv
     for first, second in MATCHUPS:
@@ -46,10 +70,16 @@ def main() -> None:
         print(f"fast engine         {fast:12,.0f} duels/s   10^6 duels in {1e6 / fast:.2f} s")
         print(f"ratio fast/scalar   {fast / scalar:12.0f}x  (target >= 60x, aim 150x)")
         _, peak7 = rate_fast(a, b, 10_000_000)
-        print(f"peak memory         10^6: {peak6:.1f} MiB   10^7: {peak7:.1f} MiB (traced)")
+        print(f"traced numpy peak   10^6: {peak6:.1f} MiB   10^7: {peak7:.1f} MiB")
+        rss6 = peak_rss(EXAMPLES / first, EXAMPLES / second, 1_000_000)
+        rss7 = peak_rss(EXAMPLES / first, EXAMPLES / second, 10_000_000)
+        print(f"peak RSS (process)  10^6: {rss6:.0f} MiB   10^7: {rss7:.0f} MiB")
         if huge:
-            rate, peak8 = rate_fast(a, b, 100_000_000, workers=2)
-            print(f"10^8 on 2 workers   {rate:12,.0f} duels/s   parent peak {peak8:.1f} MiB")
+            rate, _ = rate_fast(a, b, 100_000_000, workers=2)
+            rss8 = peak_rss(EXAMPLES / first, EXAMPLES / second, 100_000_000, workers=2)
+            print(
+                f"10^8 on 2 workers   {rate:12,.0f} duels/s   peak RSS of a process {rss8:.0f} MiB"
+            )
 
 
 if __name__ == "__main__":
