@@ -304,3 +304,14 @@ def test_evasion_stance_rolls_once_at_the_start_of_the_round() -> None:
     assert not any(isinstance(e, ev.DamageRolled) for e in events)
     encounter, events = rules.take_turn(encounter, "Runner", ScriptedDice([]))
     assert events == [enc.ActionChosen("Runner", "evasion")]
+
+
+def test_midian_duels_give_the_same_result_whatever_the_workers() -> None:
+    from affray.sim.encounters import ENCOUNTER_CHUNK
+
+    city = load_encounter(EXAMPLES / "encounters" / "city_watch.toml").encounter
+    guard, tim = city.combatant("Guard 1").sheet, city.combatant("Tim").sheet
+    n = ENCOUNTER_CHUNK + 20
+    one = simulate_encounter_duels(guard, tim, MidianRuleset(), n, seed=8, workers=1)
+    two = simulate_encounter_duels(guard, tim, MidianRuleset(), n, seed=8, workers=2)
+    assert one == two and one.n == n

@@ -73,7 +73,9 @@ def duel_command(
                 "exact duel odds exist for MST-2 only",
                 hint="simulate a Midian duel instead: affray duel A B -n 10000",
             )
-        _simulate_midian(first, second, count or 10_000, seed, as_json)
+        _simulate_midian(
+            first, second, count or 10_000, seed, workers or os.cpu_count() or 1, as_json
+        )
         return
     if not (isinstance(first, Fighter) and isinstance(second, Fighter)):
         raise SheetError(
@@ -85,7 +87,8 @@ def duel_command(
     if count is None:
         _exact(first, second, plot, as_json)
     else:
-        _simulate(first, second, count, seed, engine, workers or os.cpu_count() or 1, plot, as_json)
+        cores = workers or os.cpu_count() or 1
+        _simulate(first, second, count, seed, engine, cores, plot, as_json)
 
 
 def _exact(a: Fighter, b: Fighter, plot: str | None, as_json: bool) -> None:
@@ -195,13 +198,15 @@ def _report(
 
 
 def _simulate_midian(
-    a: Character, b: Character, count: int, seed: int | None, as_json: bool
+    a: Character, b: Character, count: int, seed: int | None, workers: int, as_json: bool
 ) -> None:
     from affray.rules.midian.ruleset import MidianRuleset
     from affray.sim import simulate_encounter_duels
 
     with _Progress(count, threshold=2_000) as advance:
-        stats = simulate_encounter_duels(a, b, MidianRuleset(), count, seed=seed, progress=advance)
+        stats = simulate_encounter_duels(
+            a, b, MidianRuleset(), count, seed=seed, workers=workers, progress=advance
+        )
     _report(a.name, b.name, stats, "scalar", seed, as_json)
 
 

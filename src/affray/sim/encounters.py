@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from typing import Any
+
+import numpy as np
 
 from affray.dice import RandomDice
 from affray.encounter.engine import run_encounter
@@ -29,6 +32,26 @@ def duel_encounter(a: Any, b: Any, ruleset: Ruleset) -> Encounter:
     return Encounter(combatants, {c.id: ruleset.initial_state(c.sheet) for c in combatants})
 
 
+ENCOUNTER_CHUNK = 500
+"""Duels per chunk: the unit of seeding and of work for a worker process."""
+
+
+def _chunk(
+    a: Any, b: Any, ruleset: Ruleset, entropy: int, index: int, size: int, max_rounds: int
+) -> DuelStats:
+    """``size`` duels with chunk ``index``'s own generator (seeded from the run's entropy)."""
+    encounter = duel_encounter(a, b, ruleset)
+    stream = np.random.SeedSequence(entropy, spawn_key=(index,))
+    dice = RandomDice(random.Random(int(stream.generate_state(2, dtype=np.uint64)[0])))
+
+    def fight() -> tuple[str | None, int]:
+        result = run_encounter(encounter, ruleset, dice, max_rounds=max_rounds)
+        dice.log.clear()
+        return result.winner, result.rounds
+
+    return tally(fight, size, report_every=size + 1)
+
+
 def simulate_encounter_duels(
     a: Any,
     b: Any,
@@ -37,16 +60,32 @@ def simulate_encounter_duels(
     *,
     seed: int | None = None,
     max_rounds: int = 1000,
+    workers: int = 1,
     progress: Callable[[int], None] | None = None,
-    report_every: int = 200,
 ) -> DuelStats:
-    """Fight ``n`` duels in the encounter engine and count who wins."""
-    encounter = duel_encounter(a, b, ruleset)
-    dice = RandomDice(random.Random(seed))
+    """Fight ``n`` duels in the encounter engine and count who wins.
 
-    def fight() -> tuple[str | None, int]:
-        result = run_encounter(encounter, ruleset, dice, max_rounds=max_rounds)
-        dice.log.clear()
-        return result.winner, result.rounds
-
-    return tally(fight, n, progress=progress, report_every=report_every)
+    Like the fast simulator, the run is cut into chunks seeded by
+    ``SeedSequence(seed, spawn_key=(i,))``, so a seed gives the same result for any
+    number of ``workers``.
+    """
+    entropy = int(np.random.SeedSequence(seed).entropy)  # type: ignore[arg-type]
+    jobs = [
+        (i, min(ENCOUNTER_CHUNK, n - start)) for i, start in enumerate(range(0, n, ENCOUNTER_CHUNK))
+    ]
+    total = DuelStats()
+    if workers <= 1 or len(jobs) == 1:
+        for index, size in jobs:
+            total = total + _chunk(a, b, ruleset, entropy, index, size, max_rounds)
+            if progress is not None:
+                progress(size)
+        return total
+    with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
+        futures = [
+            pool.submit(_chunk, a, b, ruleset, entropy, i, size, max_rounds) for i, size in jobs
+        ]
+        for future, (_, size) in zip(futures, jobs, strict=True):
+            total = total + future.result()
+            if progress is not None:
+                progress(size)
+    return total

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from types import MappingProxyType
 
 from affray.errors import RulesError
 
@@ -158,8 +157,9 @@ class Character:
             raise RulesError(f"{self.name}: missing attributes {', '.join(missing)}")
         if not 0 <= self.system_shock <= 100:
             raise RulesError(f"{self.name}: system shock is a percentage, at most 100")
-        object.__setattr__(self, "attributes", MappingProxyType(dict(self.attributes)))
-        object.__setattr__(self, "resistances", MappingProxyType(dict(self.resistances)))
+        # private copies (plain dicts, so that characters pickle for worker processes)
+        object.__setattr__(self, "attributes", dict(self.attributes))
+        object.__setattr__(self, "resistances", dict(self.resistances))
 
     def attribute(self, name: str) -> int:
         try:
