@@ -26,6 +26,50 @@ def rate_scalar(a: object, b: object, n: int) -> float:
     return n / (time.perf_counter() - start)
 
 
+def rate_lean(a: object, b: object, n: int) -> float:
+    """A lean pure-Python loop over the same sampled model as the fast engine (no events):
+    the yardstick the issue quotes (40-60 thousand duels a second)."""
+    import bisect
+    import random
+
+    from affray.sim.fast import DuelModel
+
+    model = DuelModel.of(a, b)  # type: ignore[arg-type]
+    rng = random.Random(1)
+    reach = (model.reach_a, model.reach_b)
+    cuts = (list(model.a_on_b.cut), list(model.b_on_a.cut))
+    survive = (list(model.b_on_a.survive), list(model.a_on_b.survive))  # survival of a, of b
+    start = time.perf_counter()
+    for _ in range(n):
+        wounds = [0, 0]
+        distance = model.start
+        ended = False
+        for _round in range(model.max_rounds):
+            for side in (0, 1):
+                other = 1 - side
+                if distance != reach[side]:
+                    counter = bisect.bisect_right(cuts[other], rng.random())
+                    if counter >= 1:
+                        if counter > 1:
+                            wounds[side] += counter - 1
+                            table = survive[side]
+                            if rng.random() >= table[min(wounds[side], len(table) - 1)]:
+                                ended = True
+                                break
+                        continue
+                    distance = reach[side]
+                hit = bisect.bisect_right(cuts[side], rng.random())
+                if hit > 1:
+                    wounds[other] += hit - 1
+                    table = survive[other]
+                    if rng.random() >= table[min(wounds[other], len(table) - 1)]:
+                        ended = True
+                        break
+            if ended:
+                break
+    return n / (time.perf_counter() - start)
+
+
 def rate_fast(a: object, b: object, n: int, workers: int = 1) -> tuple[float, float]:
     tracemalloc.start()
     start = time.perf_counter()
@@ -69,6 +113,10 @@ def main() -> None:
         print(f"scalar engine       {scalar:12,.0f} duels/s")
         print(f"fast engine         {fast:12,.0f} duels/s   10^6 duels in {1e6 / fast:.2f} s")
         print(f"ratio fast/scalar   {fast / scalar:12.0f}x  (target >= 60x, aim 150x)")
+        lean = rate_lean(a, b, 100_000)
+        print(
+            f"lean Python loop    {lean:12,.0f} duels/s   (fast is {fast / lean:.0f}x a lean loop)"
+        )
         _, peak7 = rate_fast(a, b, 10_000_000)
         print(f"traced numpy peak   10^6: {peak6:.1f} MiB   10^7: {peak7:.1f} MiB")
         rss6 = peak_rss(EXAMPLES / first, EXAMPLES / second, 1_000_000)

@@ -119,6 +119,17 @@ def simulate_chunk(model: DuelModel, entropy: int, index: int, size: int) -> Due
     return DuelStats(size, a_wins, b_wins, left, rounds_total + left * model.max_rounds)
 
 
+def _sample(
+    cut: np.ndarray[Any, np.dtype[np.float64]], uniforms: np.ndarray[Any, np.dtype[np.float64]]
+) -> np.ndarray[Any, np.dtype[np.int16]]:
+    """Outcome indices: how many cut points each uniform number reaches (a handful of
+    vectorised comparisons beat a binary search on such short tables)."""
+    outcome = np.zeros(uniforms.size, dtype=np.int16)
+    for point in cut:
+        outcome += uniforms >= point
+    return outcome
+
+
 def _half_turn(
     rng: np.random.Generator,
     wounds: np.ndarray[Any, np.dtype[np.int32]],
@@ -128,30 +139,33 @@ def _half_turn(
     strike: tuple[_Strike, _Strike],
 ) -> tuple[np.ndarray[Any, np.dtype[np.bool_]], np.ndarray[Any, np.dtype[np.bool_]]]:
     """One attack by ``side`` in every live duel, in place. Returns (the attacker
-    won, the attacker lost) masks."""
+    won, the attacker lost) masks. Random numbers are drawn only where a rule needs
+    them: counter-attacks where the reach differs, shock checks where wounds landed."""
     other = 1 - side
     size = distance.size
-    draws = rng.random((4, size))
-    # the counter-attack, where the attacker's reach differs from the distance
-    countered = distance != reach[side]
-    counter = np.searchsorted(strike[other].cut, draws[0], side="right")
-    counter[~countered] = 0
-    counter_hit = counter >= 1
-    counter_wounds = np.maximum(counter - 1, 0)
-    wounds[side] += counter_wounds
-    survive_own = strike[other].survive
-    hurt = counter_wounds > 0
-    attacker_out = hurt & (draws[1] >= survive_own[np.minimum(wounds[side], survive_own.size - 1)])
-    distance[countered & ~counter_hit] = reach[side]
-    # the attack itself, unless prevented
-    goes = ~counter_hit
-    outcome = np.searchsorted(strike[side].cut, draws[2], side="right")
-    new_wounds = np.where(goes, np.maximum(outcome - 1, 0), 0)
-    wounds[other] += new_wounds
-    survive = strike[side].survive
-    defender_out = (new_wounds > 0) & (
-        draws[3] >= survive[np.minimum(wounds[other], survive.size - 1)]
-    )
+    goes = np.ones(size, dtype=bool)
+    attacker_out = np.zeros(size, dtype=bool)
+    countered = np.flatnonzero(distance != reach[side])
+    if countered.size:
+        counter = _sample(strike[other].cut, rng.random(countered.size))
+        hit = counter >= 1
+        goes[countered[hit]] = False  # a counter that hits prevents the attack
+        distance[countered[~hit]] = reach[side]  # otherwise the attacker moves to its reach
+        landed = counter > 1
+        hurt = countered[landed]
+        if hurt.size:
+            wounds[side, hurt] += counter[landed] - 1
+            table = strike[other].survive
+            check = table[np.minimum(wounds[side, hurt], table.size - 1)]
+            attacker_out[hurt] = rng.random(hurt.size) >= check
+    outcome = _sample(strike[side].cut, rng.random(size))
+    defender_out = np.zeros(size, dtype=bool)
+    hurt = np.flatnonzero(goes & (outcome > 1))
+    if hurt.size:
+        wounds[other, hurt] += outcome[hurt] - 1
+        table = strike[side].survive
+        check = table[np.minimum(wounds[other, hurt], table.size - 1)]
+        defender_out[hurt] = rng.random(hurt.size) >= check
     return defender_out, attacker_out
 
 
