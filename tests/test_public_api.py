@@ -2,11 +2,28 @@ import pytest
 
 import affray
 import affray.dice
+import affray.encounter
+import affray.narrate
 import affray.odds
+import affray.rules.midian
 import affray.rules.mst2
+import affray.sheets
+import affray.sim
+
+MODULES = [
+    affray,
+    affray.dice,
+    affray.encounter,
+    affray.narrate,
+    affray.odds,
+    affray.rules.midian,
+    affray.rules.mst2,
+    affray.sheets,
+    affray.sim,
+]
 
 
-@pytest.mark.parametrize("module", [affray, affray.dice, affray.odds, affray.rules.mst2])
+@pytest.mark.parametrize("module", MODULES)
 def test_all_is_sorted_and_importable(module: object) -> None:
     names = module.__all__  # type: ignore[attr-defined]
     # isort-style, as ruff's RUF022 keeps it: CONSTANTS, then Classes, then functions

@@ -136,9 +136,8 @@ class MidianRuleset:
             state = self._state(encounter, c.id)
             sheet = self._sheet(encounter, c.id)
             if state.holding is not None:  # a continuing hold rolls no initiative
-                encounter = encounter.with_state(
-                    c.id, replace(state, pool=replace(state.pool, actions=0))
-                )
+                pool = DefencePool.fresh(sheet, actions=0, stance=self._stance(encounter, c.id))
+                encounter = encounter.with_state(c.id, replace(state, pool=pool))
                 continue
             rolled = roll_initiative(
                 sheet,
