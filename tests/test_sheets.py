@@ -95,7 +95,7 @@ def test_versatile_inline_weapon() -> None:
             "weapon.reach",
             "'close', 'mid' or 'far'",
         ),
-        ({"weapon": {"name": "G", "reach": "mid", "power": "3d6+2"}}, "weapon", "dice only"),
+        ({"weapon": {"name": "G", "reach": "mid", "power": "3d6+2"}}, "weapon.power", "dice only"),
         (
             {"weapon": {"name": "G", "reach": "mid", "power": "3d6", "edge": 1}},
             "weapon.edge",

@@ -108,6 +108,9 @@ def midian_character(sheet: MidianSheet, where: str | None) -> Character:
                 hint="100 or more is immunity",
             )
     table = sheet.weapon
+    if table is not None:
+        damage = table.damage
+        blame(where, "weapon.damage", lambda: parse(damage))
     weapon = blame(where, "weapon", lambda: _midian_weapon(table)) if table else UNARMED
     shield = (
         MidianShield(
@@ -150,7 +153,6 @@ def midian_character(sheet: MidianSheet, where: str | None) -> Character:
 
 
 def _midian_weapon(table: MidianWeaponTable) -> MidianWeapon:
-    parse(table.damage)  # a clear dice error, blamed on the weapon key
     return MidianWeapon(
         name=table.name,
         damage=table.damage,

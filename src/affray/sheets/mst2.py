@@ -57,6 +57,12 @@ class Mst2Sheet(Strict):
 
 
 def mst2_fighter(sheet: Mst2Sheet, where: str | None) -> Fighter:
+    inline = sheet.weapon
+    if isinstance(inline, WeaponTable):
+        blame(where, "weapon.power", lambda: parse_pool(inline.power, "weapon power"))
+        if inline.two_handed_power is not None:
+            two = inline.two_handed_power
+            blame(where, "weapon.two_handed_power", lambda: parse_pool(two, "two-handed power"))
     weapon = blame(where, "weapon", lambda: _weapon(sheet.weapon))
     grip = Grip(sheet.grip) if sheet.grip else None
     if grip is not None and grip not in weapon.grips:
