@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import tomllib
 from fractions import Fraction
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from affray.dice import RandomDice
+from affray.errors import SheetError
 from affray.odds import attack_odds, duel_odds
 from affray.rules.midian.damage import resist
 from affray.rules.mst2 import ARMORS, WEAPONS, Fighter, FighterState, Grip, HitDice, attack, duel
+from affray.sheets import encounter_from_data, sheet_from_data
+from tests.helpers import EXAMPLES
 
 hit_dice = st.builds(
     HitDice,
@@ -83,3 +87,68 @@ def test_resistance_is_monotone_and_never_negative(amount: int, low: int, extra:
         assert left == 0
     if low > 0 and amount > 0:
         assert removed >= 1
+
+
+# -- sheets: any mangled value is a clean SheetError, never another exception -------------
+
+SHEETS = [
+    tomllib.loads(path.read_text())
+    for folder in ("mst2", "midian")
+    for path in sorted((EXAMPLES / folder).glob("*.toml"))
+]
+values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**12), 10**12)
+    | st.floats(allow_nan=True)
+    | st.text(max_size=12)
+    | st.sampled_from(["sword", "2d6", "d", "1d0", "hacking", "plate mail", "two-handed", "heavy"]),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(SHEETS), st.data())
+def test_mangled_sheets_fail_cleanly(sheet: dict[str, object], data: st.DataObject) -> None:
+    mangled = dict(sheet)
+    key = data.draw(st.sampled_from([*sheet, "extra"]))
+    mangled[key] = data.draw(values)
+    if isinstance(sheet.get("weapon"), dict) and data.draw(st.booleans()):
+        weapon = dict(sheet["weapon"])  # type: ignore[arg-type]
+        weapon[data.draw(st.sampled_from([*weapon, "extra"]))] = data.draw(values)
+        mangled["weapon"] = weapon
+    try:
+        sheet_from_data(mangled, "fuzz.toml")
+    except SheetError as error:
+        message = str(error)
+    else:
+        return
+    assert message.startswith("fuzz.toml")
+
+
+ENCOUNTER_FILES = [
+    tomllib.loads(path.read_text()) for path in sorted((EXAMPLES / "encounters").glob("*.toml"))
+]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(ENCOUNTER_FILES), st.data())
+def test_mangled_encounters_fail_cleanly(encounter: dict[str, object], data: st.DataObject) -> None:
+    mangled = dict(encounter)
+    mangled[data.draw(st.sampled_from([*encounter, "extra"]))] = data.draw(values)
+    sides = encounter["sides"]
+    assert isinstance(sides, list)
+    if data.draw(st.booleans()):
+        side = dict(sides[0])
+        side[data.draw(st.sampled_from([*side, "extra"]))] = data.draw(values)
+        mangled["sides"] = [side, *sides[1:]]
+    try:
+        encounter_from_data(mangled, "fuzz.toml", base=EXAMPLES / "encounters")
+    except SheetError as error:
+        message = str(error)
+    else:
+        return
+    assert message.startswith("fuzz.toml")

@@ -10,7 +10,12 @@ files are capped in size and nesting before they are parsed further.
 
 from affray.sheets.combatants import Sheet, load_sheet, sheet_from_data
 from affray.sheets.documents import MAX_FILE_BYTES, MAX_NESTING, load_document, parse_document
-from affray.sheets.encounters import MAX_COMBATANTS, EncounterSetup, load_encounter
+from affray.sheets.encounters import (
+    MAX_COMBATANTS,
+    EncounterSetup,
+    encounter_from_data,
+    load_encounter,
+)
 
 __all__ = [
     "MAX_COMBATANTS",
@@ -18,6 +23,7 @@ __all__ = [
     "MAX_NESTING",
     "EncounterSetup",
     "Sheet",
+    "encounter_from_data",
     "load_document",
     "load_encounter",
     "load_sheet",

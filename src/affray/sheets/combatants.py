@@ -32,7 +32,7 @@ def load_sheet(path: str | Path) -> Sheet:
 def sheet_from_data(data: Mapping[str, Any], where: str | None = None) -> Sheet:
     """Build a combatant (an MST-2 Fighter or a Midian Character) from parsed sheet data."""
     system = data.get("system")
-    if system not in SYSTEMS:
+    if not isinstance(system, str) or system not in SYSTEMS:
         raise SheetError(
             f"unknown system {short.repr(system)}" if system is not None else "is required",
             path=where,

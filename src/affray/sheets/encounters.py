@@ -3,9 +3,10 @@ options, validated to the sheets' standard."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -94,10 +95,18 @@ def load_encounter(path: str | Path) -> EncounterSetup:
     Raises:
         SheetError: the file, a key, a member or a referenced sheet is invalid.
     """
-    where = str(path)
-    spec = validate(EncounterFile, load_document(path), where)
+    file = Path(path)
+    return encounter_from_data(
+        load_document(file), str(path), base=file.resolve().parent, default_name=file.stem
+    )
+
+
+def encounter_from_data(
+    data: Mapping[str, Any], where: str, *, base: Path, default_name: str = "encounter"
+) -> EncounterSetup:
+    """Build an encounter from parsed data; member sheet paths are relative to ``base``."""
+    spec = validate(EncounterFile, data, where)
     _check_system_keys(spec, where)
-    base = Path(path).resolve().parent
     members: list[tuple[str, str, Sheet, Tactics]] = []
     for s, side in enumerate(spec.sides):
         for m, entry in enumerate(side.members):
@@ -150,7 +159,7 @@ def load_encounter(path: str | Path) -> EncounterSetup:
     )
     states = {c.id: ruleset.initial_state(c.sheet) for c in combatants}
     encounter = Encounter(combatants, states)
-    return EncounterSetup(spec.name or Path(path).stem, ruleset, encounter, spec.max_rounds)
+    return EncounterSetup(spec.name or default_name, ruleset, encounter, spec.max_rounds)
 
 
 def _ruleset(spec: EncounterFile) -> Mst2Ruleset | MidianRuleset:
