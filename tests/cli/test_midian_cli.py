@@ -249,3 +249,32 @@ def test_hazards_and_critical_effects() -> None:
     assert data["effect"] == "decapitated" and data["roll"] is None
     result = run("midian", "critical", "--choose", "tickled")
     assert result.exit_code == 2 and "unknown critical effect" in result.stderr
+
+
+def test_duel_narrate_tells_one_fight_for_either_system() -> None:
+    result = run("duel", GUARD, BRAWLER, "--narrate", "--seed", "2")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("Guard vs Brawler (midian)")
+    assert lines[-1].startswith(("Winner: ", "Draw"))
+    data = run_json(
+        "duel",
+        str(EXAMPLES / "mst2" / "knight.json"),
+        str(EXAMPLES / "mst2" / "ogre.toml"),
+        "--narrate",
+        "--seed",
+        "2",
+    )
+    assert data["method"] == "narrated" and data["winner"] in ("Knight", "Ogre", None)
+    events = data["events"]
+    assert isinstance(events, list) and events[-1]["event"] == "encounter_ended"
+    # scripted dice work too: the knight's first blow takes the ogre out
+    data = run_json(
+        "duel",
+        str(EXAMPLES / "mst2" / "knight.json"),
+        str(EXAMPLES / "mst2" / "ogre.toml"),
+        "--narrate",
+        "--rolls",
+        "20,6,6,1,1",
+    )
+    assert data["winner"] == "Knight" and data["rounds"] == 1

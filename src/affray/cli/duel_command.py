@@ -8,9 +8,17 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from affray.cli.options import json_option, plot_option, seed_option
+from affray.cli.options import (
+    dice_source,
+    json_option,
+    plot_option,
+    rolls_option,
+    seed_option,
+    warn_unused,
+)
 
 if TYPE_CHECKING:
+    from affray.events import Event
     from affray.rules.midian.character import Character
     from affray.rules.mst2 import Fighter
     from affray.sim.stats import DuelStats
@@ -41,6 +49,8 @@ if TYPE_CHECKING:
     default=None,
     help="Worker processes for the fast engine; default: one per CPU. Results do not depend on it.",
 )
+@click.option("--narrate", is_flag=True, help="Fight one duel and narrate it, blow by blow.")
+@rolls_option
 @plot_option("the distribution of the number of rounds")
 @json_option
 def duel_command(
@@ -51,11 +61,14 @@ def duel_command(
     seed: int | None,
     engine: str,
     workers: int | None,
+    narrate: bool,
+    rolls: str | None,
     plot: str | None,
     as_json: bool,
 ) -> None:
     """Duel between the fighters of sheets A and B: A attacks first, then B, in turn,
-    until one is out; the distance opens at the longer reach."""
+    until one is out; the distance opens at the longer reach (MST-2). Exact odds by
+    default for MST-2; -n N simulates; --narrate tells one duel (--seed or --rolls)."""
     from affray.errors import AffrayError, SheetError
     from affray.plots import check_plot_path
     from affray.rules.midian.character import Character
@@ -67,6 +80,16 @@ def duel_command(
     if plot is not None:
         check_plot_path(plot)
     first, second = load_sheet(a), load_sheet(b)
+    if type(first) is not type(second):
+        raise SheetError(
+            "the two sheets are of different rule systems",
+            path=b,
+            key="system",
+            hint="a duel needs two MST-2 sheets or two Midian sheets",
+        )
+    if narrate:
+        _narrate(first, second, seed, rolls, as_json)
+        return
     if isinstance(first, Character) and isinstance(second, Character):
         if exact:
             raise AffrayError(
@@ -77,18 +100,49 @@ def duel_command(
             first, second, count or 10_000, seed, workers or os.cpu_count() or 1, as_json
         )
         return
-    if not (isinstance(first, Fighter) and isinstance(second, Fighter)):
-        raise SheetError(
-            "the two sheets are of different rule systems",
-            path=b,
-            key="system",
-            hint="a duel needs two MST-2 sheets or two Midian sheets",
-        )
+    assert isinstance(first, Fighter) and isinstance(second, Fighter)
     if count is None:
         _exact(first, second, plot, as_json)
     else:
         cores = workers or os.cpu_count() or 1
         _simulate(first, second, count, seed, engine, cores, plot, as_json)
+
+
+def _narrate(a: Any, b: Any, seed: int | None, rolls: str | None, as_json: bool) -> None:
+    """One duel through the encounter engine, told line by line (or as an event log)."""
+    from affray.cli.output import emit_json, print_lines
+    from affray.encounter import steps
+    from affray.narrate import narrate
+    from affray.rules.midian.character import Character
+    from affray.rules.midian.ruleset import MidianRuleset
+    from affray.rules.mst2.duel import MAX_ROUNDS
+    from affray.rules.mst2.ruleset import Mst2Ruleset
+    from affray.sim import duel_encounter
+
+    ruleset = MidianRuleset() if isinstance(a, Character) else Mst2Ruleset()
+    dice = dice_source(rolls, seed)
+    log: list[Event] = []
+    for step in steps(
+        duel_encounter(a, b, ruleset),
+        ruleset,
+        dice,
+        name=f"{a.name} vs {b.name}",
+        max_rounds=MAX_ROUNDS,
+    ):
+        log.extend(step.events)
+        if not as_json:
+            print_lines(narrate(step.events))
+    warn_unused(dice)
+    if as_json:
+        ended = log[-1].to_dict()
+        emit_json(
+            {
+                "method": "narrated",
+                "winner": ended["winner"],
+                "rounds": ended["rounds"],
+                "events": [event.to_dict() for event in log],
+            }
+        )
 
 
 def _exact(a: Fighter, b: Fighter, plot: str | None, as_json: bool) -> None:

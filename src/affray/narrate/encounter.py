@@ -7,7 +7,10 @@ from affray.narrate.core import Segment, register
 
 
 def _started(event: enc.EncounterStarted) -> tuple[list[Segment], bool]:
-    sides = "; ".join(f"{side}: {', '.join(members)}" for side, members in event.sides)
+    sides = "; ".join(
+        members[0] if members == (side,) else f"{side}: {', '.join(members)}"
+        for side, members in event.sides
+    )
     return [(event.name or "Encounter", "name"), (f" ({event.system}) — {sides}", "")], False
 
 

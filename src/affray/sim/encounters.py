@@ -23,11 +23,12 @@ from affray.sim.stats import DuelStats, tally
 
 
 def duel_encounter(a: Any, b: Any, ruleset: Ruleset) -> Encounter:
-    """A one-on-one encounter: side "a" against side "b", default tactics."""
+    """A one-on-one encounter, default tactics; each side is named after its fighter
+    (``X (A)`` and ``X (B)`` when both have the same name)."""
     ids = (a.name, b.name) if a.name != b.name else (f"{a.name} (A)", f"{b.name} (B)")
     combatants = (
-        Combatant(ids[0], "a", replace(a, name=ids[0]), Tactics()),
-        Combatant(ids[1], "b", replace(b, name=ids[1]), Tactics()),
+        Combatant(ids[0], ids[0], replace(a, name=ids[0]), Tactics()),
+        Combatant(ids[1], ids[1], replace(b, name=ids[1]), Tactics()),
     )
     return Encounter(combatants, {c.id: ruleset.initial_state(c.sheet) for c in combatants})
 
@@ -44,10 +45,12 @@ def _chunk(
     stream = np.random.SeedSequence(entropy, spawn_key=(index,))
     dice = RandomDice(random.Random(int(stream.generate_state(2, dtype=np.uint64)[0])))
 
+    sides = {encounter.combatants[0].side: "a", encounter.combatants[1].side: "b"}
+
     def fight() -> tuple[str | None, int]:
         result = run_encounter(encounter, ruleset, dice, max_rounds=max_rounds)
         dice.log.clear()
-        return result.winner, result.rounds
+        return sides.get(result.winner or ""), result.rounds
 
     return tally(fight, size, report_every=size + 1)
 
