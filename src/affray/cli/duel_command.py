@@ -66,9 +66,12 @@ def duel_command(
     plot: str | None,
     as_json: bool,
 ) -> None:
-    """Duel between the fighters of sheets A and B: A attacks first, then B, in turn,
-    until one is out; the distance opens at the longer reach (MST-2). Exact odds by
-    default for MST-2; -n N simulates; --narrate tells one duel (--seed or --rolls)."""
+    """Who wins a duel between sheets A and B.
+
+    A attacks first, then B, in turn, until one is out; the distance opens at the
+    longer reach (MST-2). Exact odds by default for MST-2; -n N simulates;
+    --narrate tells one duel (--seed or --rolls).
+    """
     from affray.errors import AffrayError, SheetError
     from affray.plots import check_plot_path
     from affray.rules.midian.character import Character

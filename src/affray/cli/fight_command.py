@@ -24,7 +24,9 @@ from affray.events import Event
 def fight_command(
     encounter_file: str, seed: int | None, rolls: str | None, max_rounds: int | None, as_json: bool
 ) -> None:
-    """Run the encounter in an ENCOUNTER file (TOML) and narrate every action.
+    """Run and narrate the encounter in a file.
+
+    ENCOUNTER is a TOML file (docs/encounters.md); every action is narrated.
 
     With --json: the outcome and the full event log.
     """

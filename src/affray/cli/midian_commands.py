@@ -91,7 +91,9 @@ def attack_command(
     seed: int | None,
     as_json: bool,
 ) -> None:
-    """Resolve one attack of ATTACKER on DEFENDER.
+    """One attack, resolved and narrated.
+
+    ATTACKER attacks DEFENDER.
 
     Dice order for --rolls: the attack d20; the defence d20 (if the defender
     defends); the damage dice; a Willpower check 2d20 (if due); system shock d100
@@ -184,7 +186,10 @@ def check_command(
     seed: int | None,
     as_json: bool,
 ) -> None:
-    """An ability check: 2d20 at or under the ATTRIBUTE with its modifiers."""
+    """An ability check.
+
+    2d20 at or under the ATTRIBUTE with its modifiers.
+    """
     from affray.cli.output import emit_json
     from affray.rules.midian.checks import check_with_retests, repeat_penalty
     from affray.rules.midian.modifiers import Modifier, nonzero
@@ -231,8 +236,11 @@ def save_command(
     seed: int | None,
     as_json: bool,
 ) -> None:
-    """A saving throw of TYPE (poison, fire, crushing, mental, ...): d20 + bonus at or
-    above the target; natural 1-2 fail, 19-20 succeed."""
+    """A saving throw.
+
+    TYPE is poison, fire, crushing, mental, ...: d20 + bonus at or above the
+    target; natural 1-2 fail, 19-20 succeed.
+    """
     from affray.cli.output import emit_json
     from affray.rules.midian.checks import SaveType, saving_throw
     from affray.rules.midian.modifiers import Modifier, nonzero
@@ -270,8 +278,11 @@ def save_command(
 def initiative_command(
     sheets: tuple[str, ...], rolls: str | None, seed: int | None, as_json: bool
 ) -> None:
-    """Roll initiative for every SHEET (in order) and list the round's actions:
-    highest first, ties to the higher Wits; totals over 10 act again 10 lower."""
+    """Roll initiative and order the round.
+
+    Every SHEET rolls (in order); actions are listed highest first, ties to the
+    higher Wits; totals over 10 act again 10 lower.
+    """
     from affray.cli.output import console, emit_json
     from affray.rules.midian.initiative import initiative_modifiers, order_slots, roll_initiative
 
@@ -343,8 +354,11 @@ def hazard_command(
     seed: int | None,
     as_json: bool,
 ) -> None:
-    """A fall (dice per 10 ft by surface; a crushing save at half the feet halves it) or
-    a round of fire (3d6; a fire save at the damage, or the cumulative damage, halves it).
+    """Falls and fire.
+
+    A fall (dice per 10 ft by surface; a crushing save at half the feet halves it)
+    or a round of fire (3d6; a fire save at the damage, or the cumulative damage,
+    halves it).
 
     Dice order: the damage dice, then the d20 save.
     """
@@ -386,7 +400,10 @@ def hazard_command(
 def critical_command(
     target: str, choose: str | None, rolls: str | None, seed: int | None, as_json: bool
 ) -> None:
-    """Roll (or choose) a critical-hit effect for TARGET from the chapter's list."""
+    """Roll or choose a critical-hit effect.
+
+    For TARGET, from the chapter's list.
+    """
     from affray.cli.output import emit_json
     from affray.rules.midian.criticals import critical_effect
 

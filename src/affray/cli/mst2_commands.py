@@ -91,7 +91,9 @@ def attack_command(
     circumstances: tuple[str, ...],
     as_json: bool,
 ) -> None:
-    """Resolve one direct attack of ATTACKER on DEFENDER (no reach counter-attack).
+    """One direct attack, resolved and narrated.
+
+    ATTACKER attacks DEFENDER (no reach counter-attack).
 
     Dice order for --rolls: the d20; each power die (weapon, then extra power,
     then circumstance); then, if wounded, each of the defender's hit dice.
@@ -141,7 +143,11 @@ def odds_command(
     plot: str | None,
     as_json: bool,
 ) -> None:
-    """Exact odds of one direct attack of ATTACKER on DEFENDER."""
+    """Exact odds of one direct attack.
+
+    ATTACKER on DEFENDER: hit, wounds, taking the defender out; the defender's
+    shock table.
+    """
     from affray.cli.output import emit_json, percent, table
     from affray.odds import attack_odds, shock_table
     from affray.plots import check_plot_path, plot_histogram
@@ -235,8 +241,11 @@ def table_command(
     fmt: str,
     as_json: bool,
 ) -> None:
-    """Odds tables for designers: hit, at least one wound and taking the defender out,
-    over attacker skill (rows) and defender armour with and without a shield (columns)."""
+    """Odds tables for designers.
+
+    Hit, at least one wound and taking the defender out, over attacker skill
+    (rows) and defender armour with and without a shield (columns).
+    """
     from affray.cli.odds_table import odds_grid, render_grid
 
     low, high = _skill_range(skills)
@@ -288,7 +297,9 @@ def exchange_command(
     lethality: str,
     as_json: bool,
 ) -> None:
-    """Narrate a duel between FIRST and SECOND, blow by blow, with the odds of each attack.
+    """Narrate a duel, with each attack's odds.
+
+    FIRST and SECOND fight blow by blow.
 
     FIRST attacks, then SECOND, alternating; the distance starts at the longer
     reach and counter-attacks follow the reach rules.
@@ -417,8 +428,10 @@ def shoot_command(
     circumstances: tuple[str, ...],
     as_json: bool,
 ) -> None:
-    """A ranged attack of SHOOTER at TARGET. An odd d20 may strike one of the --near
-    combatants instead; --engaged foes counter-attack first (engaged at their reach).
+    """A ranged attack, with stray shots.
+
+    SHOOTER shoots at TARGET. An odd d20 may strike one of the --near combatants
+    instead; --engaged foes counter-attack first (engaged at their reach).
 
     Dice order: counter-attacks; the d20; the scatter die (odd face, someone near);
     the missile's power dice; the victim's hit dice.
@@ -479,8 +492,11 @@ def hazard_command(
     lethality: str,
     as_json: bool,
 ) -> None:
-    """Damage from something other than an attack: a fall (1 wound per 10 ft), poison
-    (1-3 wounds), being burned or on fire (1d12 against protection); then the shock check."""
+    """Falls, poison and fire.
+
+    A fall (1 wound per 10 ft), poison (1-3 wounds), being burned or on fire (1d12
+    against protection); then the shock check.
+    """
     from affray.rules.mst2 import FighterState, burn, fall, poison
 
     fighter = load_mst2(sheet)
@@ -536,8 +552,11 @@ def heal_command(
     seed: int | None,
     as_json: bool,
 ) -> None:
-    """Days of rest. Low fantasy: roll the hit dice; below the wounds, heal one. High
-    fantasy: heal the hit-dice total."""
+    """Heal by days of rest.
+
+    Low fantasy: roll the hit dice; below the wounds, heal one. High fantasy: heal
+    the hit-dice total.
+    """
     from affray.rules.mst2 import FighterState, Setting, rest_one_day
 
     fighter = load_mst2(sheet)
