@@ -335,3 +335,14 @@ def test_hazard_and_heal() -> None:
         "mst2", "heal", KNIGHT, "--wounds", "8", "--setting", "high", "--rolls", "1,1,1"
     )
     assert data["wounds"] == 4
+
+
+def test_fight_with_live_odds() -> None:
+    result = run("fight", str(EXAMPLES / "encounters" / "ogre.toml"), "--seed", "3", "--odds")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    first = next(i for i, line in enumerate(lines) if "odds of Sellsword against Ogre" in line)
+    assert "hit 50.0%" in lines[first]  # d20 + 3 beats the ogre's evasion 13 on 11..20
+    assert lines[first + 2].startswith("Sellsword attacks Ogre")
+    midian = run("fight", str(EXAMPLES / "encounters" / "city_watch.toml"), "--seed", "1", "--odds")
+    assert midian.exit_code == 0 and "MST-2 encounters only" in midian.stderr

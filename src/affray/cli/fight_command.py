@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from affray.cli.options import dice_source, json_option, rolls_option, seed_option, warn_unused
@@ -20,9 +22,20 @@ from affray.events import Event
     default=None,
     help="Override the encounter's round cap.",
 )
+@click.option(
+    "--odds",
+    "show_odds",
+    is_flag=True,
+    help="MST-2: before each attack, its exact odds given the target's wounds then.",
+)
 @json_option
 def fight_command(
-    encounter_file: str, seed: int | None, rolls: str | None, max_rounds: int | None, as_json: bool
+    encounter_file: str,
+    seed: int | None,
+    rolls: str | None,
+    max_rounds: int | None,
+    show_odds: bool,
+    as_json: bool,
 ) -> None:
     """Run and narrate the encounter in a file.
 
@@ -40,6 +53,8 @@ def fight_command(
     out = console()
     log: list[Event] = []
     final = setup.encounter
+    if show_odds and setup.ruleset.system != "mst2":
+        click.echo("warning: --odds gives exact odds for MST-2 encounters only", err=True)
     for step in steps(
         setup.encounter,
         setup.ruleset,
@@ -47,9 +62,13 @@ def fight_command(
         name=setup.name,
         max_rounds=max_rounds or setup.max_rounds,
     ):
-        final = step.encounter
+        before, final = final, step.encounter
         log.extend(step.events)
         if not as_json:
+            if show_odds and setup.ruleset.system == "mst2":
+                note = _live_odds(before, step.events)
+                if note:
+                    out.print(f"[dim]{note}[/dim]")
             for line in narrate(step.events):
                 out.print(styled(line))
     warn_unused(dice)
@@ -74,4 +93,27 @@ def fight_command(
             ],
             "events": [event.to_dict() for event in log],
         }
+    )
+
+
+def _live_odds(encounter: Any, events: tuple[Event, ...]) -> str | None:
+    """The exact odds of the attack this step opens with (MST-2), from the state before it."""
+    from affray.cli.output import percent
+    from affray.encounter.events import ActionChosen
+    from affray.odds import attack_odds
+    from affray.rules.mst2.catalog import Missile
+
+    chosen = next((e for e in events if isinstance(e, ActionChosen)), None)
+    if chosen is None or chosen.action not in ("melee", "shoot") or chosen.target is None:
+        return None
+    attacker = encounter.combatant(chosen.combatant).sheet
+    target = encounter.combatant(chosen.target).sheet
+    power = None
+    if chosen.action == "shoot" and isinstance(attacker.missile, Missile):
+        power = attacker.missile.power
+    odds = attack_odds(attacker, target, encounter.states[chosen.target].wounds, power=power)
+    return (
+        f"  odds of {chosen.combatant} against {chosen.target} (direct): "
+        f"hit {percent(odds.p_hit)}, wound {percent(odds.p_wound)}, "
+        f"takes out {percent(odds.p_out)}"
     )
