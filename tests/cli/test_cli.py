@@ -79,7 +79,7 @@ def test_mst2_attack_seeded_is_reproducible() -> None:
 def test_mst2_attack_narrates() -> None:
     result = run("mst2", "attack", SELLSWORD, SPEARMAN, "--rolls", "14,5,2,6,3")
     assert result.exit_code == 0
-    assert "d20 14+3=17 vs evasion 12 → hit" in result.stdout
+    assert "Sellsword attacks Spearman (2h sword): d20 14+3=17 vs evasion 12 → hit" in result.stdout
     assert "power 3d6 [5,2,6] vs protection 2 → 2 wounds" in result.stdout
     assert "shock 1d10 [3]=3 > 2 → keeps fighting" in result.stdout
 

@@ -7,9 +7,9 @@ module of their own and register themselves here.
 
 Example line::
 
-    Sellsword attacks Spearman (sword): d20 14+3=17 vs evasion 12 → hit;
-    power 3d6 [5,2,6] vs protection 2 → 2 wounds (total 2);
-    shock 1d10 [7]=7 > 2 → keeps fighting
+    Sellsword attacks Spearman (2h sword): d20 14+3=17 vs evasion 12 → hit;
+    power 3d6 [5,2,6] vs protection 2 → 2 wounds; total 2 wounds;
+    shock 1d10 [3]=3 > 2 → keeps fighting
 """
 
 from affray.narrate import encounter, midian, mst2

@@ -90,7 +90,7 @@ def strike(
     """
     total = natural.face + attacker.skill
     hit = total > defender.evasion
-    weapon = attacker.missile.name if mode == RANGED and attacker.missile else attacker.weapon.name
+    weapon = attacker.missile.name if mode == RANGED and attacker.missile else attacker.weapon_label
     events: list[Event] = [
         AttackRolled(
             attacker.name,

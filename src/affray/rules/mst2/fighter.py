@@ -123,6 +123,14 @@ class Fighter:
         return self.weapon.reach
 
     @property
+    def weapon_label(self) -> str:
+        """The weapon's name, marked ``2h`` when a weapon usable either way is held in
+        both hands (``2h Sword``)."""
+        if len(self.weapon.grips) > 1 and self.wielded is Grip.TWO_HANDED:
+            return f"2h {self.weapon.name}"
+        return self.weapon.name
+
+    @property
     def weapon_power(self) -> Pool:
         return self.weapon.power(self.wielded)
 
