@@ -58,16 +58,17 @@ class DuelOdds:
 
 
 @dataclass(frozen=True, slots=True)
-class _Strike:
-    """One side's attack on the other: P(miss), P(hit with k wounds), and the
-    defender's shock survival P(hit-dice total > w)."""
+class Strike:
+    """One side's attack on the other, exactly: P(miss), P(hit with k wounds) (only
+    the possible k), and the defender's shock survival P(hit-dice total > w). The
+    chain here and the fast simulator both build on it."""
 
     p_miss: Fraction
     hit_wounds: dict[int, Fraction]
     survive: list[Fraction]
 
     @classmethod
-    def of(cls, attacker: Fighter, defender: Fighter) -> _Strike:
+    def of(cls, attacker: Fighter, defender: Fighter) -> Strike:
         p_hit = hit_chance(attacker.skill, defender.evasion)
         on_hit = wound_distribution(attacker.melee_power, defender.protection).probabilities()
         totals = hit_dice_distribution(defender.hit_dice)
@@ -97,7 +98,7 @@ class _Chain:
 
     def __init__(self, a: Fighter, b: Fighter) -> None:
         self.reach = {"a": a.reach, "b": b.reach}
-        self.strike = {"a": _Strike.of(a, b), "b": _Strike.of(b, a)}
+        self.strike = {"a": Strike.of(a, b), "b": Strike.of(b, a)}
         self.start: Shape = (opening_distance(a, b), "a")
         self.shapes: list[Shape] = [
             (distance, side) for distance in sorted(set(self.reach.values())) for side in "ab"

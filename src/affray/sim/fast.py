@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from affray.odds.mst2 import hit_chance, hit_dice_distribution, wound_distribution
+from affray.odds.duel import Strike
 from affray.rules.mst2.duel import MAX_ROUNDS, can_ever_wound
 from affray.rules.mst2.fighter import Fighter
 from affray.rules.mst2.reach import opening_distance
@@ -48,12 +48,11 @@ class _Strike:
 
     @classmethod
     def of(cls, attacker: Fighter, defender: Fighter) -> _Strike:
-        p_hit = hit_chance(attacker.skill, defender.evasion)
-        on_hit = wound_distribution(attacker.melee_power, defender.protection).probabilities()
-        outcomes = [1 - p_hit] + [p_hit * on_hit.get(k, 0) for k in range(max(on_hit) + 1)]
+        exact = Strike.of(attacker, defender)
+        top = max(exact.hit_wounds, default=0)
+        outcomes = [exact.p_miss, *(exact.hit_wounds.get(k, 0) for k in range(top + 1))]
         cumulative = np.cumsum([float(p) for p in outcomes])
-        totals = hit_dice_distribution(defender.hit_dice)
-        survive = [float(totals.p_greater(w)) for w in range(max(totals.maximum, 0) + 1)]
+        survive = [float(p) for p in exact.survive]
         return cls(cumulative[:-1].copy(), np.array([*survive, 0.0]))
 
 
