@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -19,6 +19,7 @@ from affray.dice import RandomDice
 from affray.encounter.engine import run_encounter
 from affray.encounter.model import Combatant, Encounter, Tactics
 from affray.encounter.ruleset import Ruleset
+from affray.sim.chunks import run_chunks
 from affray.sim.stats import DuelStats, tally
 
 
@@ -38,7 +39,7 @@ ENCOUNTER_CHUNK = 500
 
 
 def _chunk(
-    a: Any, b: Any, ruleset: Ruleset, entropy: int, index: int, size: int, max_rounds: int
+    a: Any, b: Any, ruleset: Ruleset, max_rounds: int, entropy: int, index: int, size: int
 ) -> DuelStats:
     """``size`` duels with chunk ``index``'s own generator (seeded from the run's entropy)."""
     encounter = duel_encounter(a, b, ruleset)
@@ -72,23 +73,6 @@ def simulate_encounter_duels(
     ``SeedSequence(seed, spawn_key=(i,))``, so a seed gives the same result for any
     number of ``workers``.
     """
-    entropy = int(np.random.SeedSequence(seed).entropy)  # type: ignore[arg-type]
-    jobs = [
-        (i, min(ENCOUNTER_CHUNK, n - start)) for i, start in enumerate(range(0, n, ENCOUNTER_CHUNK))
-    ]
-    total = DuelStats()
-    if workers <= 1 or len(jobs) == 1:
-        for index, size in jobs:
-            total = total + _chunk(a, b, ruleset, entropy, index, size, max_rounds)
-            if progress is not None:
-                progress(size)
-        return total
-    with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
-        futures = [
-            pool.submit(_chunk, a, b, ruleset, entropy, i, size, max_rounds) for i, size in jobs
-        ]
-        for future, (_, size) in zip(futures, jobs, strict=True):
-            total = total + future.result()
-            if progress is not None:
-                progress(size)
-    return total
+    job = partial(_chunk, a, b, ruleset, max_rounds)
+    stats, _ = run_chunks(job, n, ENCOUNTER_CHUNK, seed=seed, workers=workers, progress=progress)
+    return stats

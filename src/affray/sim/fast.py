@@ -15,10 +15,9 @@ never on the number of worker processes; memory is bounded by the chunk size.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -27,6 +26,7 @@ from affray.odds.duel import Strike
 from affray.rules.mst2.duel import MAX_ROUNDS, can_ever_wound
 from affray.rules.mst2.fighter import Fighter
 from affray.rules.mst2.reach import opening_distance
+from affray.sim.chunks import run_chunks
 from affray.sim.stats import DuelStats
 
 CHUNK = 1 << 17
@@ -79,11 +79,6 @@ class DuelModel:
             can_ever_wound(a, b) or can_ever_wound(b, a),
             max_rounds,
         )
-
-
-def _chunks(n: int) -> Iterator[tuple[int, int]]:
-    for index, start in enumerate(range(0, n, CHUNK)):
-        yield index, min(CHUNK, n - start)
 
 
 def simulate_chunk(model: DuelModel, entropy: int, index: int, size: int) -> DuelStats:
@@ -185,20 +180,5 @@ def simulate_fast(
         is None) so that any run can be repeated.
     """
     model = DuelModel.of(a, b, max_rounds)
-    entropy = int(np.random.SeedSequence(seed).entropy)  # type: ignore[arg-type]
-    total = DuelStats()
-    jobs = list(_chunks(n))
-    if workers <= 1 or len(jobs) == 1:
-        for index, size in jobs:
-            total = total + simulate_chunk(model, entropy, index, size)
-            if progress is not None:
-                progress(size)
-        return total, entropy
-    workers = min(workers, len(jobs), os.cpu_count() or 1)
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(simulate_chunk, model, entropy, i, s) for i, s in jobs]
-        for future, (_, size) in zip(futures, jobs, strict=True):
-            total = total + future.result()
-            if progress is not None:
-                progress(size)
-    return total, entropy
+    job = partial(simulate_chunk, model)
+    return run_chunks(job, n, CHUNK, seed=seed, workers=workers, progress=progress)
