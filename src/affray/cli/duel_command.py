@@ -18,7 +18,6 @@ from affray.cli.options import (
 )
 
 if TYPE_CHECKING:
-    from affray.events import Event
     from affray.rules.midian.character import Character
     from affray.rules.mst2 import Fighter
     from affray.sim.stats import DuelStats
@@ -113,9 +112,8 @@ def duel_command(
 
 def _narrate(a: Any, b: Any, seed: int | None, rolls: str | None, as_json: bool) -> None:
     """One duel through the encounter engine, told line by line (or as an event log)."""
-    from affray.cli.output import emit_json, print_lines
-    from affray.encounter import steps
-    from affray.narrate import narrate
+    from affray.cli.fight_command import play
+    from affray.cli.output import emit_json
     from affray.rules.midian.character import Character
     from affray.rules.midian.ruleset import MidianRuleset
     from affray.rules.mst2.duel import MAX_ROUNDS
@@ -124,17 +122,14 @@ def _narrate(a: Any, b: Any, seed: int | None, rolls: str | None, as_json: bool)
 
     ruleset = MidianRuleset() if isinstance(a, Character) else Mst2Ruleset()
     dice = dice_source(rolls, seed)
-    log: list[Event] = []
-    for step in steps(
+    log, _ = play(
         duel_encounter(a, b, ruleset),
         ruleset,
         dice,
         name=f"{a.name} vs {b.name}",
         max_rounds=MAX_ROUNDS,
-    ):
-        log.extend(step.events)
-        if not as_json:
-            print_lines(narrate(step.events))
+        quiet=as_json,
+    )
     warn_unused(dice)
     if as_json:
         ended = log[-1].to_dict()

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from affray.cli.options import dice_source, json_option, rolls_option, seed_option, warn_unused
 from affray.events import Event
+
+if TYPE_CHECKING:
+    from affray.dice import Dice
+    from affray.encounter import Encounter, Ruleset
 
 
 @click.command("fight")
@@ -43,34 +47,22 @@ def fight_command(
 
     With --json: the outcome and the full event log.
     """
-    from affray.cli.output import console, emit_json, styled
-    from affray.encounter import steps
-    from affray.narrate import narrate
+    from affray.cli.output import emit_json
     from affray.sheets import load_encounter
 
     setup = load_encounter(encounter_file)
     dice = dice_source(rolls, seed)
-    out = console()
-    log: list[Event] = []
-    final = setup.encounter
     if show_odds and setup.ruleset.system != "mst2":
         click.echo("warning: --odds gives exact odds for MST-2 encounters only", err=True)
-    for step in steps(
+    log, final = play(
         setup.encounter,
         setup.ruleset,
         dice,
         name=setup.name,
         max_rounds=max_rounds or setup.max_rounds,
-    ):
-        before, final = final, step.encounter
-        log.extend(step.events)
-        if not as_json:
-            if show_odds and setup.ruleset.system == "mst2":
-                note = _live_odds(before, step.events)
-                if note:
-                    out.print(f"[dim]{note}[/dim]")
-            for line in narrate(step.events):
-                out.print(styled(line))
+        quiet=as_json,
+        show_odds=show_odds and setup.ruleset.system == "mst2",
+    )
     warn_unused(dice)
     if not as_json:
         return
@@ -94,6 +86,38 @@ def fight_command(
             "events": [event.to_dict() for event in log],
         }
     )
+
+
+def play(
+    encounter: Encounter,
+    ruleset: Ruleset,
+    dice: Dice,
+    *,
+    name: str,
+    max_rounds: int,
+    quiet: bool,
+    show_odds: bool = False,
+) -> tuple[list[Event], Encounter]:
+    """Run an encounter, narrating each step as it happens unless ``quiet``; return the
+    whole event log and the final state."""
+    from affray.cli.output import console, styled
+    from affray.encounter import steps
+    from affray.narrate import narrate
+
+    out = console()
+    log: list[Event] = []
+    final = encounter
+    for step in steps(encounter, ruleset, dice, name=name, max_rounds=max_rounds):
+        before, final = final, step.encounter
+        log.extend(step.events)
+        if quiet:
+            continue
+        note = _live_odds(before, step.events) if show_odds else None
+        if note:
+            out.print(f"[dim]{note}[/dim]")
+        for line in narrate(step.events):
+            out.print(styled(line))
+    return log, final
 
 
 def _live_odds(encounter: Any, events: tuple[Event, ...]) -> str | None:
