@@ -390,30 +390,35 @@ class MidianRuleset:
             if strikes_obstacle(
                 attack.total, cover_penalty(cover), attack.armour_class, obstacle_sheet.armour_class
             ):
-                encounter, more = self._stray(encounter, cid, obstacle, attack, dice)
+                encounter, more = self._stray(encounter, cid, obstacle, dice)
                 events.extend(more)
         return self._release_fallen(encounter, target), events
 
     def _stray(
-        self, encounter: Encounter, cid: str, obstacle: str, attack: AttackRolled, dice: Dice
+        self, encounter: Encounter, cid: str, obstacle: str, dice: Dice
     ) -> tuple[Encounter, list[Event]]:
         """The shot strikes the ally in the way instead."""
         shooter, victim = self._sheet(encounter, cid), self._sheet(encounter, obstacle)
-        state = self._state(encounter, obstacle)
-        events: list[Event] = [StatusChanged(obstacle, "struck", f"in the way of {cid}'s shot")]
         damage = roll_damage(shooter, victim, dice, critical=False, modifiers=())
-        events.append(damage.event)
+        encounter, hurt = self._hurt(encounter, obstacle, damage.final, dice, f"{cid}'s stray shot")
+        struck = StatusChanged(obstacle, "struck", f"in the way of {cid}'s shot")
+        return encounter, [struck, damage.event, *hurt]
+
+    def _hurt(
+        self, encounter: Encounter, cid: str, amount: int, dice: Dice, source: str
+    ) -> tuple[Encounter, list[Event]]:
+        """Damage outside an attack roll (a stray shot, a hold): take it, and fall if it fells."""
+        state = self._state(encounter, cid)
         injury = take_damage(
-            victim,
+            self._sheet(encounter, cid),
             state.health,
-            damage.final,
+            amount,
             dice,
-            source=f"{cid}'s stray shot",
+            source=source,
             willpower=self.rules.willpower,
         )
-        events.extend(injury.events)
-        encounter = encounter.with_state(obstacle, replace(state, health=injury.health))
-        return self._release_fallen(encounter, obstacle), events
+        encounter = encounter.with_state(cid, replace(state, health=injury.health))
+        return self._release_fallen(encounter, cid), list(injury.events)
 
     def _grapple(
         self, encounter: Encounter, cid: str, target: str, dice: Dice
@@ -447,7 +452,6 @@ class MidianRuleset:
     ) -> tuple[Encounter, list[Event]]:
         """A continuing hold does its damage at the end of the round, without a roll to hit."""
         grip, victim = self._sheet(encounter, holder), self._sheet(encounter, held)
-        state = self._state(encounter, held)
         natural = grip.weapon.encumbrance is Encumbrance.NONE
         dice_text = grip.weapon.damage if natural else "0"
         damage = roll_damage(
@@ -459,17 +463,8 @@ class MidianRuleset:
             damage_dice=dice_text,
             damage_type="smashing",
         )
-        injury = take_damage(
-            victim,
-            state.health,
-            damage.final,
-            dice,
-            source=f"{holder}'s hold",
-            willpower=self.rules.willpower,
-        )
-        encounter = encounter.with_state(held, replace(state, health=injury.health))
-        events: list[Event] = [ActionChosen(holder, "squeezes", held), damage.event, *injury.events]
-        return self._release_fallen(encounter, held), events
+        encounter, hurt = self._hurt(encounter, held, damage.final, dice, f"{holder}'s hold")
+        return encounter, [ActionChosen(holder, "squeezes", held), damage.event, *hurt]
 
     def _escape(self, encounter: Encounter, cid: str, dice: Dice) -> tuple[Encounter, list[Event]]:
         from affray.rules.midian.situations import escape_hold
