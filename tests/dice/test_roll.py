@@ -11,7 +11,7 @@ from affray.errors import ScriptedDiceError
 
 
 def test_scripted_roll_uses_faces_in_reading_order() -> None:
-    dice = ScriptedDice([3, 4, 6, 2])
+    dice = ScriptedDice([3, 4, 6, 2], record=True)
     result = roll("2d6+1d8-(1d4)+5", dice)
     assert result.faces == (3, 4, 6, 2)
     assert result.total == 3 + 4 + 6 - 2 + 5
@@ -68,3 +68,15 @@ def test_parse_faces(text: str, faces: tuple[int, ...]) -> None:
 def test_parse_faces_rejects_garbage(text: str) -> None:
     with pytest.raises(ScriptedDiceError):
         parse_faces(text)
+
+
+def test_a_source_keeps_no_log_unless_asked_to_record() -> None:
+    quiet = RandomDice(5)
+    for _ in range(1000):
+        roll("3d6", quiet)
+    assert quiet.log == []
+    recording = RandomDice(5, record=True)
+    rolled = [roll("3d6", recording) for _ in range(10)]
+    assert recording.recorded == tuple(f for r in rolled for f in r.faces)
+    replayed = ScriptedDice(recording.recorded)
+    assert [roll("3d6", replayed).total for _ in range(10)] == [r.total for r in rolled]

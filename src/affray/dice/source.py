@@ -3,7 +3,9 @@
 Rules never touch global random state: they are handed a :class:`Dice`. A
 :class:`RandomDice` draws from its own seeded generator; a :class:`ScriptedDice`
 hands out faces typed in by a game master (or a test) in the order the rules
-roll them. Every roll is recorded with what it was for.
+roll them. Every roll carries what it was for; a source made with ``record=True``
+also keeps them all in :attr:`Dice.log` (for replaying a fight), and keeps nothing
+otherwise, so a program that fights millions of duels does not grow.
 """
 
 from __future__ import annotations
@@ -26,18 +28,30 @@ class DieRoll:
 
 
 class Dice(ABC):
-    """A source of die faces that keeps a log of every roll it made."""
+    """A source of die faces; with ``record=True`` it keeps a log of every roll.
 
-    def __init__(self) -> None:
+    Args:
+        record: keep every roll in :attr:`log` (off by default: a long run must
+            not grow).
+    """
+
+    def __init__(self, *, record: bool = False) -> None:
+        self.record = record
         self.log: list[DieRoll] = []
 
     def roll(self, sides: int, purpose: str) -> DieRoll:
-        """Roll one die of ``sides`` sides for ``purpose`` and record it."""
+        """Roll one die of ``sides`` sides for ``purpose`` (and log it when recording)."""
         if sides < 1:
             raise ValueError(f"a die needs at least one side, got {sides}")
         result = DieRoll(sides, self._face(sides, purpose), purpose)
-        self.log.append(result)
+        if self.record:
+            self.log.append(result)
         return result
+
+    @property
+    def recorded(self) -> tuple[int, ...]:
+        """The faces logged so far (a recording source), e.g. to replay a fight."""
+        return tuple(die.face for die in self.log)
 
     def roll_pool(self, pool: Iterable[int], purpose: str) -> tuple[DieRoll, ...]:
         """Roll each die of ``pool`` (a sequence of side counts) in order."""
@@ -56,10 +70,11 @@ class RandomDice(Dice):
     Args:
         seed: an integer seed, a ``random.Random`` to draw from, or ``None`` for
             a generator seeded from the operating system.
+        record: keep every roll in :attr:`log`.
     """
 
-    def __init__(self, seed: int | random.Random | None = None) -> None:
-        super().__init__()
+    def __init__(self, seed: int | random.Random | None = None, *, record: bool = False) -> None:
+        super().__init__(record=record)
         self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
 
     def _face(self, sides: int, purpose: str) -> int:
@@ -74,8 +89,8 @@ class ScriptedDice(Dice):
             cannot be shown by the die being rolled.
     """
 
-    def __init__(self, faces: Iterable[int]) -> None:
-        super().__init__()
+    def __init__(self, faces: Iterable[int], *, record: bool = False) -> None:
+        super().__init__(record=record)
         self.faces = tuple(faces)
         self.used = 0
 

@@ -50,7 +50,6 @@ def _chunk(
 
     def fight() -> tuple[str | None, int]:
         result = run_encounter(encounter, ruleset, dice, max_rounds=max_rounds)
-        dice.log.clear()
         return sides.get(result.winner or ""), result.rounds
 
     return tally(fight, size, report_every=size + 1)

@@ -33,7 +33,6 @@ def simulate_duels(
 
     def fight() -> tuple[str | None, int]:
         result = duel(a, b, dice, max_rounds=max_rounds)
-        dice.log.clear()  # the log is for narration; a long run must not keep it
         return result.winner, result.rounds
 
     return tally(fight, n, progress=progress, report_every=report_every)
