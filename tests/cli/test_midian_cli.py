@@ -195,7 +195,7 @@ def test_midian_duel_monte_carlo_json() -> None:
 
 def test_midian_duel_errors() -> None:
     result = run("duel", GUARD, BRAWLER, "--exact")
-    assert result.exit_code == 2 and "exact duel odds exist for MST-2 only" in result.stderr
+    assert result.exit_code == 2 and "Midian has no exact duel odds" in result.stderr
     result = run("duel", GUARD, str(EXAMPLES / "mst2" / "ogre.toml"))
     assert result.exit_code == 2 and "different rule systems" in result.stderr
 

@@ -9,13 +9,18 @@ from pathlib import Path
 import pytest
 
 from affray.dice import RandomDice, ScriptedDice
-from affray.encounter import Combatant, Encounter, Tactics, run_encounter, steps
+from affray.encounter import Encounter, run_encounter, steps
 from affray.encounter import events as enc
 from affray.rules.midian import events as ev
-from affray.rules.midian.character import Encumbrance
+from affray.rules.midian.actions import Defend
+from affray.rules.midian.character import Character, Encumbrance
+from affray.rules.midian.defence import Stance
 from affray.rules.midian.ruleset import MidianRuleset
+from affray.rules.midian.state import armed
+from affray.rules.midian.tactics import MidianTactics, Role
 from affray.sheets import load_encounter
 from affray.sim import simulate_encounter_duels
+from tests.encounter import driver
 from tests.helpers import EXAMPLES
 from tests.rules.midian.helpers import character, weapon
 
@@ -26,14 +31,13 @@ ENCOUNTERS = [
 ]
 
 
+Tactics = MidianTactics
+
+
 def build(
-    *members: tuple[str, str, object, Tactics], ruleset: MidianRuleset | None = None
-) -> tuple[Encounter, MidianRuleset]:
-    rules = ruleset or MidianRuleset()
-    combatants = tuple(
-        Combatant(cid, side, sheet, tactics) for cid, side, sheet, tactics in members
-    )
-    return Encounter(combatants, {c.id: rules.initial_state(c.sheet) for c in combatants}), rules
+    *members: tuple[str, str, Character, MidianTactics], ruleset: MidianRuleset | None = None
+) -> tuple[Encounter[Character, object], driver.Driver]:
+    return driver.build(ruleset or MidianRuleset(), *members)
 
 
 def test_a_whole_round_two_actions_a_defence_that_costs_an_action_bleeding_and_system_shock() -> (
@@ -59,7 +63,7 @@ def test_a_whole_round_two_actions_a_defence_that_costs_an_action_bleeding_and_s
     # Swift at 3: 12+5 = 17 hits, no defence left; [3,3] = 6: life points 2 → -4.
     # End of round: Slow bleeds 4 (below 0) → -8; system shock 50 - 40 = 10%: 50 fails → dead.
     dice = ScriptedDice([8, 5, 10, 3, 4, 4, 1, 1, 12, 3, 3, 50])
-    result = run_encounter(encounter, rules, dice)
+    result = run_encounter(encounter, rules.ruleset, rules.answers(dice, swift))
     kinds = [type(e) for e in result.events]
     assert kinds == [
         enc.EncounterStarted,
@@ -93,14 +97,15 @@ def test_a_whole_round_two_actions_a_defence_that_costs_an_action_bleeding_and_s
     shock = result.events[17]
     assert isinstance(shock, ev.SystemShockRolled) and shock.chance == 10 and not shock.success
     assert result.winner == "a" and result.rounds == 1
-    assert rules.condition(result.encounter, "Slow") == "dead"
+    assert rules.ruleset.condition(result.encounter, "Slow") == "dead"
 
 
 def test_shock_carries_into_next_initiative() -> None:
     hitter = character("Hitter", attack_bonus=10, weapon=weapon(damage="1d4"))
     target = character("Target", hit_points=50)
     encounter, rules = build(
-        ("Hitter", "a", hitter, Tactics()), ("Target", "b", target, Tactics(stance="total defence"))
+        ("Hitter", "a", hitter, Tactics()),
+        ("Target", "b", target, Tactics(stance=Stance.TOTAL_DEFENCE)),
     )
     # round 1: Hitter 9, Target 1; Hitter 10+10 = 20 hits; Target parries (unskilled, an
     # action) 2 → fails; 1d4 [4]: 4 shock. Target's turn: total defence, no attack.
@@ -128,7 +133,8 @@ def test_surprise_round_the_ambushers_act_alone_and_the_surprised_cannot_defend(
         ("Merchant", "caravan", merchant, Tactics()),
         ruleset=MidianRuleset(surprised=["caravan"]),
     )
-    stepper = steps(encounter, rules, ScriptedDice([10, 5] + [1] * 40), max_rounds=1)
+    dice = ScriptedDice([10, 5] + [1] * 40)
+    stepper = steps(encounter, rules.ruleset, rules.answers(dice, bandit), max_rounds=1)
     events = [e for step in stepper for e in step.events]
     started = next(e for e in events if isinstance(e, enc.RoundStarted))
     assert started.order == ("Bandit",)
@@ -146,7 +152,11 @@ def test_everyone_surprised_loses_a_round() -> None:
         ruleset=MidianRuleset(surprised=["x", "y"]),
     )
     events = [
-        e for step in steps(encounter, rules, ScriptedDice([]), max_rounds=1) for e in step.events
+        e
+        for step in steps(
+            encounter, rules.ruleset, rules.answers(ScriptedDice([]), a), max_rounds=1
+        )
+        for e in step.events
     ]
     assert [e.kind for e in events if isinstance(e, enc.TurnSkipped)] == [
         "turn_skipped",
@@ -171,7 +181,7 @@ def test_charge_against_a_set_pike_the_longer_reach_strikes_first_for_double_dam
     )
     encounter, rules = build(
         ("Knight", "riders", knight, Tactics()),
-        ("Pike", "foot", pike, Tactics(role="pikeman")),
+        ("Pike", "foot", pike, Tactics(role=Role.PIKEMAN)),
         ruleset=MidianRuleset(distance=40),
     )
     encounter = encounter.next_round()
@@ -198,7 +208,9 @@ def test_charge_against_a_set_pike_the_longer_reach_strikes_first_for_double_dam
     assert not any(isinstance(e, ev.DefenceRolled) for e in events)
 
 
-def with_actions(encounter: Encounter, cid: str, actions: int) -> Encounter:
+def with_actions(
+    encounter: Encounter[Character, object], cid: str, actions: int
+) -> Encounter[Character, object]:
     state = encounter.states[cid]
     return encounter.with_state(cid, replace(state, pool=replace(state.pool, actions=actions)))
 
@@ -208,7 +220,7 @@ def test_grapple_hold_squeezes_at_the_end_of_the_round_and_can_be_broken() -> No
     wrestler = character("Wrestler", attack_bonus=5, grappling=2, damage_bonus=2, weapon=fists)
     victim = character("Victim", armour_class=15, natural_armour_class=5, hit_points=40)
     encounter, rules = build(
-        ("Wrestler", "a", wrestler, Tactics(role="grappler")), ("Victim", "b", victim, Tactics())
+        ("Wrestler", "a", wrestler, Tactics(role=Role.GRAPPLER)), ("Victim", "b", victim, Tactics())
     )
     encounter = with_actions(with_actions(encounter.next_round(), "Wrestler", 1), "Victim", 1)
     # grapple: 10+5 = 15 against the natural armour class 5 (armour does not count): hits;
@@ -237,13 +249,13 @@ def test_disarmer_takes_the_weapon_and_the_victim_fights_with_fists() -> None:
     duelist = character("Duelist", attack_bonus=6, weapon=weapon(skill=3))
     soldier = character("Soldier", weapon=weapon(name="Axe", damage="1d10", skill=1))
     encounter, rules = build(
-        ("Duelist", "a", duelist, Tactics(role="disarmer")), ("Soldier", "b", soldier, Tactics())
+        ("Duelist", "a", duelist, Tactics(role=Role.DISARMER)), ("Soldier", "b", soldier, Tactics())
     )
     encounter = with_actions(encounter.next_round(), "Duelist", 1)
     encounter, events = rules.take_turn(encounter, "Duelist", ScriptedDice([12, 8]))  # 18 against 9
     assert encounter.states["Soldier"].weapon_lost
     assert any(isinstance(e, ev.StatusChanged) and e.status == "disarmed" for e in events)
-    assert rules._armed(encounter, "Soldier").weapon.name == "Unarmed"
+    assert armed(encounter, "Soldier").weapon.name == "Unarmed"
 
 
 @pytest.mark.parametrize("path", ENCOUNTERS, ids=lambda p: p.stem)
@@ -252,7 +264,10 @@ def test_invariants_over_many_seeded_midian_fights(path: Path) -> None:
     for seed in range(12):
         out: set[str] = set()
         for step in steps(
-            setup.encounter, setup.ruleset, RandomDice(seed), max_rounds=setup.max_rounds
+            setup.encounter,
+            setup.ruleset,
+            setup.answers(RandomDice(seed)),
+            max_rounds=setup.max_rounds,
         ):
             for event in step.events:
                 if isinstance(event, enc.ActionChosen):
@@ -291,8 +306,8 @@ def test_evasion_stance_rolls_once_at_the_start_of_the_round() -> None:
     )
     runner = character("Runner", dodge=2)
     encounter, rules = build(
-        ("Archer", "a", archer, Tactics(role="archer")),
-        ("Runner", "b", runner, Tactics(stance="evasion")),
+        ("Archer", "a", archer, Tactics(role=Role.ARCHER)),
+        ("Runner", "b", runner, Tactics(stance=Stance.EVASION)),
     )
     encounter = encounter.next_round()
     # initiative Archer 9, Runner 2; the runner's evasion: 14 + 2 - 6 = 10
@@ -303,7 +318,7 @@ def test_evasion_stance_rolls_once_at_the_start_of_the_round() -> None:
     encounter, events = rules.take_turn(encounter, "Archer", ScriptedDice([8]))
     assert not any(isinstance(e, ev.DamageRolled) for e in events)
     encounter, events = rules.take_turn(encounter, "Runner", ScriptedDice([]))
-    assert events == [enc.ActionChosen("Runner", "evasion")]
+    assert events == [enc.ActionChosen("Runner", Defend(stance=Stance.EVASION))]
 
 
 def test_midian_duels_give_the_same_result_whatever_the_workers() -> None:

@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from affray.dice import RandomDice, ScriptedDice
-from affray.encounter import Combatant, Encounter, Tactics, run_encounter, steps
+from affray.encounter import Attack, Encounter, Flee, Shoot, Targeting, run_encounter, steps
 from affray.encounter import events as enc
 from affray.errors import SheetError
 from affray.odds import duel_odds
 from affray.rules.mst2 import Condition, FighterState, Reach
 from affray.rules.mst2 import events as ev
-from affray.rules.mst2.ruleset import Flee, Melee, Mst2Ruleset, Shoot, StepAway
+from affray.rules.mst2.fighter import Fighter
+from affray.rules.mst2.ruleset import Mst2Ruleset, StepAway
+from affray.rules.mst2.tactics import Mst2Tactics, Role
 from affray.sheets import load_encounter
+from tests.encounter import driver
 from tests.helpers import EXAMPLES, example, make_fighter
 
 ENCOUNTERS = [
@@ -26,15 +28,13 @@ ENCOUNTERS = [
 ]
 
 
+Tactics = Mst2Tactics
+
+
 def build(
-    *members: tuple[str, str, object, Tactics], ruleset: Mst2Ruleset | None = None
-) -> tuple[Encounter, Mst2Ruleset]:
-    rules = ruleset or Mst2Ruleset()
-    combatants = tuple(
-        Combatant(cid, side, replace(sheet, name=cid), tactics)  # type: ignore[type-var]
-        for cid, side, sheet, tactics in members
-    )
-    return Encounter(combatants, {c.id: FighterState() for c in combatants}), rules
+    *members: tuple[str, str, Fighter, Mst2Tactics], ruleset: Mst2Ruleset | None = None
+) -> tuple[Encounter[Fighter, FighterState], driver.Driver]:
+    return driver.build(ruleset or Mst2Ruleset(), *members)
 
 
 def test_scripted_one_on_one_event_sequence() -> None:
@@ -45,7 +45,7 @@ def test_scripted_one_on_one_event_sequence() -> None:
     # S attacks K at close: must disengage; K counters: miss (1); S hits (20) 2d8 [8,8]: 2 wounds,
     # shock 1 -> K is out.
     dice = ScriptedDice([2, 16, 3, 6, 1, 20, 8, 8, 1])
-    result = run_encounter(encounter, rules, dice)
+    result = run_encounter(encounter, rules.ruleset, rules.answers(dice, knifer))
     kinds = [type(e) for e in result.events]
     assert kinds == [
         enc.EncounterStarted,
@@ -80,9 +80,10 @@ def test_one_on_one_encounters_match_the_exact_duel() -> None:
     a, b = example("sellsword.toml"), example("spearman.toml")
     encounter, rules = build(("A", "a", a, Tactics()), ("B", "b", b, Tactics()))
     n = 1500
-    dice = RandomDice(77)
+    answers = rules.answers(RandomDice(77), a)
     wins = sum(
-        run_encounter(encounter, rules, dice, max_rounds=1000).winner == "a" for _ in range(n)
+        run_encounter(encounter, rules.ruleset, answers, max_rounds=1000).winner == "a"
+        for _ in range(n)
     )
     p = float(duel_odds(a, b).p_a_wins)
     assert abs(wins / n - p) < 4 * math.sqrt(p * (1 - p) / n)
@@ -93,11 +94,11 @@ def test_archer_shoots_while_free_and_stray_shots_hit_the_melee() -> None:
     brute = make_fighter(weapon_name="club", hit_dice="1d8")
     friend = make_fighter(weapon_name="sword", hit_dice="1d8")
     encounter, rules = build(
-        ("Archer", "us", archer, Tactics(role="archer")),
+        ("Archer", "us", archer, Tactics(role=Role.ARCHER)),
         ("Friend", "us", friend, Tactics()),
         ("Brute", "them", brute, Tactics()),
     )
-    encounter = encounter.engage("Friend", "Brute", Reach.MID)
+    encounter = encounter.engage("Friend", "Brute", Reach.MID.label)
     action = rules.choose(encounter, "Archer", ScriptedDice([]))
     assert action == Shoot("Brute")
     # odd face 13: Brute's melee (Brute and Friend) is near; d2 = 2 picks Friend
@@ -110,10 +111,10 @@ def test_engaged_archer_fights_in_melee() -> None:
     archer = example("archer.toml")
     brute = make_fighter(weapon_name="club", hit_dice="1d8")
     encounter, rules = build(
-        ("Archer", "us", archer, Tactics(role="archer")), ("Brute", "them", brute, Tactics())
+        ("Archer", "us", archer, Tactics(role=Role.ARCHER)), ("Brute", "them", brute, Tactics())
     )
-    encounter = encounter.engage("Archer", "Brute", Reach.MID)
-    assert rules.choose(encounter, "Archer", ScriptedDice([])) == Melee("Brute")
+    encounter = encounter.engage("Archer", "Brute", Reach.MID.label)
+    assert rules.choose(encounter, "Archer", ScriptedDice([])) == Attack("Brute")
 
 
 def test_retreat_threshold_and_fleeing() -> None:
@@ -122,7 +123,9 @@ def test_retreat_threshold_and_fleeing() -> None:
     encounter, rules = build(
         ("Coward", "us", coward, Tactics(retreat_at=2)), ("Brute", "them", brute, Tactics())
     )
-    encounter = encounter.engage("Coward", "Brute", Reach.MID).with_state("Coward", FighterState(2))
+    encounter = encounter.engage("Coward", "Brute", Reach.MID.label).with_state(
+        "Coward", FighterState(2)
+    )
     assert rules.choose(encounter, "Coward", ScriptedDice([])) == Flee()
     after, events = rules.perform(encounter, "Coward", Flee(), ScriptedDice([3]))  # counter misses
     assert after.states["Coward"].condition is Condition.FLED
@@ -134,7 +137,7 @@ def test_step_away_keeps_fighting_but_leaves_the_melee() -> None:
     a = make_fighter(weapon_name="dagger", hit_dice="1d6")
     b = make_fighter(weapon_name="club", hit_dice="1d8")
     encounter, rules = build(("A", "us", a, Tactics()), ("B", "them", b, Tactics()))
-    encounter = encounter.engage("A", "B", Reach.MID)
+    encounter = encounter.engage("A", "B", Reach.MID.label)
     after, events = rules.perform(encounter, "A", StepAway(), ScriptedDice([3]))
     assert after.states["A"].fighting and after.engagements == {}
     assert isinstance(events[-1], enc.Disengaged)
@@ -147,15 +150,17 @@ def test_target_policies(policy: str) -> None:
     hurt = make_fighter(weapon_name="dagger", hit_dice="1d6")
     ally = make_fighter(weapon_name="sword", hit_dice="1d8")
     encounter, rules = build(
-        ("Hero", "us", hero, Tactics(target=policy)),
+        ("Hero", "us", hero, Tactics(target=Targeting(policy))),
         ("Ally", "us", ally, Tactics()),
         ("Fresh", "them", fresh, Tactics()),
         ("Hurt", "them", hurt, Tactics()),
     )
-    encounter = encounter.with_state("Hurt", FighterState(3)).engage("Ally", "Fresh", Reach.MID)
+    encounter = encounter.with_state("Hurt", FighterState(3)).engage(
+        "Ally", "Fresh", Reach.MID.label
+    )
     choice = rules.choose(encounter, "Hero", ScriptedDice([2]))
     expected = {"weakest": "Hurt", "nearest": "Fresh", "focus": "Fresh", "random": "Hurt"}[policy]
-    assert choice == Melee(expected)
+    assert choice == Attack(expected)
 
 
 def test_shuffled_order_uses_the_dice() -> None:
@@ -180,7 +185,10 @@ def test_invariants_over_many_seeded_fights(path: Path) -> None:
         wounds: dict[str, int] = {}
         out: set[str] = set()
         for step in steps(
-            setup.encounter, setup.ruleset, RandomDice(seed), max_rounds=setup.max_rounds
+            setup.encounter,
+            setup.ruleset,
+            setup.answers(RandomDice(seed)),
+            max_rounds=setup.max_rounds,
         ):
             events = step.events
             for index, event in enumerate(events):
@@ -205,7 +213,9 @@ def test_invariants_over_many_seeded_fights(path: Path) -> None:
 
 def test_round_cap_is_a_draw() -> None:
     setup = load_encounter(EXAMPLES / "encounters" / "shield_wall.toml")
-    result = run_encounter(setup.encounter, setup.ruleset, RandomDice(1), max_rounds=1)
+    result = run_encounter(
+        setup.encounter, setup.ruleset, setup.answers(RandomDice(1)), max_rounds=1
+    )
     assert result.winner is None and result.rounds == 1
     assert "round cap" in result.reason
 
@@ -224,9 +234,9 @@ def test_encounter_file_builds_unique_names_and_tactics() -> None:
         "Bandit archer 2",
     ]
     bandit = setup.encounter.combatant("Bandit 2")
-    assert bandit.tactics == Tactics(target="focus", role="fighter", retreat_at=3)
+    assert setup.tactics["Bandit 2"] == Tactics(Targeting.FOCUS, Role.FIGHTER, retreat_at=3)
     assert bandit.sheet.name == "Bandit 2"
-    assert setup.encounter.combatant("Archer").tactics.role == "archer"
+    assert setup.tactics["Archer"].role is Role.ARCHER
     assert setup.ruleset.order == "shuffled"
 
 

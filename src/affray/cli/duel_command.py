@@ -18,8 +18,7 @@ from affray.cli.options import (
 )
 
 if TYPE_CHECKING:
-    from affray.rules.midian.character import Character
-    from affray.rules.mst2 import Fighter
+    from affray.registry import AnySystem
     from affray.sim.stats import DuelStats
 
 
@@ -37,16 +36,17 @@ if TYPE_CHECKING:
 @seed_option
 @click.option(
     "--engine",
-    type=click.Choice(["fast", "scalar"]),
+    type=click.Choice(["fast", "reference"]),
     default="fast",
     show_default=True,
-    help="Monte Carlo engine: the batch simulator, or the readable reference engine.",
+    help="Monte Carlo engine: the fast one where the system has it, or the reference "
+    "(each duel through the encounter engine).",
 )
 @click.option(
     "--workers",
     type=click.IntRange(min=1, max=256),
     default=None,
-    help="Worker processes for the fast engine; default: one per CPU. Results do not depend on it.",
+    help="Worker processes; default: one per CPU. Results do not depend on it.",
 )
 @click.option("--narrate", is_flag=True, help="Fight one duel and narrate it, blow by blow.")
 @rolls_option
@@ -68,13 +68,12 @@ def duel_command(
     """Who wins a duel between sheets A and B.
 
     A attacks first, then B, in turn, until one is out; the distance opens at the
-    longer reach (MST-2). Exact odds by default for MST-2; -n N simulates;
-    --narrate tells one duel (--seed or --rolls).
+    longer reach (MST-2). Exact odds by default where the system has them; -n N
+    simulates; --narrate tells one duel (--seed or --rolls).
     """
     from affray.errors import AffrayError, SheetError
     from affray.plots import check_plot_path
-    from affray.rules.midian.character import Character
-    from affray.rules.mst2 import Fighter
+    from affray.registry import system_of
     from affray.sheets import load_sheet
 
     if exact and count is not None:
@@ -82,50 +81,49 @@ def duel_command(
     if plot is not None:
         check_plot_path(plot)
     first, second = load_sheet(a), load_sheet(b)
-    if type(first) is not type(second):
+    system = system_of(first)
+    if not system.owns(second):
         raise SheetError(
             "the two sheets are of different rule systems",
             path=b,
             key="system",
-            hint="a duel needs two MST-2 sheets or two Midian sheets",
+            hint=f"a duel needs two sheets of one system ({a} is a {system.name} sheet)",
         )
     if narrate:
-        _narrate(first, second, seed, rolls, as_json)
+        _narrate(system, first, second, seed, rolls, as_json)
         return
-    if isinstance(first, Character) and isinstance(second, Character):
+    if count is None and system.exact_duel is None:
         if exact:
             raise AffrayError(
-                "exact duel odds exist for MST-2 only",
-                hint="simulate a Midian duel instead: affray duel A B -n 10000",
+                f"{system.title} has no exact duel odds",
+                hint="simulate the duel instead: affray duel A B -n 10000",
             )
-        _simulate_midian(
-            first, second, count or 10_000, seed, workers or os.cpu_count() or 1, as_json
-        )
-        return
-    assert isinstance(first, Fighter) and isinstance(second, Fighter)
+        count = 10_000
     if count is None:
-        _exact(first, second, plot, as_json)
-    else:
-        cores = workers or os.cpu_count() or 1
-        _simulate(first, second, count, seed, engine, cores, plot, as_json)
+        _exact(system, first, second, plot, as_json)
+        return
+    if plot is not None:
+        click.echo("warning: --plot draws exact distributions; use it with --exact", err=True)
+    _simulate(system, first, second, count, seed, engine, workers or os.cpu_count() or 1, as_json)
 
 
-def _narrate(a: Any, b: Any, seed: int | None, rolls: str | None, as_json: bool) -> None:
-    """One duel through the encounter engine, told line by line (or as an event log)."""
+def _narrate(
+    system: AnySystem, a: Any, b: Any, seed: int | None, rolls: str | None, as_json: bool
+) -> None:
+    """One duel through the encounter engine, told line by line (or as an event log),
+    with the live odds of each attack where the system has them."""
     from affray.cli.fight_command import play
     from affray.cli.output import emit_json
-    from affray.rules.midian.character import Character
-    from affray.rules.midian.ruleset import MidianRuleset
+    from affray.encounter import Answers
     from affray.rules.mst2.duel import MAX_ROUNDS
-    from affray.rules.mst2.ruleset import Mst2Ruleset
     from affray.sim import duel_encounter
 
-    ruleset = MidianRuleset() if isinstance(a, Character) else Mst2Ruleset()
+    ruleset = system.duel_ruleset()
     dice = dice_source(rolls, seed)
     log, _ = play(
         duel_encounter(a, b, ruleset),
         ruleset,
-        dice,
+        Answers(dice, system.ai(ruleset, {}, dice)),
         name=f"{a.name} vs {b.name}",
         max_rounds=MAX_ROUNDS,
         quiet=as_json,
@@ -143,32 +141,30 @@ def _narrate(a: Any, b: Any, seed: int | None, rolls: str | None, as_json: bool)
         )
 
 
-def _exact(a: Fighter, b: Fighter, plot: str | None, as_json: bool) -> None:
+def _exact(system: AnySystem, a: Any, b: Any, plot: str | None, as_json: bool) -> None:
     from affray.cli.output import emit_json, percent, table
-    from affray.odds import duel_odds, rounds_distribution
 
-    odds = duel_odds(a, b)
-    if plot is not None:
+    assert system.exact_duel is not None
+    odds = system.exact_duel(a, b)
+    if plot is not None and system.rounds_distribution is not None:
         from affray.plots import plot_rounds
 
-        plot_rounds(rounds_distribution(a, b), a.name, b.name, plot, title=f"{a.name} vs {b.name}")
+        rounds = system.rounds_distribution(a, b)
+        plot_rounds(rounds, a.name, b.name, plot, title=f"{a.name} vs {b.name}")
     if as_json:
         emit_json(
             {
                 "method": "exact",
-                "p_a_wins": float(odds.p_a_wins),
-                "p_b_wins": float(odds.p_b_wins),
-                "p_draw": float(odds.p_draw),
-                "mean_rounds": float(odds.mean_rounds),
-                "winner_wounds": {
-                    side: {str(w): float(p) for w, p in dist.items()}
-                    for side, dist in odds.winner_wounds.items()
-                },
+                "p_a_wins": odds.p_a_wins,
+                "p_b_wins": odds.p_b_wins,
+                "p_draw": odds.p_draw,
+                "mean_rounds": odds.mean_rounds,
+                **odds.detail,
             }
         )
         return
     table(
-        f"{a.name} vs {b.name}: exact odds, mean {float(odds.mean_rounds):.2f} rounds",
+        f"{a.name} vs {b.name}: exact odds, mean {odds.mean_rounds:.2f} rounds",
         ("outcome", "probability"),
         [
             (f"{a.name} wins", percent(odds.p_a_wins)),
@@ -176,41 +172,54 @@ def _exact(a: Fighter, b: Fighter, plot: str | None, as_json: bool) -> None:
             ("draw", percent(odds.p_draw)),
         ],
     )
-    won = odds.winner_wounds
+    won: Any = odds.detail.get("winner_wounds")
+    if not won:
+        return
     shown = sorted(
-        w
-        for w in set(won["a"]) | set(won["b"])
-        if max(won["a"].get(w, 0), won["b"].get(w, 0)) >= 0.0005
+        (
+            w
+            for w in set(won["a"]) | set(won["b"])
+            if max(won["a"].get(w, 0), won["b"].get(w, 0)) >= 0.0005
+        ),
+        key=int,
     )
     table(
         "The winner's wounds at the end (rows under 0.05% left out)",
         ("wounds", f"{a.name} wins with", f"{b.name} wins with"),
-        [(str(w), percent(won["a"].get(w, 0)), percent(won["b"].get(w, 0))) for w in shown],
+        [(w, percent(won["a"].get(w, 0)), percent(won["b"].get(w, 0))) for w in shown],
     )
 
 
 def _simulate(
-    a: Fighter,
-    b: Fighter,
+    system: AnySystem,
+    a: Any,
+    b: Any,
     count: int,
     seed: int | None,
     engine: str,
     workers: int,
-    plot: str | None,
     as_json: bool,
 ) -> None:
-    from affray.sim import simulate_duels, simulate_fast
+    from affray.rules.mst2.duel import MAX_ROUNDS
+    from affray.sim import simulate_encounter_duels
 
-    with _Progress(count) as advance:
-        if engine == "scalar":
-            stats = simulate_duels(a, b, count, seed=seed, progress=advance)
-            used_seed = seed
+    fast = system.fast_duels if engine == "fast" else None
+    used_seed: int | None
+    with _Progress(count, threshold=20_000 if fast else 2_000) as advance:
+        if fast is not None:
+            stats, used_seed = fast(a, b, count, seed, workers, advance, MAX_ROUNDS)
         else:
-            stats, used_seed = simulate_fast(
-                a, b, count, seed=seed, workers=workers, progress=advance
+            engine, used_seed = "reference", seed
+            stats = simulate_encounter_duels(
+                a,
+                b,
+                system.duel_ruleset(),
+                count,
+                seed=seed,
+                workers=workers,
+                progress=advance,
+                max_rounds=MAX_ROUNDS,
             )
-    if plot is not None:
-        click.echo("warning: --plot draws exact distributions; use it with --exact", err=True)
     _report(a.name, b.name, stats, engine, used_seed, as_json)
 
 
@@ -247,19 +256,6 @@ def _report(
         ],
     )
     click.echo(f"95% interval for {a_name} winning: {low * 100:.3f}% to {high * 100:.3f}%")
-
-
-def _simulate_midian(
-    a: Character, b: Character, count: int, seed: int | None, workers: int, as_json: bool
-) -> None:
-    from affray.rules.midian.ruleset import MidianRuleset
-    from affray.sim import simulate_encounter_duels
-
-    with _Progress(count, threshold=2_000) as advance:
-        stats = simulate_encounter_duels(
-            a, b, MidianRuleset(), count, seed=seed, workers=workers, progress=advance
-        )
-    _report(a.name, b.name, stats, "scalar", seed, as_json)
 
 
 class _Progress:

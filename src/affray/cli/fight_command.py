@@ -10,8 +10,8 @@ from affray.cli.options import dice_source, json_option, rolls_option, seed_opti
 from affray.events import Event
 
 if TYPE_CHECKING:
-    from affray.dice import Dice
-    from affray.encounter import Encounter, Ruleset
+    from affray.encounter import Answers, Encounter, Ruleset
+    from affray.registry import AnySystem
 
 
 @click.command("fight")
@@ -52,16 +52,20 @@ def fight_command(
 
     setup = load_encounter(encounter_file)
     dice = dice_source(rolls, seed)
-    if show_odds and setup.ruleset.system != "mst2":
-        click.echo("warning: --odds gives exact odds for MST-2 encounters only", err=True)
+    odds = setup.system if show_odds else None
+    if odds is not None and odds.attack_odds is None:
+        click.echo(
+            f"warning: --odds: {setup.system.title} has no exact odds of an attack", err=True
+        )
+        odds = None
     log, final = play(
         setup.encounter,
         setup.ruleset,
-        dice,
+        setup.answers(dice),
         name=setup.name,
         max_rounds=max_rounds or setup.max_rounds,
         quiet=as_json,
-        show_odds=show_odds and setup.ruleset.system == "mst2",
+        odds=odds,
     )
     warn_unused(dice)
     if not as_json:
@@ -89,55 +93,34 @@ def fight_command(
 
 
 def play(
-    encounter: Encounter,
-    ruleset: Ruleset,
-    dice: Dice,
+    encounter: Encounter[Any, Any],
+    ruleset: Ruleset[Any, Any],
+    answers: Answers[Any, Any],
     *,
     name: str,
     max_rounds: int,
     quiet: bool,
-    show_odds: bool = False,
-) -> tuple[list[Event], Encounter]:
-    """Run an encounter, narrating each step as it happens unless ``quiet``; return the
-    whole event log and the final state."""
+    odds: AnySystem | None = None,
+) -> tuple[list[Event], Encounter[Any, Any]]:
+    """Run an encounter, narrating each step as it happens unless ``quiet`` (with the
+    live odds of each attack from ``odds``' system); return the whole event log and
+    the final state."""
     from affray.cli.output import console, styled
     from affray.encounter import steps
     from affray.narrate import narrate
+    from affray.registry import live_odds
 
     out = console()
     log: list[Event] = []
     final = encounter
-    for step in steps(encounter, ruleset, dice, name=name, max_rounds=max_rounds):
+    for step in steps(encounter, ruleset, answers, name=name, max_rounds=max_rounds):
         before, final = final, step.encounter
         log.extend(step.events)
         if quiet:
             continue
-        note = _live_odds(before, step.events) if show_odds else None
+        note = live_odds(odds, before, step.events) if odds is not None else None
         if note:
-            out.print(f"[dim]{note}[/dim]")
+            out.print(f"[dim]  {note}[/dim]")
         for line in narrate(step.events):
             out.print(styled(line))
     return log, final
-
-
-def _live_odds(encounter: Any, events: tuple[Event, ...]) -> str | None:
-    """The exact odds of the attack this step opens with (MST-2), from the state before it."""
-    from affray.cli.output import percent
-    from affray.encounter.events import ActionChosen
-    from affray.odds import attack_odds
-    from affray.rules.mst2.catalog import Missile
-
-    chosen = next((e for e in events if isinstance(e, ActionChosen)), None)
-    if chosen is None or chosen.action not in ("melee", "shoot") or chosen.target is None:
-        return None
-    attacker = encounter.combatant(chosen.combatant).sheet
-    target = encounter.combatant(chosen.target).sheet
-    power = None
-    if chosen.action == "shoot" and isinstance(attacker.missile, Missile):
-        power = attacker.missile.power
-    odds = attack_odds(attacker, target, encounter.states[chosen.target].wounds, power=power)
-    return (
-        f"  odds of {chosen.combatant} against {chosen.target} (direct): "
-        f"hit {percent(odds.p_hit)}, wound {percent(odds.p_wound)}, "
-        f"takes out {percent(odds.p_out)}"
-    )

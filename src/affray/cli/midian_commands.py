@@ -103,7 +103,7 @@ def attack_command(
 
     from affray.cli.output import emit_json
     from affray.rules.midian.attack import HitRule
-    from affray.rules.midian.injury import Health
+    from affray.rules.midian.injury import Health, WillpowerRule
     from affray.rules.midian.resolve import Rules, Situation, resolve_attack
 
     a, d = load_midian(attacker), load_midian(defender)
@@ -129,7 +129,7 @@ def attack_command(
         dice,
         defend=not no_defence,
         situation=situation,
-        rules=Rules(HitRule(hit_rule), willpower),
+        rules=Rules(HitRule(hit_rule), WillpowerRule(willpower)),
     )
     warn_unused(dice)
     if as_json:

@@ -1,24 +1,65 @@
-"""The generic encounter engine: state, sides, turn order, event log, tactics.
+"""The generic encounter engine: state, sides, turn order, event log, actions and
+the questions that decide them.
 
-Rule systems plug in through :class:`Ruleset`.
+Rule systems plug in through :class:`Ruleset`; whoever decides (tactics AI,
+person, replay) plugs in as a :class:`Chooser` inside :class:`Answers`.
 """
 
-from affray.encounter.engine import DEFAULT_MAX_ROUNDS, EncounterResult, Step, run_encounter, steps
-from affray.encounter.model import Combatant, Encounter, Tactics, pair
-from affray.encounter.ruleset import Ruleset
-from affray.encounter.tactics import TARGET_POLICIES, target_policy
+from affray.encounter.actions import Action, Attack, Flee, Hold, Shoot
+from affray.encounter.engine import (
+    DEFAULT_MAX_ROUNDS,
+    EncounterResult,
+    Step,
+    action_question,
+    play_turn,
+    run_encounter,
+    steps,
+)
+from affray.encounter.model import Combatant, Encounter, Named, SheetT, StateT, named, pair
+from affray.encounter.questions import (
+    Answered,
+    Answers,
+    Chooser,
+    FirstChoice,
+    Question,
+    RecordingChooser,
+    ReplayChooser,
+    ScriptedChooser,
+    Topic,
+)
+from affray.encounter.ruleset import Outcome, Ruleset
+from affray.encounter.tactics import Targeting
 
 __all__ = [
     "DEFAULT_MAX_ROUNDS",
-    "TARGET_POLICIES",
+    "Action",
+    "Answered",
+    "Answers",
+    "Attack",
+    "Chooser",
     "Combatant",
     "Encounter",
     "EncounterResult",
+    "FirstChoice",
+    "Flee",
+    "Hold",
+    "Named",
+    "Outcome",
+    "Question",
+    "RecordingChooser",
+    "ReplayChooser",
     "Ruleset",
+    "ScriptedChooser",
+    "SheetT",
+    "Shoot",
+    "StateT",
     "Step",
-    "Tactics",
+    "Targeting",
+    "Topic",
+    "action_question",
+    "named",
     "pair",
+    "play_turn",
     "run_encounter",
     "steps",
-    "target_policy",
 ]

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
+from affray.encounter.actions import Action
 from affray.events import Event
 
 
@@ -55,8 +57,20 @@ class EncounterEnded(Event):
 
 @dataclass(frozen=True, slots=True)
 class ActionChosen(Event):
-    """What a combatant sets out to do this turn (its tactics' choice, or the GM's)."""
+    """What a combatant sets out to do this turn (its tactics' choice, or a person's)."""
 
     combatant: str
-    action: str
-    target: str | None = None
+    action: Action
+
+    @property
+    def target(self) -> str | None:
+        return self.action.target
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"event": "action_chosen", "combatant", "action": name, "target"}``."""
+        return {
+            "event": self.kind,
+            "combatant": self.combatant,
+            "action": self.action.name,
+            "target": self.action.target,
+        }

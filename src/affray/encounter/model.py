@@ -1,47 +1,44 @@
 """Encounter state: who is there, on which side, who is engaged with whom.
 
-Generic over rule systems: a combatant's sheet and per-fight state are whatever
-its :class:`~affray.encounter.ruleset.Ruleset` uses; engagements map a pair of
-combatants to a ruleset-defined distance. Values are immutable; every change
-makes a new :class:`Encounter`.
+Generic over rule systems: ``Encounter[SheetT, StateT]`` holds combatants with
+sheets of type ``SheetT`` (an MST-2 Fighter, a Midian Character, ...) and their
+per-fight states of type ``StateT``; engagements map a pair of combatants to a
+label the ruleset chooses (MST-2: the reach the pair fights at). Values are
+immutable; every change makes a new :class:`Encounter`. How a combatant *decides*
+is not part of the state: that is the job of whoever answers its questions
+(:mod:`affray.encounter.questions`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar, cast
+
+
+class Named(Protocol):
+    """What every sheet has: the name the rules use in their events."""
+
+    @property
+    def name(self) -> str: ...
+
+
+SheetT = TypeVar("SheetT", bound=Named)
+StateT = TypeVar("StateT")
+
+
+def named(sheet: SheetT, name: str) -> SheetT:
+    """The same sheet under another name (sheets are frozen dataclasses)."""
+    return cast(SheetT, replace(cast(Any, sheet), name=name))
 
 
 @dataclass(frozen=True, slots=True)
-class Tactics:
-    """How a simulated combatant fights (named in the encounter file).
-
-    Attributes:
-        target: target policy name (``weakest``, ``random``, ``nearest``, ``focus``).
-        role: ``fighter`` (melee), or ``archer`` (shoots while no foe is on it).
-        retreat_at: flee once wounds (MST-2) or points of damage (Midian) reach this
-            many (``None``: never).
-        stance: Midian stance for each round: ``normal``, ``defensive``,
-            ``total defence`` or ``evasion`` (one dodge roll at -6 for every attack).
-        defend_at: Midian: switch to total defence once damage taken reaches this.
-    """
-
-    target: str = "nearest"
-    role: str = "fighter"
-    retreat_at: int | None = None
-    stance: str = "normal"
-    defend_at: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Combatant:
-    """One participant: a unique id (its display name), its side, sheet and tactics."""
+class Combatant(Generic[SheetT]):
+    """One participant: a unique id (its display name), its side and its sheet."""
 
     id: str
     side: str
-    sheet: Any
-    tactics: Tactics = field(default_factory=Tactics)
+    sheet: SheetT
 
 
 Pair = frozenset[str]
@@ -52,12 +49,12 @@ def pair(a: str, b: str) -> Pair:
 
 
 @dataclass(frozen=True, slots=True)
-class Encounter:
+class Encounter(Generic[SheetT, StateT]):
     """The whole state of a fight between rounds or between turns."""
 
-    combatants: tuple[Combatant, ...]
-    states: Mapping[str, Any]
-    engagements: Mapping[Pair, Any] = field(default_factory=dict)
+    combatants: tuple[Combatant[SheetT], ...]
+    states: Mapping[str, StateT]
+    engagements: Mapping[Pair, str] = field(default_factory=dict)
     round: int = 0
 
     def __post_init__(self) -> None:
@@ -67,7 +64,7 @@ class Encounter:
 
     # -- look-ups ----------------------------------------------------------------
 
-    def combatant(self, cid: str) -> Combatant:
+    def combatant(self, cid: str) -> Combatant[SheetT]:
         for combatant in self.combatants:
             if combatant.id == cid:
                 return combatant
@@ -77,11 +74,17 @@ class Encounter:
     def sides(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(c.side for c in self.combatants))
 
-    def foes(self, cid: str) -> Iterator[Combatant]:
+    def sheet(self, cid: str) -> SheetT:
+        return self.combatant(cid).sheet
+
+    def state(self, cid: str) -> StateT:
+        return self.states[cid]
+
+    def foes(self, cid: str) -> Iterator[Combatant[SheetT]]:
         side = self.combatant(cid).side
         return (c for c in self.combatants if c.side != side)
 
-    def allies(self, cid: str) -> Iterator[Combatant]:
+    def allies(self, cid: str) -> Iterator[Combatant[SheetT]]:
         side = self.combatant(cid).side
         return (c for c in self.combatants if c.side == side and c.id != cid)
 
@@ -90,7 +93,7 @@ class Encounter:
         partners = {other for p in self.engagements if cid in p for other in p if other != cid}
         return [c.id for c in self.combatants if c.id in partners]
 
-    def distance(self, a: str, b: str) -> Any:
+    def distance(self, a: str, b: str) -> str | None:
         return self.engagements.get(pair(a, b))
 
     def cluster(self, cid: str) -> list[str]:
@@ -107,17 +110,17 @@ class Encounter:
 
     # -- changes -----------------------------------------------------------------
 
-    def with_state(self, cid: str, state: Any) -> Encounter:
+    def with_state(self, cid: str, state: StateT) -> Encounter[SheetT, StateT]:
         return replace(self, states={**self.states, cid: state})
 
-    def engage(self, a: str, b: str, distance: Any) -> Encounter:
+    def engage(self, a: str, b: str, distance: str) -> Encounter[SheetT, StateT]:
         return replace(self, engagements={**self.engagements, pair(a, b): distance})
 
-    def release(self, cid: str) -> Encounter:
+    def release(self, cid: str) -> Encounter[SheetT, StateT]:
         """End every engagement of ``cid`` (it fell, fled or stepped away)."""
         return replace(
             self, engagements={p: d for p, d in self.engagements.items() if cid not in p}
         )
 
-    def next_round(self) -> Encounter:
+    def next_round(self) -> Encounter[SheetT, StateT]:
         return replace(self, round=self.round + 1)

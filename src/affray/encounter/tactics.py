@@ -1,4 +1,4 @@
-"""Target policies for simulated combatants, pluggable by name.
+"""Target policies for the tactics AI, shared by every rule system.
 
 A policy picks one of ``candidates`` (foe ids) for ``actor``. Policies see the
 encounter and ask the ruleset how weak a combatant is, so they serve every rule
@@ -8,37 +8,73 @@ fight repeats exactly.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from enum import Enum
 
 from affray.dice import Dice
-from affray.encounter.model import Encounter
+from affray.encounter.model import Encounter, SheetT, StateT
 from affray.encounter.ruleset import Ruleset
 from affray.errors import RulesError
 
-TargetPolicy = Callable[[Encounter, Ruleset, str, Sequence[str], Dice], str]
+
+class Targeting(Enum):
+    """How the tactics AI picks a target (``tactics = "..."`` in encounter files).
+
+    ``weakest``: the foe closest to falling (ties: first listed). ``random``: any
+    foe, uniformly (one die with a side per candidate). ``nearest``: a foe engaged
+    with the actor, else one engaged with an ally (come to the rescue), else the
+    first listed. ``focus``: the foe most allies are already fighting (ties: the
+    weakest).
+    """
+
+    WEAKEST = "weakest"
+    RANDOM = "random"
+    NEAREST = "nearest"
+    FOCUS = "focus"
+
+    @classmethod
+    def named(cls, name: str) -> Targeting:
+        try:
+            return cls(name)
+        except ValueError:
+            raise RulesError(
+                f"unknown target policy {name!r}",
+                hint=f"one of: {', '.join(t.value for t in cls)}",
+            ) from None
+
+    def pick(
+        self,
+        encounter: Encounter[SheetT, StateT],
+        ruleset: Ruleset[SheetT, StateT],
+        actor: str,
+        candidates: Sequence[str],
+        dice: Dice,
+    ) -> str:
+        """One of ``candidates`` for ``actor``."""
+        if not candidates:
+            raise ValueError(f"{actor} has no one to target")
+        match self:
+            case Targeting.WEAKEST:
+                return max(candidates, key=lambda cid: ruleset.weakness(encounter, cid))
+            case Targeting.RANDOM:
+                if len(candidates) == 1:
+                    return candidates[0]
+                roll = dice.roll(len(candidates), f"{actor} picks a target at random")
+                return candidates[roll.face - 1]
+            case Targeting.NEAREST:
+                return _nearest(encounter, actor, candidates)
+            case Targeting.FOCUS:
+                allies = {c.id for c in encounter.allies(actor)}
+
+                def pressure(cid: str) -> tuple[int, float]:
+                    engaged = set(encounter.engaged_with(cid))
+                    return (len(allies & engaged), ruleset.weakness(encounter, cid))
+
+                return max(candidates, key=pressure)
+        raise AssertionError(self)  # pragma: no cover
 
 
-def weakest(
-    encounter: Encounter, ruleset: Ruleset, actor: str, candidates: Sequence[str], dice: Dice
-) -> str:
-    """The foe closest to falling (ties: first listed)."""
-    return max(candidates, key=lambda cid: ruleset.weakness(encounter, cid))
-
-
-def random_foe(
-    encounter: Encounter, ruleset: Ruleset, actor: str, candidates: Sequence[str], dice: Dice
-) -> str:
-    """Any foe, uniformly (one die with a side per candidate)."""
-    if len(candidates) == 1:
-        return candidates[0]
-    return candidates[dice.roll(len(candidates), f"{actor} picks a target at random").face - 1]
-
-
-def nearest(
-    encounter: Encounter, ruleset: Ruleset, actor: str, candidates: Sequence[str], dice: Dice
-) -> str:
-    """The nearest threat: a foe engaged with the actor, else one engaged with an
-    ally (come to the rescue), else the first listed."""
+def _nearest(encounter: Encounter[SheetT, StateT], actor: str, candidates: Sequence[str]) -> str:
     mine = set(encounter.engaged_with(actor))
     for cid in candidates:
         if cid in mine:
@@ -48,33 +84,3 @@ def nearest(
         if allies & set(encounter.engaged_with(cid)):
             return cid
     return candidates[0]
-
-
-def focus(
-    encounter: Encounter, ruleset: Ruleset, actor: str, candidates: Sequence[str], dice: Dice
-) -> str:
-    """Focus fire: the foe most allies are already fighting (ties: the weakest)."""
-    allies = {c.id for c in encounter.allies(actor)}
-
-    def pressure(cid: str) -> tuple[int, float]:
-        return (len(allies & set(encounter.engaged_with(cid))), ruleset.weakness(encounter, cid))
-
-    return max(candidates, key=pressure)
-
-
-TARGET_POLICIES: dict[str, TargetPolicy] = {
-    "weakest": weakest,
-    "random": random_foe,
-    "nearest": nearest,
-    "focus": focus,
-}
-ROLES = ("fighter", "archer")
-
-
-def target_policy(name: str) -> TargetPolicy:
-    try:
-        return TARGET_POLICIES[name]
-    except KeyError:
-        raise RulesError(
-            f"unknown target policy {name!r}", hint=f"one of: {', '.join(TARGET_POLICIES)}"
-        ) from None

@@ -3,7 +3,8 @@
 The narrator is a view of the event log. It returns lines of styled segments
 (plain data: ``(text, style)``) so that the CLI can colour them with rich and
 everything else can use :func:`plain`. Each rule system's handlers live in a
-module of their own and register themselves here.
+module of its own (``rules/<system>/narration.py``) and comes in through the
+rule-system registry.
 
 Example line::
 
@@ -12,7 +13,7 @@ Example line::
     shock 1d10 [3]=3 > 2 → keeps fighting
 """
 
-from affray.narrate import encounter, midian, mst2
+from affray.narrate import encounter
 from affray.narrate.core import Line, Segment, narrate, narrate_text, plain
 
-__all__ = ["Line", "Segment", "encounter", "midian", "mst2", "narrate", "narrate_text", "plain"]
+__all__ = ["Line", "Segment", "encounter", "narrate", "narrate_text", "plain"]

@@ -33,6 +33,9 @@ def plain(line: Line) -> str:
 def narrate(events: Iterable[Event]) -> list[Line]:
     """Turn an event log into lines. Events that continue an action (power, shock,
     succumbing) are appended to the line of the attack they belong to."""
+    from affray.registry import systems
+
+    systems()  # every registered system's handlers are in
     lines: list[list[Segment]] = []
     for event in events:
         handler = HANDLERS.get(type(event))

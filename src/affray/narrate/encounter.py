@@ -21,25 +21,11 @@ def _round(event: enc.RoundStarted) -> tuple[list[Segment], bool]:
     ], False
 
 
-_ACTION_WORDS = {
-    "flee": "tries to flee",
-    "step away": "steps back out of the melee",
-    "hold": "holds",
-    "grapple": "tries to grapple {target}",
-    "disarm": "tries to disarm {target}",
-    "keeps the hold": "keeps {target} in a hold",
-    "squeezes": "squeezes {target} in the hold",
-    "tries to break the hold": "tries to break {target}'s hold",
-    "total defence": "stays on total defence",
-    "evasion": "weaves and dodges (evasion)",
-}
-
-
 def _chosen(event: enc.ActionChosen) -> tuple[list[Segment], bool]:
     # attacks announce themselves through their dice; other actions need a header
-    if event.action in ("melee", "shoot"):
+    words = event.action.announce()
+    if not words:
         return [], False
-    words = _ACTION_WORDS.get(event.action, event.action).format(target=event.target or "")
     return [(event.combatant, "name"), (f" {words}", "")], False
 
 

@@ -1,4 +1,4 @@
-"""Any combatant sheet: dispatch on the ``system`` key."""
+"""Any combatant sheet: the ``system`` key picks the rule system that reads it."""
 
 from __future__ import annotations
 
@@ -6,18 +6,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
-
+from affray import registry
 from affray.errors import SheetError
-from affray.rules.midian.character import Character
-from affray.rules.mst2.fighter import Fighter
 from affray.sheets.documents import load_document
-from affray.sheets.midian import MidianSheet, midian_character
-from affray.sheets.mst2 import Mst2Sheet, mst2_fighter
-from affray.sheets.validation import short, validate
+from affray.sheets.validation import short
 
-Sheet = Fighter | Character
-SYSTEMS: dict[str, type[BaseModel]] = {"mst2": Mst2Sheet, "midian": MidianSheet}
+Sheet = Any
+"""A sheet of any registered rule system (an MST-2 Fighter, a Midian Character, ...)."""
 
 
 def load_sheet(path: str | Path) -> Sheet:
@@ -30,15 +25,14 @@ def load_sheet(path: str | Path) -> Sheet:
 
 
 def sheet_from_data(data: Mapping[str, Any], where: str | None = None) -> Sheet:
-    """Build a combatant (an MST-2 Fighter or a Midian Character) from parsed sheet data."""
+    """Build a combatant sheet from parsed data, by the rule system its ``system`` names."""
     system = data.get("system")
-    if not isinstance(system, str) or system not in SYSTEMS:
+    names = registry.systems()
+    if not isinstance(system, str) or system not in names:
         raise SheetError(
             f"unknown system {short.repr(system)}" if system is not None else "is required",
             path=where,
             key="system",
-            hint='system is one of: "mst2", "midian"',
+            hint="system is one of: " + ", ".join(f'"{n}"' for n in names),
         )
-    if system == "midian":
-        return midian_character(validate(MidianSheet, data, where), where)
-    return mst2_fighter(validate(Mst2Sheet, data, where), where)
+    return registry.system(system).sheet_from_data(data, where)

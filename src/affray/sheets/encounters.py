@@ -4,23 +4,17 @@ options, validated to the sheets' standard."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
-from affray import bestiary
-from affray.encounter.model import Combatant, Encounter, Tactics
-from affray.encounter.tactics import TARGET_POLICIES
-from affray.errors import SheetError
-from affray.rules.midian.attack import HitRule
-from affray.rules.midian.character import Character
-from affray.rules.midian.resolve import Rules as MidianRules
-from affray.rules.midian.ruleset import MidianRuleset
-from affray.rules.mst2.fighter import Fighter
-from affray.rules.mst2.ruleset import Mst2Ruleset
-from affray.rules.mst2.state import Lethality
+from affray import bestiary, registry
+from affray.dice import Dice
+from affray.encounter import Answers, Encounter, Targeting, named
+from affray.encounter.model import Combatant
+from affray.errors import AffrayError, SheetError
 from affray.sheets.combatants import Sheet, load_sheet, sheet_from_data
 from affray.sheets.documents import load_document, parse_document
 from affray.sheets.validation import Strict, validate
@@ -28,65 +22,52 @@ from affray.sheets.validation import Strict, validate
 MAX_COMBATANTS = 200
 
 
-Roles = Literal["fighter", "archer", "grappler", "disarmer", "pikeman"]
-Stances = Literal["normal", "defensive", "total defence", "evasion"]
-MST2_ROLES = ("fighter", "archer")
-MST2_ONLY = ("lethality", "order", "counter_prevents_action", "ranged_extra_power")
-MIDIAN_ONLY = ("distance", "hit_rule", "willpower", "critical_effects")
-MIDIAN_TACTICS = ("stance", "defend_at")
+class _Open(Strict):
+    """A table whose own keys are checked here and whose other keys belong to the
+    encounter's rule system (checked by it)."""
+
+    model_config = ConfigDict(extra="allow", strict=True, frozen=True)
 
 
-class MemberTable(Strict):
+class MemberTable(_Open):
     """A member given as a table: ``{ sheet = "archer.toml", count = 2, tactics = "weakest" }``."""
 
     sheet: str = Field(min_length=1, max_length=300)
     count: int = Field(default=1, ge=1, le=MAX_COMBATANTS)
     name: str | None = Field(default=None, min_length=1, max_length=80)
     tactics: str | None = None
-    role: Roles | None = None
-    retreat_at: int | None = Field(default=None, ge=1, le=1000)
-    stance: Stances | None = None
-    defend_at: int | None = Field(default=None, ge=1, le=10_000)
 
 
-class SideTable(Strict):
+class SideTable(_Open):
     name: str = Field(min_length=1, max_length=80)
     tactics: str = "nearest"
-    role: Roles = "fighter"
-    retreat_at: int | None = Field(default=None, ge=1, le=1000)
-    stance: Stances = "normal"
-    defend_at: int | None = Field(default=None, ge=1, le=10_000)
-    surprised: bool = False
     members: list[str | MemberTable] = Field(min_length=1, max_length=MAX_COMBATANTS)
 
 
-class EncounterFile(Strict):
-    """The keys of an encounter file (docs/encounters.md)."""
+class EncounterFile(_Open):
+    """The keys of an encounter file every rule system shares (docs/encounters.md)."""
 
     name: str = Field(default="", max_length=120)
-    system: Literal["mst2", "midian"]
+    system: str
     max_rounds: int = Field(default=100, ge=1, le=1000)
     sides: list[SideTable] = Field(min_length=2, max_length=20)
-    # MST-2
-    lethality: Literal["high", "standard", "optional"] = "standard"
-    order: Literal["listed", "shuffled"] = "listed"
-    counter_prevents_action: bool = False
-    ranged_extra_power: bool = False
-    # Midian
-    distance: int = Field(default=0, ge=0, le=10_000)
-    hit_rule: Literal["at-or-above", "exceed"] = "at-or-above"
-    willpower: Literal["first", "each"] = "first"
-    critical_effects: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class EncounterSetup:
-    """A validated encounter, ready to run."""
+    """A validated encounter, ready to run: its rule system, ruleset and state, and
+    each combatant's tactics (what the system's AI follows)."""
 
     name: str
-    ruleset: Mst2Ruleset | MidianRuleset
-    encounter: Encounter
+    system: registry.AnySystem
+    ruleset: Any
+    encounter: Encounter[Any, Any]
     max_rounds: int
+    tactics: Mapping[str, Any] = field(default_factory=dict)
+
+    def answers(self, dice: Dice) -> Answers[Any, Any]:
+        """Dice for the dice, and the system's tactics AI for every choice."""
+        return Answers(dice, self.system.ai(self.ruleset, self.tactics, dice))
 
 
 def load_encounter(path: str | Path) -> EncounterSetup:
@@ -106,40 +87,39 @@ def encounter_from_data(
 ) -> EncounterSetup:
     """Build an encounter from parsed data; member sheet paths are relative to ``base``."""
     spec = validate(EncounterFile, data, where)
-    _check_system_keys(spec, where)
-    members: list[tuple[str, str, Sheet, Tactics]] = []
+    names = registry.systems()
+    if spec.system not in names:
+        raise SheetError(
+            f"unknown system {spec.system!r}",
+            path=where,
+            key="system",
+            hint="system is one of: " + ", ".join(f'"{n}"' for n in names),
+        )
+    system = registry.system(spec.system)
+    options = _own(spec, system, where, "", system.option_keys)
+    side_keys: dict[str, Mapping[str, object]] = {}
+    members: list[tuple[str, str, Sheet, Any]] = []
     for s, side in enumerate(spec.sides):
+        own = _own(side, system, where, f"sides[{s}]", system.side_keys | system.tactics_keys)
+        side_keys[side.name] = {k: v for k, v in own.items() if k in system.side_keys}
+        side_tactics = {k: v for k, v in own.items() if k in system.tactics_keys}
         for m, entry in enumerate(side.members):
             key = f"sides[{s}].members[{m}]"
             table = (
                 entry if isinstance(entry, MemberTable) else _member_from_text(entry, where, key)
             )
-            fighter = _member_sheet(table.sheet, base, where, key, spec.system)
-            tactics = Tactics(
-                target=table.tactics or side.tactics,
-                role=table.role or side.role,
-                retreat_at=table.retreat_at if table.retreat_at is not None else side.retreat_at,
-                stance=table.stance or side.stance,
-                defend_at=table.defend_at if table.defend_at is not None else side.defend_at,
+            sheet = _member_sheet(table.sheet, base, where, key, system)
+            mine = _own(table, system, where, key, system.tactics_keys)
+            targeting = _targeting(
+                table.tactics or side.tactics,
+                where,
+                f"{key}.tactics" if table.tactics else f"sides[{s}].tactics",
             )
-            if tactics.target not in TARGET_POLICIES:
-                raise SheetError(
-                    f"unknown tactics {tactics.target!r}",
-                    path=where,
-                    key=f"{key}.tactics" if table.tactics else f"sides[{s}].tactics",
-                    hint=f"tactics is one of: {', '.join(TARGET_POLICIES)}",
-                )
-            if spec.system == "mst2" and tactics.role not in MST2_ROLES:
-                raise SheetError(
-                    f"role {tactics.role!r} is for Midian encounters",
-                    path=where,
-                    key=f"{key}.role" if table.role else f"sides[{s}].role",
-                    hint=f"MST-2 roles are: {', '.join(MST2_ROLES)}",
-                )
-            label = table.name or fighter.name
+            tactics = system.tactics(targeting, {**side_tactics, **mine}, where, key)
+            label = table.name or sheet.name
             for number in range(1, table.count + 1):
                 members.append(
-                    (side.name, f"{label} {number}" if table.count > 1 else label, fighter, tactics)
+                    (side.name, f"{label} {number}" if table.count > 1 else label, sheet, tactics)
                 )
             if len(members) > MAX_COMBATANTS:
                 raise SheetError(
@@ -151,51 +131,63 @@ def encounter_from_data(
     if len({side.name for side in spec.sides}) != len(spec.sides):
         raise SheetError("two sides have the same name", path=where, key="sides")
     ids = _unique([label for _, label, _, _ in members])
-    ruleset = _ruleset(spec)
+    ruleset = system.ruleset(registry.EncounterKeys(options, side_keys, where))
     # the rules name fighters in their events: each takes its unique id as its name
     combatants = tuple(
-        Combatant(cid, side, replace(fighter, name=cid), tactics)
-        for cid, (side, _, fighter, tactics) in zip(ids, members, strict=True)
+        Combatant(cid, side, named(sheet, cid))
+        for cid, (side, _, sheet, _) in zip(ids, members, strict=True)
     )
     states = {c.id: ruleset.initial_state(c.sheet) for c in combatants}
-    encounter = Encounter(combatants, states)
-    return EncounterSetup(spec.name or default_name, ruleset, encounter, spec.max_rounds)
-
-
-def _ruleset(spec: EncounterFile) -> Mst2Ruleset | MidianRuleset:
-    if spec.system == "mst2":
-        return Mst2Ruleset(
-            lethality=Lethality(spec.lethality),
-            order=spec.order,
-            counter_prevents_action=spec.counter_prevents_action,
-            ranged_extra_power=spec.ranged_extra_power,
-        )
-    return MidianRuleset(
-        rules=MidianRules(HitRule(spec.hit_rule), spec.willpower),
-        distance=spec.distance,
-        surprised=[side.name for side in spec.sides if side.surprised],
-        critical_effects=spec.critical_effects,
+    tactics = {cid: t for cid, (_, _, _, t) in zip(ids, members, strict=True)}
+    return EncounterSetup(
+        spec.name or default_name,
+        system,
+        ruleset,
+        Encounter(combatants, states),
+        spec.max_rounds,
+        tactics,
     )
 
 
-def _check_system_keys(spec: EncounterFile, where: str) -> None:
-    """Keys that belong to the other rule system are errors, not silently ignored."""
-    foreign = MIDIAN_ONLY if spec.system == "mst2" else MST2_ONLY
-    other = "Midian" if spec.system == "mst2" else "MST-2"
-    for key in foreign:
-        if key in spec.model_fields_set:
+def _own(
+    table: _Open, system: registry.AnySystem, where: str, at: str, allowed: frozenset[str]
+) -> dict[str, object]:
+    """The keys of ``table`` that belong to the rule system; a key it does not know is
+    an error (saying which other system it belongs to, if any)."""
+    extra = dict(table.model_extra or {})
+    for key in extra:
+        if key in allowed:
+            continue
+        full = f"{at}.{key}" if at else key
+        other = next(
+            (
+                o
+                for o in registry.all_systems()
+                if o.name != system.name and key in o.option_keys | o.side_keys | o.tactics_keys
+            ),
+            None,
+        )
+        if other is not None:
             raise SheetError(
-                f"is a {other} option, but this is a {spec.system} encounter", path=where, key=key
+                f"is a {other.title} option, but this is a {system.title} encounter",
+                path=where,
+                key=full,
             )
-    if spec.system == "mst2":
-        for s, side in enumerate(spec.sides):
-            extra = [k for k in (*MIDIAN_TACTICS, "surprised") if k in side.model_fields_set]
-            if extra:
-                raise SheetError(
-                    "is a Midian option, but this is an mst2 encounter",
-                    path=where,
-                    key=f"sides[{s}].{extra[0]}",
-                )
+        known = [k for k in type(table).model_fields if k != "system" or not at] + sorted(allowed)
+        raise SheetError(f"unknown key; allowed keys are: {', '.join(known)}", path=where, key=full)
+    return extra
+
+
+def _targeting(name: str, where: str, key: str) -> Targeting:
+    try:
+        return Targeting.named(name)
+    except AffrayError as error:
+        raise SheetError(
+            f"unknown tactics {name!r}",
+            path=where,
+            key=key,
+            hint="tactics is one of: " + ", ".join(t.value for t in Targeting),
+        ) from error
 
 
 def _member_from_text(text: str, where: str, key: str) -> MemberTable:
@@ -209,7 +201,9 @@ def _member_from_text(text: str, where: str, key: str) -> MemberTable:
     return MemberTable(sheet=text.strip())
 
 
-def _member_sheet(reference: str, base: Path, where: str, key: str, system: str) -> Sheet:
+def _member_sheet(
+    reference: str, base: Path, where: str, key: str, system: registry.AnySystem
+) -> Sheet:
     """A member's sheet, from a file or the catalog; it must be of the encounter's system."""
     if reference.lower().endswith((".toml", ".json")):
         try:
@@ -219,24 +213,23 @@ def _member_sheet(reference: str, base: Path, where: str, key: str, system: str)
                 f"member {reference!r}: {error.message}", path=where, key=key, hint=error.hint
             ) from None
     else:
-        text = bestiary.text(system, reference)
+        text = bestiary.text(system.name, reference)
         if text is None:
             raise SheetError(
                 f"no sheet file or catalog creature called {reference!r}",
                 path=where,
                 key=key,
                 hint="give a .toml/.json path relative to the encounter file, or one of: "
-                + ", ".join(bestiary.names(system)),
+                + ", ".join(bestiary.names(system.name)),
             )
         label = f"catalog {reference}"
         sheet = sheet_from_data(parse_document(text, "toml", label), label)
-    expected = Fighter if system == "mst2" else Character
-    if not isinstance(sheet, expected):
+    if not system.owns(sheet):
         raise SheetError(
-            f"member {reference!r} is not a {system} sheet",
+            f"member {reference!r} is not a {system.name} sheet",
             path=where,
             key=key,
-            hint=f"every member of a {system} encounter needs a {system} sheet",
+            hint=f"every member of a {system.name} encounter needs a {system.name} sheet",
         )
     return sheet
 

@@ -46,12 +46,15 @@ def name_or_table(model: type[BaseModel], what: str) -> Any:
     ]
 
 
-def validate(model: type[M], data: Mapping[str, Any], where: str | None) -> M:
-    """Validate ``data`` against ``model``; every problem is reported with its key."""
+def validate(model: type[M], data: Mapping[str, Any], where: str | None, *, prefix: str = "") -> M:
+    """Validate ``data`` against ``model``; every problem is reported with its key
+    (after ``prefix``, for data that sits inside a larger file)."""
     try:
         return model.model_validate(data)
     except ValidationError as error:
         problems = [_describe(detail, model) for detail in error.errors()]
+        if prefix:
+            problems = [(f"{prefix}.{key}", message) for key, message in problems]
         raise _sheet_error(problems, where) from None
 
 

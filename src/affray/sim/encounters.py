@@ -1,35 +1,37 @@
-"""Monte Carlo of whole encounters through the scalar encounter engine.
+"""Monte Carlo of whole encounters through the encounter engine: the reference.
 
-Used for duels of rule systems without a fast simulator (Midian): a duel is an
-encounter of two sides of one combatant each, run to its end again and again
-with one seeded generator.
+A duel is an encounter of two sides of one combatant each, fought with the rule
+system's default tactics, run to its end again and again with one seeded
+generator per chunk. It serves every registered system: the yardstick fast
+engines are checked against, and the only engine of systems without one.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import replace
 from functools import partial
 from typing import Any
 
 import numpy as np
 
+from affray import registry
 from affray.dice import RandomDice
+from affray.encounter import Answers, Combatant, Encounter, Ruleset, SheetT, StateT, named
 from affray.encounter.engine import run_encounter
-from affray.encounter.model import Combatant, Encounter, Tactics
-from affray.encounter.ruleset import Ruleset
 from affray.sim.chunks import run_chunks
 from affray.sim.stats import DuelStats, tally
 
 
-def duel_encounter(a: Any, b: Any, ruleset: Ruleset) -> Encounter:
-    """A one-on-one encounter, default tactics; each side is named after its fighter
-    (``X (A)`` and ``X (B)`` when both have the same name)."""
+def duel_encounter(
+    a: SheetT, b: SheetT, ruleset: Ruleset[SheetT, StateT]
+) -> Encounter[SheetT, StateT]:
+    """A one-on-one encounter; each side is named after its fighter (``X (A)`` and
+    ``X (B)`` when both have the same name)."""
     ids = (a.name, b.name) if a.name != b.name else (f"{a.name} (A)", f"{b.name} (B)")
     combatants = (
-        Combatant(ids[0], ids[0], replace(a, name=ids[0]), Tactics()),
-        Combatant(ids[1], ids[1], replace(b, name=ids[1]), Tactics()),
+        Combatant(ids[0], ids[0], named(a, ids[0])),
+        Combatant(ids[1], ids[1], named(b, ids[1])),
     )
     return Encounter(combatants, {c.id: ruleset.initial_state(c.sheet) for c in combatants})
 
@@ -39,26 +41,27 @@ ENCOUNTER_CHUNK = 500
 
 
 def _chunk(
-    a: Any, b: Any, ruleset: Ruleset, max_rounds: int, entropy: int, index: int, size: int
+    a: Any, b: Any, ruleset: Any, max_rounds: int, entropy: int, index: int, size: int
 ) -> DuelStats:
     """``size`` duels with chunk ``index``'s own generator (seeded from the run's entropy)."""
     encounter = duel_encounter(a, b, ruleset)
     stream = np.random.SeedSequence(entropy, spawn_key=(index,))
     dice = RandomDice(random.Random(int(stream.generate_state(2, dtype=np.uint64)[0])))
+    answers = Answers(dice, registry.system_of(a).ai(ruleset, {}, dice))
 
     sides = {encounter.combatants[0].side: "a", encounter.combatants[1].side: "b"}
 
     def fight() -> tuple[str | None, int]:
-        result = run_encounter(encounter, ruleset, dice, max_rounds=max_rounds)
+        result = run_encounter(encounter, ruleset, answers, max_rounds=max_rounds)
         return sides.get(result.winner or ""), result.rounds
 
     return tally(fight, size, report_every=size + 1)
 
 
 def simulate_encounter_duels(
-    a: Any,
-    b: Any,
-    ruleset: Ruleset,
+    a: SheetT,
+    b: SheetT,
+    ruleset: Ruleset[SheetT, StateT],
     n: int,
     *,
     seed: int | None = None,

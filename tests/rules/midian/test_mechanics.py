@@ -35,6 +35,7 @@ from affray.rules.midian.equipment import (
 from affray.rules.midian.initiative import initiative_modifiers, interruption, surprise, wait
 from affray.rules.midian.injury import (
     Health,
+    WillpowerRule,
     end_of_round,
     heal,
     system_shock_chance,
@@ -284,7 +285,9 @@ def test_willpower_only_once_unless_each() -> None:
     assert first.willpower is not None and first.willpower.success
     again = take_damage(fighter, first.health, 1, ScriptedDice([]), source="x")
     assert again.willpower is None
-    each = take_damage(fighter, first.health, 1, ScriptedDice([1, 1]), source="x", willpower="each")
+    each = take_damage(
+        fighter, first.health, 1, ScriptedDice([1, 1]), source="x", willpower=WillpowerRule.EACH
+    )
     assert each.willpower is not None
 
 

@@ -51,7 +51,9 @@ from affray.rules.midian.injury import (
 )
 from affray.rules.midian.modifiers import Modifier
 from affray.rules.midian.resolve import AttackOutcome, Rules, Situation, resolve_attack
-from affray.rules.midian.ruleset import MidianRuleset, MidianState
+from affray.rules.midian.ruleset import MidianRuleset
+from affray.rules.midian.state import MidianOptions, MidianState
+from affray.rules.midian.tactics import MidianAI, MidianTactics
 
 __all__ = [
     "ATTRIBUTES",
@@ -65,8 +67,11 @@ __all__ = [
     "Experience",
     "Health",
     "HitRule",
+    "MidianAI",
+    "MidianOptions",
     "MidianRuleset",
     "MidianState",
+    "MidianTactics",
     "Modifier",
     "Rules",
     "SaveType",

@@ -4,43 +4,72 @@ to roll on (one die with a side per effect) or to choose from."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from affray.dice import Dice, roll
 from affray.errors import RulesError
 from affray.rules.midian.events import CriticalEffect
 
 
+class Critical(StrEnum):
+    """The effects a critical hit may have, in the order of the text's table."""
+
+    BEATEN_SENSELESS = "beaten senseless"
+    BLINDED = "blinded"
+    BLOW_TO_THE_JAW_OR_SKULL = "blow to the jaw or skull"
+    CRIPPLED = "crippled"
+    DECAPITATED = "decapitated"
+    EQUIPMENT_DAMAGED = "equipment damaged"
+    VOLATILE_EQUIPMENT_SET_OFF = "volatile equipment set off"
+    FINGERS_SMASHED = "fingers smashed"
+    FUNNY_BONE = "funny bone"
+    HIT_IN_THE_EAR = "hit in the ear"
+    HIT_BELOW_THE_BELT = "hit below the belt"
+    KNOCKED_DOWN = "knocked down"
+    KNOCKED_BACK = "knocked back"
+    LEG_MANGLED = "leg mangled"
+    NOSE_BROKEN = "nose broken"
+    PARALYSED = "paralysed"
+    RIBS_BROKEN = "ribs broken"
+    SEVERE_THROAT_WOUND = "severe throat wound"
+    SHOCKED = "shocked"
+    ORGAN_DAMAGED = "organ damaged"
+    TEETH_KNOCKED_OUT = "teeth knocked out"
+    SWORD_HAND_THUMB_CUT = "sword-hand thumb cut"
+    WIND_KNOCKED_OUT = "wind knocked out"
+
+
 @dataclass(frozen=True, slots=True)
 class Effect:
-    name: str
+    name: Critical
     detail: str
     duration: str | None = None
 
 
 EFFECTS: tuple[Effect, ...] = (
-    Effect("beaten senseless", "dazed"),
-    Effect("blinded", "an eye lost, or blood running into the eyes"),
-    Effect("blow to the jaw or skull", "unconscious"),
-    Effect("crippled", "tendon cut or knee smashed"),
-    Effect("decapitated", "dead"),
-    Effect("equipment damaged", "an item is damaged"),
-    Effect("volatile equipment set off", "something carried ignites or bursts"),
-    Effect("fingers smashed", "the hand is mostly useless"),
-    Effect("funny bone", "drops the weapon; the arm is numb and useless", "1d6"),
-    Effect("hit in the ear", "loss of balance: -3 attack and parry, no dodging"),
-    Effect("hit below the belt", "doubled over"),
-    Effect("knocked down", "2 rounds to get back up"),
-    Effect("knocked back", "thrown through the air"),
-    Effect("leg mangled", "Speed halved, -2 Grace"),
-    Effect("nose broken", "possible loss of Appearance"),
-    Effect("paralysed", "cannot move"),
-    Effect("ribs broken", "-4 Stamina, cannot run"),
-    Effect("severe throat wound", "dies in rounds", "2d6"),
-    Effect("shocked", "stares ahead or acts slow and confused"),
-    Effect("organ damaged", "spleen, kidney or liver: slowly poisoned"),
-    Effect("teeth knocked out", "lost teeth"),
-    Effect("sword-hand thumb cut", "cannot hold a weapon in the primary hand"),
-    Effect("wind knocked out", "-6 to all rolls", "1d8"),
+    Effect(Critical.BEATEN_SENSELESS, "dazed"),
+    Effect(Critical.BLINDED, "an eye lost, or blood running into the eyes"),
+    Effect(Critical.BLOW_TO_THE_JAW_OR_SKULL, "unconscious"),
+    Effect(Critical.CRIPPLED, "tendon cut or knee smashed"),
+    Effect(Critical.DECAPITATED, "dead"),
+    Effect(Critical.EQUIPMENT_DAMAGED, "an item is damaged"),
+    Effect(Critical.VOLATILE_EQUIPMENT_SET_OFF, "something carried ignites or bursts"),
+    Effect(Critical.FINGERS_SMASHED, "the hand is mostly useless"),
+    Effect(Critical.FUNNY_BONE, "drops the weapon; the arm is numb and useless", "1d6"),
+    Effect(Critical.HIT_IN_THE_EAR, "loss of balance: -3 attack and parry, no dodging"),
+    Effect(Critical.HIT_BELOW_THE_BELT, "doubled over"),
+    Effect(Critical.KNOCKED_DOWN, "2 rounds to get back up"),
+    Effect(Critical.KNOCKED_BACK, "thrown through the air"),
+    Effect(Critical.LEG_MANGLED, "Speed halved, -2 Grace"),
+    Effect(Critical.NOSE_BROKEN, "possible loss of Appearance"),
+    Effect(Critical.PARALYSED, "cannot move"),
+    Effect(Critical.RIBS_BROKEN, "-4 Stamina, cannot run"),
+    Effect(Critical.SEVERE_THROAT_WOUND, "dies in rounds", "2d6"),
+    Effect(Critical.SHOCKED, "stares ahead or acts slow and confused"),
+    Effect(Critical.ORGAN_DAMAGED, "spleen, kidney or liver: slowly poisoned"),
+    Effect(Critical.TEETH_KNOCKED_OUT, "lost teeth"),
+    Effect(Critical.SWORD_HAND_THUMB_CUT, "cannot hold a weapon in the primary hand"),
+    Effect(Critical.WIND_KNOCKED_OUT, "-6 to all rolls", "1d8"),
 )
 
 
@@ -67,4 +96,4 @@ def critical_effect(
             if "dies" not in detail
             else f"dies in {rounds.total} rounds"
         )
-    return (CriticalEffect(character, effect.name, detail, die),)
+    return (CriticalEffect(character, effect.name.value, detail, die),)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from enum import Enum
+from enum import Enum, StrEnum
 
 from affray.dice import Dice
 from affray.errors import RulesError
@@ -35,6 +35,25 @@ class Stance(Enum):
     DEFENSIVE = "defensive"  # +2 parry, -4 attack
     TOTAL_DEFENCE = "total defence"  # parries = skill level, 2 dodges an action, +2 AC, no attack
     EVASION = "evasion"  # multiple dodge: one roll at -6 for every attack, no attack
+
+    @property
+    def label(self) -> str:
+        return self.value
+
+
+class Defence(StrEnum):
+    """An active defence: parry with the weapon, block with a shield, dodge."""
+
+    PARRY = "parry"
+    BLOCK = "block"
+    DODGE = "dodge"
+
+
+class Cost(StrEnum):
+    """What a defence uses up: one of the round's free parries or blocks, or an action."""
+
+    FREE = "free"
+    ACTION = "action"
 
 
 def free_parries(skill: int, stance: Stance = Stance.NORMAL) -> int:
@@ -83,38 +102,55 @@ def dodge_modifiers(defender: Character) -> tuple[Modifier, ...]:
 class Choice:
     """A defence to attempt: its kind, its modifiers and what it costs."""
 
-    kind: str
+    kind: Defence
     modifiers: tuple[Modifier, ...]
-    cost: str
+    cost: Cost
+
+    @property
+    def label(self) -> str:
+        return self.kind.value
+
+
+@dataclass(frozen=True, slots=True)
+class TakeIt:
+    """No defence: take the blow (and keep the free parry or the action)."""
+
+    @property
+    def label(self) -> str:
+        return "take it"
+
+
+TAKE_IT = TakeIt()
+ALL_DEFENCES = (Defence.PARRY, Defence.BLOCK, Defence.DODGE)
 
 
 def options(
-    defender: Character, pool: DefencePool, *, allowed: Sequence[str] = ("parry", "block", "dodge")
+    defender: Character, pool: DefencePool, *, allowed: Sequence[Defence] = ALL_DEFENCES
 ) -> list[Choice]:
     """Every defence open to the defender now, free ones first, best bonus first."""
     found: list[Choice] = []
-    if "parry" in allowed:
+    if Defence.PARRY in allowed:
         mods = parry_modifiers(defender, pool.stance)
         if defender.weapon.skill and pool.parries:
-            found.append(Choice("parry", mods, "free"))
+            found.append(Choice(Defence.PARRY, mods, Cost.FREE))
         elif pool.actions:
-            found.append(Choice("parry", mods, "action"))
-    if "block" in allowed and defender.shield is not None:
+            found.append(Choice(Defence.PARRY, mods, Cost.ACTION))
+    if Defence.BLOCK in allowed and defender.shield is not None:
         mods = shield_block_modifiers(defender)
         if defender.shield.skill and pool.blocks:
-            found.append(Choice("block", mods, "free"))
+            found.append(Choice(Defence.BLOCK, mods, Cost.FREE))
         elif pool.actions:
-            found.append(Choice("block", mods, "action"))
-    if "dodge" in allowed and pool.actions:
-        found.append(Choice("dodge", dodge_modifiers(defender), "action"))
-    found.sort(key=lambda c: (c.cost != "free", -total(c.modifiers)))
+            found.append(Choice(Defence.BLOCK, mods, Cost.ACTION))
+    if Defence.DODGE in allowed and pool.actions:
+        found.append(Choice(Defence.DODGE, dodge_modifiers(defender), Cost.ACTION))
+    found.sort(key=lambda c: (c.cost is not Cost.FREE, -total(c.modifiers)))
     return found
 
 
 def spend(pool: DefencePool, choice: Choice) -> DefencePool:
-    if choice.cost == "action":
+    if choice.cost is Cost.ACTION:
         return replace(pool, actions=pool.actions - 1)
-    if choice.kind == "parry":
+    if choice.kind is Defence.PARRY:
         return replace(pool, parries=pool.parries - 1)
     return replace(pool, blocks=pool.blocks - 1)
 
@@ -134,13 +170,13 @@ def roll_defence(
     result = die.face + total(modifiers)
     return DefenceRolled(
         defender.name,
-        choice.kind,
+        choice.kind.value,
         die,
         modifiers,
         result,
         attack_total,
         result >= attack_total,
-        choice.cost,
+        choice.cost.value,
     )
 
 
@@ -164,14 +200,14 @@ def evaded(evasion_total: int, attack_total: int) -> bool:
 
 def allowed_defences(
     *, critical: bool = False, from_behind: bool = False, no_active: bool = False
-) -> tuple[str, ...]:
+) -> tuple[Defence, ...]:
     """A critical hit, a charge (for both sides) or surprise leave no active defence;
     an attack from behind or a flank can only be dodged."""
     if critical or no_active:
         return ()
     if from_behind:
-        return ("dodge",)
-    return ("parry", "block", "dodge")
+        return (Defence.DODGE,)
+    return ALL_DEFENCES
 
 
 def bare_hand_parry_damage(damage: int, damage_type: str) -> int:

@@ -24,6 +24,7 @@ spills into life points. affray's readings of the rest (docs/rules/midian.md):
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import StrEnum
 
 from affray.dice import Dice
 from affray.events import Event
@@ -41,6 +42,16 @@ from affray.rules.midian.events import (
 from affray.rules.midian.modifiers import Modifier, nonzero
 
 SERIOUS_WOUND = 10
+
+
+class WillpowerRule(StrEnum):
+    """When a Willpower check to stay conscious is due at 0 life points or below:
+    ``first`` — once (a success means no more checks); ``each`` — after every blow."""
+
+    FIRST = "first"
+    EACH = "each"
+
+
 SHOCK_STEP = 5
 
 
@@ -122,7 +133,7 @@ def take_damage(
     dice: Dice,
     *,
     source: str,
-    willpower: str = "first",
+    willpower: WillpowerRule = WillpowerRule.FIRST,
     serious: bool = True,
 ) -> InjuryOutcome:
     """Apply ``amount`` points of damage and make whatever rolls it calls for, in the
@@ -161,7 +172,7 @@ def take_damage(
         health.conscious
         and health.hit_points == 0
         and health.life_points > 0
-        and (willpower == "each" or not health.willpower_checked)
+        and (willpower is WillpowerRule.EACH or not health.willpower_checked)
     ):
         will = check(
             character,

@@ -2,14 +2,16 @@
 
 Dice order (SPEC): the attack d20; the defence d20 if the defender defends; the
 damage dice; a Willpower check (2d20) if one is due; system shock (d100) if due.
-The defender defends by default with the best defence open to it — a free parry
-or block first, otherwise one that costs an action — unless the hit is a critical,
-the attack comes from where only a dodge helps, or the defender has no active
-defence (surprised, charging, set against a charge).
+Whether and how the defender defends is its choice (``defend``): it is offered
+every defence open to it — none when the hit is a critical or the defender has no
+active defence (surprised, charging, set against a charge), only a dodge from
+behind — and may also take the blow. Without a chooser it defends with the best
+defence open to it, a free parry or block first, otherwise one that costs an action.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from affray.dice import Dice
@@ -25,6 +27,8 @@ from affray.rules.midian.character import Character
 from affray.rules.midian.damage import damage_modifiers, roll_damage
 from affray.rules.midian.defence import (
     DEFENSIVE_ATTACK,
+    Choice,
+    Defence,
     DefencePool,
     Stance,
     allowed_defences,
@@ -34,7 +38,7 @@ from affray.rules.midian.defence import (
     spend,
 )
 from affray.rules.midian.events import AttackRolled, DefenceRolled
-from affray.rules.midian.injury import Health, take_damage
+from affray.rules.midian.injury import Health, WillpowerRule, take_damage
 from affray.rules.midian.modifiers import Modifier
 from affray.rules.midian.situations import (
     attacking_from_the_ground,
@@ -49,13 +53,21 @@ from affray.rules.midian.situations import (
     range_penalty,
 )
 
+DefenceChooser = Callable[[Sequence[Choice], AttackRolled], Choice | None]
+"""Picks one of the defences offered against an attack, or None to take the blow."""
+
+
+def best_defence(choices: Sequence[Choice], attack: AttackRolled) -> Choice | None:
+    """The default: the first defence offered (free first, best bonus first)."""
+    return choices[0] if choices else None
+
 
 @dataclass(frozen=True, slots=True)
 class Rules:
     """Options where the text allows two readings (docs/rules/midian.md)."""
 
     hit_rule: HitRule = HitRule.AT_OR_ABOVE
-    willpower: str = "first"
+    willpower: WillpowerRule = WillpowerRule.FIRST
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,8 +156,10 @@ def resolve_attack(
     rules: Rules = Rules(),
     attacker_penalty: int = 0,
     pool: DefencePool | None = None,
+    choose_defence: DefenceChooser = best_defence,
 ) -> AttackOutcome:
-    """Resolve one attack of ``attacker`` on ``defender`` (whose state is ``health``)."""
+    """Resolve one attack of ``attacker`` on ``defender`` (whose state is ``health``);
+    ``choose_defence`` is the defender's choice of defence, asked only when there is one."""
     pool = pool or DefencePool.fresh(defender, stance=situation.defender_stance)
     modifiers = attack_modifiers(
         attacker,
@@ -173,14 +187,16 @@ def resolve_attack(
         )
         choices = options(defender, pool, allowed=allowed)
         if pool.stance is Stance.EVASION and pool.evasion_total is not None:
-            defended = "dodge" in allowed and evaded(pool.evasion_total, attack.total)
+            defended = Defence.DODGE in allowed and evaded(pool.evasion_total, attack.total)
         elif choices:
-            defence: DefenceRolled = roll_defence(
-                defender, choices[0], attack.total, dice, penalty=health.penalty
-            )
-            events.append(defence)
-            pool = spend(pool, choices[0])
-            defended = defence.success
+            choice = choose_defence(choices, attack)
+            if choice is not None:
+                defence: DefenceRolled = roll_defence(
+                    defender, choice, attack.total, dice, penalty=health.penalty
+                )
+                events.append(defence)
+                pool = spend(pool, choice)
+                defended = defence.success
     if not attack.hit or defended:
         return AttackOutcome(
             attack.die.face,

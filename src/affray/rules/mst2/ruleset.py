@@ -15,15 +15,15 @@ counter-attacks from engaged foes in reach. Decisions (see docs/encounters.md):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import ClassVar
 
 from affray.dice import Dice
-from affray.encounter.events import ActionChosen, Disengaged, Engaged
-from affray.encounter.model import Encounter
-from affray.encounter.tactics import target_policy
+from affray.encounter import Action, Answers, Attack, Encounter, Flee, Hold, Outcome, Shoot
+from affray.encounter.events import Disengaged, Engaged
+from affray.errors import RulesError
 from affray.events import Event
 from affray.rules.mst2.catalog import Reach
 from affray.rules.mst2.fighter import Fighter
@@ -40,36 +40,32 @@ from affray.rules.mst2.state import FighterState, Lethality
 
 
 @dataclass(frozen=True, slots=True)
-class Melee:
-    target: str
-
-
-@dataclass(frozen=True, slots=True)
-class Shoot:
-    target: str
-
-
-@dataclass(frozen=True, slots=True)
-class StepAway:
+class StepAway(Action):
     """Disengage from every foe and stay in the fight (free counter-attacks)."""
 
-
-@dataclass(frozen=True, slots=True)
-class Flee:
-    """Disengage and leave the fight (free counter-attacks)."""
+    kind: ClassVar[str] = "step away"
+    words: ClassVar[str] = "steps back out of the melee"
 
 
 @dataclass(frozen=True, slots=True)
-class NonCombat:
-    label: str
+class NonCombat(Action):
+    """Anything that is not an attack (drink a potion, open a door): engaged foes in
+    reach get a free counter-attack."""
+
+    what: str = "acts"
+    kind: ClassVar[str] = "non-combat"
+
+    @property
+    def name(self) -> str:
+        return self.what
+
+    def announce(self) -> str:
+        return self.what
 
 
-@dataclass(frozen=True, slots=True)
-class Hold:
-    """Do nothing this turn."""
-
-
-Action = Melee | Shoot | StepAway | Flee | NonCombat | Hold
+Mst2Encounter = Encounter[Fighter, FighterState]
+Mst2Answers = Answers[Fighter, FighterState]
+Mst2Outcome = Outcome[Fighter, FighterState]
 
 
 class Mst2Ruleset:
@@ -105,119 +101,112 @@ class Mst2Ruleset:
     def initial_state(self, sheet: Fighter) -> FighterState:
         return FighterState()
 
-    def fighting(self, encounter: Encounter, cid: str) -> bool:
-        return self._state(encounter, cid).fighting
+    def fighting(self, encounter: Mst2Encounter, cid: str) -> bool:
+        return encounter.states[cid].fighting
 
-    def condition(self, encounter: Encounter, cid: str) -> str:
-        return self._state(encounter, cid).condition.value
+    def condition(self, encounter: Mst2Encounter, cid: str) -> str:
+        return encounter.states[cid].condition.value
 
-    def snapshot(self, encounter: Encounter, cid: str) -> dict[str, Any]:
-        return {"wounds": self._state(encounter, cid).wounds}
+    def snapshot(self, encounter: Mst2Encounter, cid: str) -> Mapping[str, object]:
+        return {"wounds": encounter.states[cid].wounds}
 
-    def weakness(self, encounter: Encounter, cid: str) -> float:
+    def weakness(self, encounter: Mst2Encounter, cid: str) -> float:
         """Wounds minus the mean hit-dice total: the nearer a shock check is to failing."""
-        sheet = self._sheet(encounter, cid)
+        sheet = encounter.sheet(cid)
         mean = sum(
             (Fraction(s + 1, 2) for s in sheet.hit_dice.pool), Fraction(sheet.hit_dice.bonus)
         )
-        return float(self._state(encounter, cid).wounds - mean)
+        return float(encounter.states[cid].wounds - mean)
 
     def begin_round(
-        self, encounter: Encounter, dice: Dice
-    ) -> tuple[Encounter, list[Event], Sequence[str]]:
+        self, encounter: Mst2Encounter, answers: Mst2Answers
+    ) -> tuple[Mst2Encounter, list[Event], Sequence[str]]:
         order = [c.id for c in encounter.combatants if self.fighting(encounter, c.id)]
         if self.order == "shuffled":
             for i in range(len(order) - 1, 0, -1):  # Fisher-Yates, with the Dice source
-                j = dice.roll(i + 1, f"round {encounter.round} order").face - 1
+                j = answers.dice.roll(i + 1, f"round {encounter.round} order").face - 1
                 order[i], order[j] = order[j], order[i]
         return encounter, [], order
 
-    def take_turn(
-        self, encounter: Encounter, cid: str, dice: Dice
-    ) -> tuple[Encounter, list[Event]]:
-        action = self.choose(encounter, cid, dice)
-        encounter, events = self.perform(encounter, cid, action, dice)
-        return encounter, [_announce(cid, action), *events]
+    def begin_turn(
+        self, encounter: Mst2Encounter, cid: str
+    ) -> tuple[Mst2Encounter, list[Event], bool]:
+        return encounter, [], True
 
-    def end_round(self, encounter: Encounter, dice: Dice) -> tuple[Encounter, list[Event]]:
-        return encounter, []
-
-    # -- tactics ---------------------------------------------------------------------
-
-    def choose(self, encounter: Encounter, cid: str, dice: Dice) -> Action:
-        """The action ``cid``'s tactics pick: flee when hurt enough, shoot as an archer
-        while no foe is on it, otherwise melee with a target from its policy."""
-        me = encounter.combatant(cid)
-        tactics = me.tactics
-        state = self._state(encounter, cid)
-        if tactics.retreat_at is not None and state.wounds >= tactics.retreat_at:
-            return Flee()
+    def actions(self, encounter: Mst2Encounter, cid: str) -> Sequence[Action]:
+        """Attack any foe still fighting (an engaged one, or meet a new one), shoot one
+        with a missile weapon, step away while engaged, flee, act otherwise, hold."""
         foes = [f.id for f in encounter.foes(cid) if self.fighting(encounter, f.id)]
-        if not foes:
-            return Hold()
-        engaged = [f for f in encounter.engaged_with(cid) if f in foes]
-        policy = target_policy(tactics.target)
-        if tactics.role == "archer" and me.sheet.missile is not None and not engaged:
-            return Shoot(policy(encounter, self, cid, foes, dice))
-        return Melee(policy(encounter, self, cid, engaged or foes, dice))
+        legal: list[Action] = [Attack(f) for f in foes]
+        if encounter.sheet(cid).missile is not None:
+            legal.extend(Shoot(f) for f in foes)
+        if encounter.engaged_with(cid):
+            legal.append(StepAway())
+        legal.extend((Flee(), NonCombat(), Hold()))
+        return legal
+
+    def end_round(self, encounter: Mst2Encounter, answers: Mst2Answers) -> Mst2Outcome:
+        return encounter, []
 
     # -- actions ---------------------------------------------------------------------
 
     def perform(
-        self, encounter: Encounter, cid: str, action: Action, dice: Dice
-    ) -> tuple[Encounter, list[Event]]:
-        """Carry out ``action`` for ``cid`` (what a game master's tracker calls directly)."""
+        self, encounter: Mst2Encounter, cid: str, action: Action, answers: Mst2Answers
+    ) -> Mst2Outcome:
+        """Carry out ``action`` for ``cid``."""
+        dice = answers.dice
         match action:
-            case Melee(target):
+            case Attack(target=str(target)):
                 return self._melee(encounter, cid, target, dice)
-            case Shoot(target):
+            case Shoot(target=str(target)):
                 return self._shoot(encounter, cid, target, dice)
             case StepAway():
                 return self._step_away(encounter, cid, dice)
             case Flee():
                 return self._flee(encounter, cid, dice)
-            case NonCombat(label):
-                return self._non_combat(encounter, cid, label, dice)
+            case NonCombat(what=what):
+                return self._non_combat(encounter, cid, what, dice)
             case Hold():
                 return encounter, []
-        raise AssertionError(f"unknown action {action!r}")  # pragma: no cover
+        raise RulesError(
+            f"{action.label!r} is not an MST-2 action",
+            hint="choose one of: " + ", ".join(a.label for a in self.actions(encounter, cid)),
+        )
 
-    def _melee(
-        self, encounter: Encounter, cid: str, target: str, dice: Dice
-    ) -> tuple[Encounter, list[Event]]:
-        me, foe = self._sheet(encounter, cid), self._sheet(encounter, target)
+    def _melee(self, encounter: Mst2Encounter, cid: str, target: str, dice: Dice) -> Mst2Outcome:
+        me, foe = encounter.sheet(cid), encounter.sheet(target)
         events: list[Event] = []
-        distance = encounter.distance(cid, target)
-        if distance is None:
+        engaged_at = encounter.distance(cid, target)
+        if engaged_at is not None:
+            distance = Reach.named(engaged_at)
+        else:
             distance = opening_distance(me, foe)
-            encounter = encounter.engage(cid, target, distance)
+            encounter = encounter.engage(cid, target, distance.label)
             events.append(Engaged(cid, target, distance.label))
         result = melee_attack(
             me,
-            self._state(encounter, cid),
+            encounter.state(cid),
             foe,
-            self._state(encounter, target),
+            encounter.state(target),
             distance,
             dice,
             lethality=self.lethality,
         )
         events.extend(result.events)
         encounter = encounter.with_state(cid, result.attacker).with_state(target, result.defender)
-        encounter = encounter.engage(cid, target, result.distance)
+        encounter = encounter.engage(cid, target, result.distance.label)
         return self._release_fallen(encounter, (cid, target)), events
 
-    def _shoot(
-        self, encounter: Encounter, cid: str, target: str, dice: Dice
-    ) -> tuple[Encounter, list[Event]]:
-        me = self._sheet(encounter, cid)
+    def _shoot(self, encounter: Mst2Encounter, cid: str, target: str, dice: Dice) -> Mst2Outcome:
+        me = encounter.sheet(cid)
         near = [n for n in encounter.cluster(target) if n != cid and self.fighting(encounter, n)]
         candidates = [target, *near]
         result = ranged_attack(
             me,
-            self._state(encounter, cid),
-            Target(self._sheet(encounter, target), self._state(encounter, target)),
+            encounter.state(cid),
+            Target(encounter.sheet(target), encounter.state(target)),
             dice,
-            nearby=[Target(self._sheet(encounter, n), self._state(encounter, n)) for n in near],
+            nearby=[Target(encounter.sheet(n), encounter.state(n)) for n in near],
             engaged=self._engagements(encounter, cid),
             extra_power=self.ranged_extra_power,
             lethality=self.lethality,
@@ -227,13 +216,11 @@ class Mst2Ruleset:
             encounter = encounter.with_state(candidates[result.victim], result.attack.defender)
         return self._release_fallen(encounter, (cid, *candidates)), list(result.events)
 
-    def _step_away(
-        self, encounter: Encounter, cid: str, dice: Dice
-    ) -> tuple[Encounter, list[Event]]:
+    def _step_away(self, encounter: Mst2Encounter, cid: str, dice: Dice) -> Mst2Outcome:
         foes = encounter.engaged_with(cid)
         counters = take_counter_attacks(
-            self._sheet(encounter, cid),
-            self._state(encounter, cid),
+            encounter.sheet(cid),
+            encounter.state(cid),
             self._engagements(encounter, cid),
             dice,
             reason="disengaging",
@@ -246,10 +233,10 @@ class Mst2Ruleset:
             events.append(Disengaged(cid, tuple(foes)))
         return self._release_fallen(encounter, (cid,)), events
 
-    def _flee(self, encounter: Encounter, cid: str, dice: Dice) -> tuple[Encounter, list[Event]]:
+    def _flee(self, encounter: Mst2Encounter, cid: str, dice: Dice) -> Mst2Outcome:
         result = flee(
-            self._sheet(encounter, cid),
-            self._state(encounter, cid),
+            encounter.sheet(cid),
+            encounter.state(cid),
             self._engagements(encounter, cid),
             dice,
             lethality=self.lethality,
@@ -258,11 +245,11 @@ class Mst2Ruleset:
         return encounter.release(cid), list(result.events)
 
     def _non_combat(
-        self, encounter: Encounter, cid: str, label: str, dice: Dice
-    ) -> tuple[Encounter, list[Event]]:
+        self, encounter: Mst2Encounter, cid: str, label: str, dice: Dice
+    ) -> Mst2Outcome:
         result = non_combat_action(
-            self._sheet(encounter, cid),
-            self._state(encounter, cid),
+            encounter.sheet(cid),
+            encounter.state(cid),
             label,
             self._engagements(encounter, cid),
             dice,
@@ -274,22 +261,12 @@ class Mst2Ruleset:
 
     # -- helpers -----------------------------------------------------------------------
 
-    def _sheet(self, encounter: Encounter, cid: str) -> Fighter:
-        sheet = encounter.combatant(cid).sheet
-        assert isinstance(sheet, Fighter)
-        return sheet
-
-    def _state(self, encounter: Encounter, cid: str) -> FighterState:
-        state = encounter.states[cid]
-        assert isinstance(state, FighterState)
-        return state
-
-    def _engagements(self, encounter: Encounter, cid: str) -> list[Engagement]:
+    def _engagements(self, encounter: Mst2Encounter, cid: str) -> list[Engagement]:
         """Engaged foes still fighting, with their distances, in listing order."""
         return [
             Engagement(
-                self._sheet(encounter, f),
-                self._state(encounter, f),
+                encounter.sheet(f),
+                encounter.state(f),
                 _reach(encounter.distance(cid, f)),
             )
             for f in encounter.engaged_with(cid)
@@ -297,30 +274,14 @@ class Mst2Ruleset:
             and encounter.combatant(f).side != encounter.combatant(cid).side
         ]
 
-    def _release_fallen(self, encounter: Encounter, ids: Sequence[str]) -> Encounter:
+    def _release_fallen(self, encounter: Mst2Encounter, ids: Sequence[str]) -> Mst2Encounter:
         for cid in dict.fromkeys(ids):
             if not self.fighting(encounter, cid):
                 encounter = encounter.release(cid)
         return encounter
 
 
-def _announce(cid: str, action: Action) -> ActionChosen:
-    match action:
-        case Melee(target):
-            return ActionChosen(cid, "melee", target)
-        case Shoot(target):
-            return ActionChosen(cid, "shoot", target)
-        case StepAway():
-            return ActionChosen(cid, "step away")
-        case Flee():
-            return ActionChosen(cid, "flee")
-        case NonCombat(label):
-            return ActionChosen(cid, label)
-        case Hold():
-            return ActionChosen(cid, "hold")
-    raise AssertionError(f"unknown action {action!r}")  # pragma: no cover
-
-
-def _reach(distance: object) -> Reach:
-    assert isinstance(distance, Reach)
-    return distance
+def _reach(distance: str | None) -> Reach:
+    if distance is None:
+        raise ValueError("not engaged")
+    return Reach.named(distance)

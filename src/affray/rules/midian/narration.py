@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from affray.narrate.core import Segment, faces, register
+from affray.events import Event
+from affray.narrate.core import Handler, Segment, faces
 from affray.rules.midian import events as mid
 from affray.rules.midian.modifiers import describe
 
@@ -157,21 +158,19 @@ def _m_critical(event: mid.CriticalEffect) -> tuple[list[Segment], bool]:
     ], True
 
 
-register(
-    {
-        mid.AttackRolled: _m_attack,
-        mid.DefenceRolled: _m_defence,
-        mid.DamageRolled: _m_damage,
-        mid.DamageTaken: _m_taken,
-        mid.CheckRolled: _m_check,
-        mid.SystemShockRolled: _m_shock,
-        mid.StatusChanged: _m_status,
-        mid.Bled: _m_bled,
-        mid.SaveRolled: _m_save,
-        mid.InitiativeRolled: _m_initiative,
-        mid.ChallengeResolved: _m_challenge,
-        mid.RetestUsed: _m_retest,
-        mid.WoundsTended: _m_tended,
-        mid.CriticalEffect: _m_critical,
-    }
-)
+HANDLERS: dict[type[Event], Handler] = {
+    mid.AttackRolled: _m_attack,
+    mid.DefenceRolled: _m_defence,
+    mid.DamageRolled: _m_damage,
+    mid.DamageTaken: _m_taken,
+    mid.CheckRolled: _m_check,
+    mid.SystemShockRolled: _m_shock,
+    mid.StatusChanged: _m_status,
+    mid.Bled: _m_bled,
+    mid.SaveRolled: _m_save,
+    mid.InitiativeRolled: _m_initiative,
+    mid.ChallengeResolved: _m_challenge,
+    mid.RetestUsed: _m_retest,
+    mid.WoundsTended: _m_tended,
+    mid.CriticalEffect: _m_critical,
+}

@@ -3,7 +3,8 @@ evasion 12 → hit; power 3d6 [5,2,6] vs protection 2 → 2 wounds; ...``."""
 
 from __future__ import annotations
 
-from affray.narrate.core import Segment, faces, plural, register
+from affray.events import Event
+from affray.narrate.core import Handler, Segment, faces, plural
 from affray.rules.mst2 import events as mst2
 from affray.rules.mst2.catalog import pool_text
 
@@ -143,21 +144,19 @@ def _healed(event: mst2.Healed) -> tuple[list[Segment], bool]:
     ], False
 
 
-register(
-    {
-        mst2.AttackRolled: _attack,
-        mst2.PowerRolled: _power,
-        mst2.Wounded: _wounded,
-        mst2.ShockChecked: _shock,
-        mst2.Succumbed: _succumbed,
-        mst2.CounterAttackGranted: _counter,
-        mst2.AttackPrevented: _prevented,
-        mst2.DistanceChanged: _distance,
-        mst2.OutOfReach: _out_of_reach,
-        mst2.TargetScattered: _scattered,
-        mst2.Fled: _fled,
-        mst2.ActionTaken: _action,
-        mst2.HazardStruck: _hazard,
-        mst2.Healed: _healed,
-    }
-)
+HANDLERS: dict[type[Event], Handler] = {
+    mst2.AttackRolled: _attack,
+    mst2.PowerRolled: _power,
+    mst2.Wounded: _wounded,
+    mst2.ShockChecked: _shock,
+    mst2.Succumbed: _succumbed,
+    mst2.CounterAttackGranted: _counter,
+    mst2.AttackPrevented: _prevented,
+    mst2.DistanceChanged: _distance,
+    mst2.OutOfReach: _out_of_reach,
+    mst2.TargetScattered: _scattered,
+    mst2.Fled: _fled,
+    mst2.ActionTaken: _action,
+    mst2.HazardStruck: _hazard,
+    mst2.Healed: _healed,
+}

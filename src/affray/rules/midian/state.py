@@ -1,0 +1,92 @@
+"""What a Midian combatant carries through an encounter, and the encounter's options."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from affray.encounter import Answers, Encounter, Outcome
+from affray.rules.midian.character import UNARMED, Character
+from affray.rules.midian.defence import DefencePool
+from affray.rules.midian.injury import Health
+from affray.rules.midian.resolve import Rules
+
+CHARGE_RUN_UP = 20
+"""Feet of open ground a charge needs."""
+KNOCKED_DOWN_ROUNDS = 2
+
+
+@dataclass(frozen=True, slots=True)
+class MidianState:
+    """A Midian combatant's state in an encounter."""
+
+    health: Health
+    pool: DefencePool
+    initiative: int = 0
+    fled: bool = False
+    surprised: bool = False
+    set_against_charge: bool = False
+    down_rounds: int = 0
+    weapon_lost: bool = False
+    holding: str | None = None
+    held_by: str | None = None
+    focus: str | None = None
+
+    @property
+    def fighting(self) -> bool:
+        return self.health.fighting and not self.fled
+
+
+@dataclass(frozen=True, slots=True)
+class MidianOptions:
+    """The rules of one encounter.
+
+    Attributes:
+        rules: the hit and Willpower options.
+        distance: feet between the sides when the fight opens (0: already at blows).
+        surprised: names of the sides caught by surprise.
+        critical_effects: roll the critical-effect table on every critical (knocked
+            down, knocked out and decapitated take effect; the others are narrated).
+    """
+
+    rules: Rules = field(default_factory=Rules)
+    distance: int = 0
+    surprised: frozenset[str] = frozenset()
+    critical_effects: bool = False
+
+
+MidianEncounter = Encounter[Character, MidianState]
+MidianAnswers = Answers[Character, MidianState]
+MidianOutcome = Outcome[Character, MidianState]
+
+
+def lost(encounter: MidianEncounter, cid: str) -> int:
+    """Hit and life points ``cid`` has lost so far."""
+    sheet, health = encounter.sheet(cid), encounter.states[cid].health
+    return sheet.hit_points + sheet.life_points - health.hit_points - health.life_points
+
+
+def armed(encounter: MidianEncounter, cid: str) -> Character:
+    """The sheet with the weapon actually in hand (fists once disarmed)."""
+    sheet = encounter.sheet(cid)
+    return replace(sheet, weapon=UNARMED) if encounter.states[cid].weapon_lost else sheet
+
+
+def break_hold(encounter: MidianEncounter, holder: str, held: str) -> MidianEncounter:
+    encounter = encounter.with_state(holder, replace(encounter.states[holder], holding=None))
+    return encounter.with_state(held, replace(encounter.states[held], held_by=None))
+
+
+def release_fallen(encounter: MidianEncounter, cid: str) -> MidianEncounter:
+    """A combatant who fell or fled lets go of holds, is let go, leaves its melee."""
+    state = encounter.states[cid]
+    if state.fighting:
+        return encounter
+    if state.holding is not None:
+        encounter = break_hold(encounter, cid, state.holding)
+    if state.held_by is not None:
+        encounter = break_hold(encounter, state.held_by, cid)
+    return encounter.release(cid)
+
+
+def foes_fighting(encounter: MidianEncounter, cid: str) -> list[str]:
+    return [f.id for f in encounter.foes(cid) if encounter.states[f.id].fighting]

@@ -1,0 +1,250 @@
+"""Blows in a Midian encounter: melee (with charges and set weapons), shots (with
+allies in the way), what a blow does outside an attack roll, critical effects.
+
+Every defence is the defender's choice: a question put to the answers, offering
+each defence open to it and taking the blow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from affray.dice import Dice
+from affray.encounter import Question, Topic
+from affray.encounter.events import Engaged
+from affray.events import Event
+from affray.rules.midian.criticals import Critical, critical_effect
+from affray.rules.midian.damage import roll_damage
+from affray.rules.midian.defence import TAKE_IT, Choice, Stance, TakeIt
+from affray.rules.midian.events import AttackRolled, StatusChanged
+from affray.rules.midian.injury import take_damage
+from affray.rules.midian.resolve import AttackOutcome, DefenceChooser, Situation, resolve_attack
+from affray.rules.midian.situations import bodies_in_the_way, cover_penalty, strikes_obstacle
+from affray.rules.midian.state import (
+    CHARGE_RUN_UP,
+    KNOCKED_DOWN_ROUNDS,
+    MidianAnswers,
+    MidianEncounter,
+    MidianOptions,
+    MidianOutcome,
+    armed,
+    release_fallen,
+)
+
+
+def defence_chooser(
+    encounter: MidianEncounter, defender: str, attacker: str, answers: MidianAnswers
+) -> DefenceChooser:
+    """The defender's choice of defence against ``attacker``, asked of ``answers``."""
+
+    def choose(choices: Sequence[Choice], attack: AttackRolled) -> Choice | None:
+        options: tuple[Choice | TakeIt, ...] = (*choices, TAKE_IT)
+        prompt = f"{attacker}'s attack ({attack.total}) hits {defender}: defend how?"
+        answer = answers.ask(encounter, Question(defender, Topic.DEFENCE, prompt, options))
+        return answer if isinstance(answer, Choice) else None
+
+    return choose
+
+
+def meet(encounter: MidianEncounter, cid: str, target: str, events: list[Event]) -> MidianEncounter:
+    """Engage ``target`` in melee if not engaged yet (recording it)."""
+    if encounter.distance(cid, target) is not None:
+        return encounter
+    events.append(Engaged(cid, target, "melee"))
+    return encounter.engage(cid, target, "melee")
+
+
+def melee(
+    options: MidianOptions,
+    encounter: MidianEncounter,
+    cid: str,
+    target: str,
+    answers: MidianAnswers,
+) -> MidianOutcome:
+    """A melee attack; across open ground (the encounter's distance, at least 20 feet)
+    the first blow is a charge, met first by a set weapon of longer reach."""
+    events: list[Event] = []
+    charging = (
+        options.distance >= CHARGE_RUN_UP
+        and not encounter.engaged_with(cid)
+        and encounter.distance(cid, target) is None
+    )
+    if encounter.distance(cid, target) is None:
+        encounter = encounter.engage(cid, target, "melee")
+        events.append(Engaged(cid, target, "charge" if charging else "melee"))
+    if charging and encounter.states[target].set_against_charge:
+        me, them = encounter.sheet(cid), encounter.sheet(target)
+        if them.weapon.reach > me.weapon.reach:
+            encounter, more = strike(
+                options, encounter, target, cid, answers, Situation(set_against_charge=True)
+            )
+            events.extend(more)
+            if not encounter.states[cid].fighting:
+                return _unset(encounter, target), events
+    encounter, more = strike(options, encounter, cid, target, answers, Situation(charging=charging))
+    events.extend(more)
+    return _unset(encounter, target), events
+
+
+def _unset(encounter: MidianEncounter, cid: str) -> MidianEncounter:
+    """Once a charge has met it, a set weapon is no longer set."""
+    state = encounter.states[cid]
+    if not state.set_against_charge:
+        return encounter
+    return encounter.with_state(cid, replace(state, set_against_charge=False))
+
+
+def strike(
+    options: MidianOptions,
+    encounter: MidianEncounter,
+    cid: str,
+    target: str,
+    answers: MidianAnswers,
+    situation: Situation,
+) -> MidianOutcome:
+    """One attack with everything the positions say. Two or more foes on one target
+    gang up: +2 each; the one the target is not facing strikes from the flank (+2,
+    only a dodge defends). Knocked down: +4 to hit the fallen, -4 for them. No
+    active defence for the surprised or a set defender being charged."""
+    me = encounter.states[cid]
+    them = encounter.states[target]
+    foes_on_target = [
+        f
+        for f in encounter.engaged_with(target)
+        if encounter.states[f].fighting
+        and encounter.combatant(f).side != encounter.combatant(target).side
+    ]
+    flanked = len(foes_on_target) >= 2 and them.focus not in (None, cid)
+    situation = replace(
+        situation,
+        from_behind=situation.from_behind or flanked,
+        ganging=len(foes_on_target),
+        target_down=them.down_rounds > 0,
+        attacker_down=me.down_rounds > 0,
+        surprised=them.surprised or (situation.charging and them.set_against_charge),
+        attacker_defensive=me.pool.stance is Stance.DEFENSIVE,
+        defender_stance=them.pool.stance,
+    )
+    outcome = resolve_attack(
+        armed(encounter, cid),
+        encounter.sheet(target),
+        them.health,
+        answers.dice,
+        situation=situation,
+        rules=options.rules,
+        attacker_penalty=me.health.penalty,
+        pool=them.pool,
+        choose_defence=defence_chooser(encounter, target, cid, answers),
+    )
+    encounter = encounter.with_state(
+        target, replace(them, health=outcome.health, pool=outcome.pool)
+    )
+    encounter = encounter.with_state(cid, replace(encounter.states[cid], focus=target))
+    events = list(outcome.events)
+    if outcome.critical and outcome.damage and options.critical_effects:
+        encounter, more = critical(encounter, target, answers.dice)
+        events.extend(more)
+    return release_fallen(encounter, target), events
+
+
+def shoot(
+    options: MidianOptions,
+    encounter: MidianEncounter,
+    cid: str,
+    target: str,
+    answers: MidianAnswers,
+) -> MidianOutcome:
+    """A shot across the encounter's distance; the shooter's allies in melee with the
+    target are cover, and a miss that the cover explains strikes the first of them."""
+    me = encounter.combatant(cid)
+    allies_in_the_way = [
+        a
+        for a in encounter.engaged_with(target)
+        if encounter.combatant(a).side == me.side and encounter.states[a].fighting
+    ]
+    cover = bodies_in_the_way(len(allies_in_the_way)) if allies_in_the_way else 0
+    situation = Situation(ranged=True, distance=options.distance, cover=cover)
+    events: list[Event] = []
+    them = encounter.states[target]
+    outcome: AttackOutcome = resolve_attack(
+        encounter.sheet(cid),
+        encounter.sheet(target),
+        them.health,
+        answers.dice,
+        situation=situation,
+        rules=options.rules,
+        attacker_penalty=encounter.states[cid].health.penalty,
+        pool=them.pool,
+        choose_defence=defence_chooser(encounter, target, cid, answers),
+    )
+    events.extend(outcome.events)
+    encounter = encounter.with_state(
+        target, replace(them, health=outcome.health, pool=outcome.pool)
+    )
+    if not outcome.hit and allies_in_the_way and not outcome.fumble:
+        attack = outcome.events[0]
+        assert isinstance(attack, AttackRolled)
+        obstacle = allies_in_the_way[0]
+        if strikes_obstacle(
+            attack.total,
+            cover_penalty(cover),
+            attack.armour_class,
+            encounter.sheet(obstacle).armour_class,
+        ):
+            encounter, more = _stray(options, encounter, cid, obstacle, answers.dice)
+            events.extend(more)
+    return release_fallen(encounter, target), events
+
+
+def _stray(
+    options: MidianOptions, encounter: MidianEncounter, cid: str, obstacle: str, dice: Dice
+) -> MidianOutcome:
+    """The shot strikes the ally in the way instead."""
+    shooter, victim = encounter.sheet(cid), encounter.sheet(obstacle)
+    damage = roll_damage(shooter, victim, dice, critical=False, modifiers=())
+    encounter, hurt_events = hurt(
+        options, encounter, obstacle, damage.final, dice, f"{cid}'s stray shot"
+    )
+    struck = StatusChanged(obstacle, "struck", f"in the way of {cid}'s shot")
+    return encounter, [struck, damage.event, *hurt_events]
+
+
+def hurt(
+    options: MidianOptions,
+    encounter: MidianEncounter,
+    cid: str,
+    amount: int,
+    dice: Dice,
+    source: str,
+) -> MidianOutcome:
+    """Damage outside an attack roll (a stray shot, a hold): take it, and fall if it fells."""
+    state = encounter.states[cid]
+    injury = take_damage(
+        encounter.sheet(cid),
+        state.health,
+        amount,
+        dice,
+        source=source,
+        willpower=options.rules.willpower,
+    )
+    encounter = encounter.with_state(cid, replace(state, health=injury.health))
+    return release_fallen(encounter, cid), list(injury.events)
+
+
+def critical(encounter: MidianEncounter, target: str, dice: Dice) -> MidianOutcome:
+    """Roll the critical-effect table: knocked down, knocked out and decapitated take
+    effect; the others are narrated."""
+    rolled = critical_effect(target, dice)
+    effect = Critical(rolled[0].effect)
+    state = encounter.states[target]
+    events: list[Event] = list(rolled)
+    if effect is Critical.KNOCKED_DOWN:
+        state = replace(state, down_rounds=KNOCKED_DOWN_ROUNDS)
+    elif effect is Critical.BLOW_TO_THE_JAW_OR_SKULL and state.health.alive:
+        state = replace(state, health=replace(state.health, conscious=False))
+        events.append(StatusChanged(target, "unconscious", "critical: blow to the jaw"))
+    elif effect is Critical.DECAPITATED:
+        state = replace(state, health=replace(state.health, alive=False, conscious=False))
+        events.append(StatusChanged(target, "dead", "critical: decapitated"))
+    return encounter.with_state(target, state), events

@@ -1,0 +1,100 @@
+"""Midian's entry in the rule-system registry: its sheets, encounter-file keys,
+ruleset, tactics AI and narration."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import Field
+
+from affray.dice import Dice
+from affray.encounter import Targeting
+from affray.registry import EncounterKeys, RuleSystem, register
+from affray.rules.midian.attack import HitRule
+from affray.rules.midian.character import Character
+from affray.rules.midian.defence import Stance
+from affray.rules.midian.injury import WillpowerRule
+from affray.rules.midian.narration import HANDLERS
+from affray.rules.midian.resolve import Rules
+from affray.rules.midian.ruleset import MidianRuleset
+from affray.rules.midian.state import MidianState
+from affray.rules.midian.tactics import MidianAI, MidianTactics, Role
+from affray.sheets.midian import MidianSheet, midian_character
+from affray.sheets.validation import Strict, validate
+
+
+class EncounterOptions(Strict):
+    """Midian's keys at the top of an encounter file (docs/encounters.md)."""
+
+    distance: int = Field(default=0, ge=0, le=10_000)
+    hit_rule: Literal["at-or-above", "exceed"] = "at-or-above"
+    willpower: Literal["first", "each"] = "first"
+    critical_effects: bool = False
+
+
+class SideKeys(Strict):
+    """Midian's keys on a side."""
+
+    surprised: bool = False
+
+
+class TacticsKeys(Strict):
+    """Midian's tactics keys on a side or a member."""
+
+    role: Literal["fighter", "archer", "grappler", "disarmer", "pikeman"] | None = None
+    retreat_at: int | None = Field(default=None, ge=1, le=1000)
+    stance: Literal["normal", "defensive", "total defence", "evasion"] | None = None
+    defend_at: int | None = Field(default=None, ge=1, le=10_000)
+
+
+def _sheet(data: Mapping[str, Any], where: str | None) -> Character:
+    return midian_character(validate(MidianSheet, data, where), where)
+
+
+def _ruleset(keys: EncounterKeys) -> MidianRuleset:
+    options = validate(EncounterOptions, keys.options, keys.where)
+    surprised = [
+        side
+        for side, data in keys.sides.items()
+        if validate(SideKeys, data, keys.where, prefix=f"sides.{side}").surprised
+    ]
+    return MidianRuleset(
+        rules=Rules(HitRule(options.hit_rule), WillpowerRule(options.willpower)),
+        distance=options.distance,
+        surprised=surprised,
+        critical_effects=options.critical_effects,
+    )
+
+
+def _tactics(target: Targeting, data: Mapping[str, object], where: str, key: str) -> MidianTactics:
+    keys = validate(TacticsKeys, data, where, prefix=key)
+    return MidianTactics(
+        target,
+        Role(keys.role or "fighter"),
+        keys.retreat_at,
+        Stance(keys.stance or "normal"),
+        keys.defend_at,
+    )
+
+
+def _ai(ruleset: MidianRuleset, tactics: Mapping[str, MidianTactics], dice: Dice) -> MidianAI:
+    return MidianAI(ruleset, dice, tactics)
+
+
+SYSTEM: RuleSystem[Character, MidianState, MidianRuleset, MidianTactics] = register(
+    RuleSystem(
+        name="midian",
+        title="Midian",
+        sheet_type=Character,
+        sheet_from_data=_sheet,
+        option_keys=frozenset(EncounterOptions.model_fields),
+        side_keys=frozenset(SideKeys.model_fields),
+        tactics_keys=frozenset(TacticsKeys.model_fields),
+        ruleset=_ruleset,
+        duel_ruleset=MidianRuleset,
+        tactics=_tactics,
+        ai=_ai,
+        narration=HANDLERS,
+    )
+)

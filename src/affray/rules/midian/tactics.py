@@ -1,0 +1,127 @@
+"""The Midian tactics AI: answers a combatant's questions (its stance for the round,
+its action, its defences) from the legal options, following its tactics."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+
+from affray.dice import Dice
+from affray.encounter import Action, Attack, Flee, Hold, Question, Shoot, Targeting, Topic
+from affray.encounter.questions import OptionT
+from affray.rules.midian.actions import (
+    DEFENDING,
+    Defend,
+    Disarm,
+    Grapple,
+    KeepHold,
+    KeepSet,
+    SetAgainstCharge,
+)
+from affray.rules.midian.character import UNARMED
+from affray.rules.midian.defence import Stance
+from affray.rules.midian.ruleset import MidianRuleset
+from affray.rules.midian.state import CHARGE_RUN_UP, MidianEncounter, foes_fighting, lost
+
+
+class Role(Enum):
+    """How a combatant fights: ``fighter`` (melee), ``archer`` (shoots while no foe is
+    on it), ``grappler`` (seizes foes), ``disarmer`` (takes weapons first), ``pikeman``
+    (sets against a charge while there is room for one)."""
+
+    FIGHTER = "fighter"
+    ARCHER = "archer"
+    GRAPPLER = "grappler"
+    DISARMER = "disarmer"
+    PIKEMAN = "pikeman"
+
+
+@dataclass(frozen=True, slots=True)
+class MidianTactics:
+    """How the AI fights for one combatant (named in the encounter file).
+
+    Attributes:
+        target: how it picks a foe.
+        role: its way of fighting.
+        retreat_at: flee once the points of damage taken reach this (``None``: never).
+        stance: its stance each round.
+        defend_at: switch to total defence once the damage taken reaches this.
+    """
+
+    target: Targeting = Targeting.NEAREST
+    role: Role = Role.FIGHTER
+    retreat_at: int | None = None
+    stance: Stance = Stance.NORMAL
+    defend_at: int | None = None
+
+
+@dataclass(slots=True)
+class MidianAI:
+    """The tactics AI. Stance: total defence once hurt past ``defend_at``, otherwise
+    its own. Action: flee when hurt past ``retreat_at`` (unless holding someone); stay
+    on the defence its stance calls for; keep a hold; otherwise what its role says,
+    at a target its policy picks (an engaged foe first). Defence: the best one open
+    (a free parry or block first). Other questions get their first option."""
+
+    ruleset: MidianRuleset
+    dice: Dice
+    tactics: Mapping[str, MidianTactics] = field(default_factory=dict)
+
+    def choose(self, encounter: MidianEncounter, question: Question[OptionT]) -> OptionT:
+        wanted: object
+        if question.topic is Topic.STANCE:
+            wanted = self.stance(encounter, question.who)
+        elif question.topic is Topic.ACTION:
+            wanted = self.action(encounter, question.who)
+        else:
+            return question.options[0]
+        for option in question.options:
+            if option == wanted:
+                return option
+        return question.options[0]
+
+    def stance(self, encounter: MidianEncounter, cid: str) -> Stance:
+        tactics = self.tactics.get(cid, MidianTactics())
+        if tactics.defend_at is not None and lost(encounter, cid) >= tactics.defend_at:
+            return Stance.TOTAL_DEFENCE
+        return tactics.stance
+
+    def action(self, encounter: MidianEncounter, cid: str) -> Action:
+        tactics = self.tactics.get(cid, MidianTactics())
+        state = encounter.states[cid]
+        if state.held_by is not None:
+            return Hold()  # not asked: breaking free is the only legal action
+        if (
+            tactics.retreat_at is not None
+            and lost(encounter, cid) >= tactics.retreat_at
+            and state.holding is None
+        ):
+            return Flee()
+        if state.pool.stance in DEFENDING:
+            return Defend(stance=state.pool.stance)
+        foes = foes_fighting(encounter, cid)
+        if not foes:
+            return Hold()
+        if state.holding is not None:
+            return KeepHold(state.holding)
+        engaged = [f for f in encounter.engaged_with(cid) if f in foes]
+        pick = tactics.target.pick
+        role = tactics.role
+        sheet = encounter.sheet(cid)
+        room_to_charge = not engaged and self.ruleset.options.distance >= CHARGE_RUN_UP
+        if role is Role.ARCHER and sheet.weapon.ranged and not engaged:
+            return Shoot(pick(encounter, self.ruleset, cid, foes, self.dice))
+        if role is Role.PIKEMAN and room_to_charge:
+            return KeepSet() if state.set_against_charge else SetAgainstCharge()
+        target = pick(encounter, self.ruleset, cid, engaged or foes, self.dice)
+        them = encounter.states[target]
+        if role is Role.GRAPPLER and sheet.grappling and them.held_by is None:
+            return Grapple(target)
+        if (
+            role is Role.DISARMER
+            and not them.weapon_lost
+            and encounter.sheet(target).weapon is not UNARMED
+        ):
+            return Disarm(target)
+        return Attack(target)

@@ -1,0 +1,117 @@
+"""Close work in a Midian encounter: grappling, holds that squeeze, breaking free,
+and disarming."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from affray.dice import Dice
+from affray.encounter.events import ActionChosen
+from affray.events import Event
+from affray.rules.midian.actions import Squeeze
+from affray.rules.midian.character import Encumbrance
+from affray.rules.midian.damage import roll_damage
+from affray.rules.midian.events import StatusChanged
+from affray.rules.midian.modifiers import Modifier, nonzero
+from affray.rules.midian.resolve import Situation, resolve_attack
+from affray.rules.midian.situations import disarm as disarm_contest
+from affray.rules.midian.situations import escape_hold
+from affray.rules.midian.state import (
+    MidianAnswers,
+    MidianEncounter,
+    MidianOptions,
+    MidianOutcome,
+    armed,
+    break_hold,
+    release_fallen,
+)
+from affray.rules.midian.strikes import defence_chooser, hurt, meet
+
+
+def grapple(
+    options: MidianOptions,
+    encounter: MidianEncounter,
+    cid: str,
+    target: str,
+    answers: MidianAnswers,
+) -> MidianOutcome:
+    """A touch attack; if it lands undefended, ``target`` is held."""
+    events: list[Event] = []
+    encounter = meet(encounter, cid, target, events)
+    them = encounter.states[target]
+    outcome = resolve_attack(
+        encounter.sheet(cid),
+        encounter.sheet(target),
+        them.health,
+        answers.dice,
+        situation=Situation(touch=True),
+        rules=options.rules,
+        attacker_penalty=encounter.states[cid].health.penalty,
+        pool=them.pool,
+        choose_defence=defence_chooser(encounter, target, cid, answers),
+    )
+    events.extend(outcome.events)
+    them = replace(them, health=outcome.health, pool=outcome.pool)
+    if outcome.hit and not outcome.defended:
+        them = replace(them, held_by=cid)
+        encounter = encounter.with_state(cid, replace(encounter.states[cid], holding=target))
+        events.append(StatusChanged(target, "held", f"in {cid}'s hold"))
+    encounter = encounter.with_state(target, them)
+    return release_fallen(encounter, target), events
+
+
+def squeeze(
+    options: MidianOptions, encounter: MidianEncounter, holder: str, held: str, dice: Dice
+) -> MidianOutcome:
+    """A continuing hold does its damage at the end of the round, without a roll to hit."""
+    grip, victim = encounter.sheet(holder), encounter.sheet(held)
+    natural = grip.weapon.encumbrance is Encumbrance.NONE
+    damage = roll_damage(
+        grip,
+        victim,
+        dice,
+        critical=False,
+        modifiers=nonzero(Modifier("damage bonus", grip.damage_bonus)),
+        damage_dice=grip.weapon.damage if natural else "0",
+        damage_type="smashing",
+    )
+    encounter, hurt_events = hurt(options, encounter, held, damage.final, dice, f"{holder}'s hold")
+    return encounter, [ActionChosen(holder, Squeeze(held)), damage.event, *hurt_events]
+
+
+def escape(encounter: MidianEncounter, cid: str, dice: Dice) -> MidianOutcome:
+    """A contest to break the hold ``cid`` is in."""
+    holder = encounter.states[cid].held_by
+    if holder is None:
+        return encounter, []
+    result, checks = escape_hold(encounter.sheet(cid), encounter.sheet(holder), dice)
+    events: list[Event] = [*checks, result]
+    if result.winner == cid:
+        encounter = break_hold(encounter, holder, cid)
+        events.append(StatusChanged(cid, "free", f"broke {holder}'s hold"))
+    return encounter, events
+
+
+def disarm(encounter: MidianEncounter, cid: str, target: str, dice: Dice) -> MidianOutcome:
+    """A contest of rolls: the loser's weapon falls (the attacker's, on a reversal)."""
+    events: list[Event] = []
+    encounter = meet(encounter, cid, target, events)
+    me, them = armed(encounter, cid), armed(encounter, target)
+    result = disarm_contest(
+        me,
+        them,
+        dice,
+        attacker_two_hands=me.weapon.hands == 2,
+        defender_two_hands=them.weapon.hands == 2,
+    )
+    loser = {"disarmed": target, "reversed": cid}.get(result.outcome)
+    events.append(
+        StatusChanged(
+            loser or target,
+            "disarmed" if loser else result.outcome,
+            f"disarm: {result.attacker_total} against {result.defender_total}",
+        )
+    )
+    if loser is not None:
+        encounter = encounter.with_state(loser, replace(encounter.states[loser], weapon_lost=True))
+    return encounter, events

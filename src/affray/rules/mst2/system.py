@@ -1,0 +1,147 @@
+"""MST-2's entry in the rule-system registry: its sheets, encounter-file keys,
+ruleset, tactics AI, narration, exact odds and fast simulator."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import Field
+
+from affray.dice import Dice
+from affray.encounter import Action, Attack, Shoot, Targeting
+from affray.registry import EncounterKeys, ExactDuel, RuleSystem, register
+from affray.rules.mst2.catalog import Missile
+from affray.rules.mst2.fighter import Fighter
+from affray.rules.mst2.narration import HANDLERS
+from affray.rules.mst2.ruleset import Mst2Encounter, Mst2Ruleset
+from affray.rules.mst2.state import FighterState, Lethality
+from affray.rules.mst2.tactics import Mst2AI, Mst2Tactics, Role
+from affray.sheets.mst2 import Mst2Sheet, mst2_fighter
+from affray.sheets.validation import Strict, validate
+
+if TYPE_CHECKING:
+    from affray.sim.stats import DuelStats
+
+
+class EncounterOptions(Strict):
+    """MST-2's keys at the top of an encounter file (docs/encounters.md)."""
+
+    lethality: Literal["high", "standard", "optional"] = "standard"
+    order: Literal["listed", "shuffled"] = "listed"
+    counter_prevents_action: bool = False
+    ranged_extra_power: bool = False
+
+
+class TacticsKeys(Strict):
+    """MST-2's tactics keys on a side or a member."""
+
+    role: Literal["fighter", "archer"] | None = None
+    retreat_at: int | None = Field(default=None, ge=1, le=1000)
+
+
+def _sheet(data: Mapping[str, Any], where: str | None) -> Fighter:
+    return mst2_fighter(validate(Mst2Sheet, data, where), where)
+
+
+def _ruleset(keys: EncounterKeys) -> Mst2Ruleset:
+    options = validate(EncounterOptions, keys.options, keys.where)
+    return Mst2Ruleset(
+        lethality=Lethality(options.lethality),
+        order=options.order,
+        counter_prevents_action=options.counter_prevents_action,
+        ranged_extra_power=options.ranged_extra_power,
+    )
+
+
+def _tactics(target: Targeting, data: Mapping[str, object], where: str, key: str) -> Mst2Tactics:
+    keys = validate(TacticsKeys, data, where, prefix=key)
+    return Mst2Tactics(target, Role(keys.role or "fighter"), keys.retreat_at)
+
+
+def _ai(ruleset: Mst2Ruleset, tactics: Mapping[str, Mst2Tactics], dice: Dice) -> Mst2AI:
+    return Mst2AI(ruleset, dice, tactics)
+
+
+def _exact(a: Fighter, b: Fighter) -> ExactDuel:
+    from affray.odds import duel_odds
+
+    odds = duel_odds(a, b)
+    return ExactDuel(
+        float(odds.p_a_wins),
+        float(odds.p_b_wins),
+        float(odds.p_draw),
+        float(odds.mean_rounds),
+        {
+            "winner_wounds": {
+                side: {str(w): float(p) for w, p in dist.items()}
+                for side, dist in odds.winner_wounds.items()
+            }
+        },
+    )
+
+
+def _rounds(a: Fighter, b: Fighter) -> Any:
+    from affray.odds import rounds_distribution
+
+    return rounds_distribution(a, b)
+
+
+def _fast(
+    a: Fighter,
+    b: Fighter,
+    n: int,
+    seed: int | None,
+    workers: int,
+    progress: Callable[[int], None] | None,
+    max_rounds: int,
+) -> tuple[DuelStats, int]:
+    from affray.sim.fast import simulate_fast
+
+    return simulate_fast(
+        a, b, n, seed=seed, workers=workers, progress=progress, max_rounds=max_rounds
+    )
+
+
+def _live_odds(encounter: Mst2Encounter, cid: str, action: Action) -> str | None:
+    """The exact odds of an attack or shot about to be made, from the state before it."""
+    from affray.odds import attack_odds
+
+    if not isinstance(action, Attack | Shoot) or action.target is None:
+        return None
+    attacker, target = encounter.sheet(cid), encounter.sheet(action.target)
+    power = None
+    if isinstance(action, Shoot) and isinstance(attacker.missile, Missile):
+        power = attacker.missile.power
+    odds = attack_odds(attacker, target, encounter.states[action.target].wounds, power=power)
+
+    def percent(p: object) -> str:
+        value = float(p) * 100  # type: ignore[arg-type]
+        return f"{value:.1f}%" if value in (0, 100) or value >= 0.1 else f"{value:.3g}%"
+
+    return (
+        f"odds of {cid} against {action.target} (direct): hit {percent(odds.p_hit)}, "
+        f"wound {percent(odds.p_wound)}, takes out {percent(odds.p_out)}"
+    )
+
+
+SYSTEM: RuleSystem[Fighter, FighterState, Mst2Ruleset, Mst2Tactics] = register(
+    RuleSystem(
+        name="mst2",
+        title="MST-2",
+        sheet_type=Fighter,
+        sheet_from_data=_sheet,
+        option_keys=frozenset(EncounterOptions.model_fields),
+        side_keys=frozenset(),
+        tactics_keys=frozenset(TacticsKeys.model_fields),
+        ruleset=_ruleset,
+        duel_ruleset=Mst2Ruleset,
+        tactics=_tactics,
+        ai=_ai,
+        narration=HANDLERS,
+        exact_duel=_exact,
+        rounds_distribution=_rounds,
+        fast_duels=_fast,
+        attack_odds=_live_odds,
+    )
+)
