@@ -8,7 +8,7 @@ import pytest
 
 from affray.encounter import events as encounter_events
 from affray.events import Event
-from affray.narrate.core import HANDLERS
+from affray.narration.core import HANDLERS
 from affray.rules.midian import events as midian_events
 from affray.rules.mst2 import events as mst2_events
 

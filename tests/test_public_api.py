@@ -3,7 +3,7 @@ import pytest
 import affray
 import affray.dice
 import affray.encounter
-import affray.narrate
+import affray.narration
 import affray.odds
 import affray.rules.midian
 import affray.rules.mst2
@@ -14,7 +14,7 @@ MODULES = [
     affray,
     affray.dice,
     affray.encounter,
-    affray.narrate,
+    affray.narration,
     affray.odds,
     affray.rules.midian,
     affray.rules.mst2,

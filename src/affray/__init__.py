@@ -1,8 +1,12 @@
 """affray: rules, exact odds and simulation for MST-2 and Midian tabletop combat.
 
-The public face: import from ``affray`` (or ``affray.rules.mst2`` for every
-MST-2 rule). MST-2: Melee Fighting © 2021 Eiríkr Åsheim, CC BY 4.0.
+The public face: ``affray.load``, ``affray.duel``, ``affray.fight``,
+``affray.narrate`` and ``affray.systems`` (see :mod:`affray.api`), the dice, and the
+errors; every rule of a system is in ``affray.rules.<system>``.
+MST-2: Melee Fighting © 2021 Eiríkr Åsheim, CC BY 4.0.
 """
+
+from typing import TYPE_CHECKING, Any
 
 from affray.dice import (
     Dice,
@@ -26,15 +30,55 @@ from affray.errors import (
 )
 from affray.events import Event
 
+if TYPE_CHECKING:  # loaded on first use, so that ``affray --help`` stays quick
+    from affray.api import (
+        CombatantReport,
+        DuelOdds,
+        DuelSimulation,
+        FightResult,
+        duel,
+        duel_setup,
+        fight,
+        load,
+        narrate,
+        systems,
+    )
+
+_API = (
+    "CombatantReport",
+    "DuelOdds",
+    "DuelSimulation",
+    "FightResult",
+    "duel",
+    "duel_setup",
+    "fight",
+    "load",
+    "narrate",
+    "systems",
+)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _API:
+        from affray import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'affray' has no attribute {name!r}")
+
+
 __all__ = [
     "AffrayError",
+    "CombatantReport",
     "Dice",
     "DiceError",
     "DiceLimitError",
     "DiceSyntaxError",
     "DieRoll",
     "Distribution",
+    "DuelOdds",
+    "DuelSimulation",
     "Event",
+    "FightResult",
     "RandomDice",
     "RollResult",
     "RulesError",
@@ -42,6 +86,12 @@ __all__ = [
     "ScriptedDiceError",
     "SheetError",
     "distribution",
+    "duel",
+    "duel_setup",
+    "fight",
+    "load",
+    "narrate",
     "parse",
     "roll",
+    "systems",
 ]

@@ -124,7 +124,7 @@ def register(
     system: RuleSystem[SheetT, StateT, RulesetT, TacticsT],
 ) -> RuleSystem[SheetT, StateT, RulesetT, TacticsT]:
     """Add a rule system (its narration too); registering a name again replaces it."""
-    from affray.narrate.core import register as register_narration
+    from affray.narration.core import register as register_narration
 
     _SYSTEMS[system.name] = system
     register_narration(dict(system.narration))

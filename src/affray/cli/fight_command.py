@@ -107,7 +107,7 @@ def play(
     the final state."""
     from affray.cli.output import console, styled
     from affray.encounter import steps
-    from affray.narrate import narrate
+    from affray.narration import narrate
     from affray.registry import live_odds
 
     out = console()

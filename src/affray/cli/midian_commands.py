@@ -33,7 +33,7 @@ def load_midian(path: str) -> Character:
 
 def _print_events(events: Any) -> None:
     from affray.cli.output import print_lines
-    from affray.narrate import narrate
+    from affray.narration import narrate
 
     print_lines(narrate(events))
 

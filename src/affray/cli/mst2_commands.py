@@ -99,7 +99,7 @@ def attack_command(
     then circumstance); then, if wounded, each of the defender's hit dice.
     """
     from affray.cli.output import emit_json, print_lines
-    from affray.narrate import narrate
+    from affray.narration import narrate
     from affray.rules.mst2 import FighterState, attack
 
     a, d = load_mst2(attacker), load_mst2(defender)
@@ -305,7 +305,7 @@ def exchange_command(
     reach and counter-attacks follow the reach rules.
     """
     from affray.cli.output import console, emit_json, percent, print_lines
-    from affray.narrate import narrate
+    from affray.narration import narrate
     from affray.odds import attack_odds
     from affray.rules.mst2 import Turn, duel, opening_distance
 
@@ -381,7 +381,7 @@ def exchange_command(
 
 def _emit(events: Any, as_json: bool, summary: dict[str, Any]) -> None:
     from affray.cli.output import emit_json, print_lines
-    from affray.narrate import narrate
+    from affray.narration import narrate
 
     if as_json:
         emit_json({**summary, "events": [event.to_dict() for event in events]})

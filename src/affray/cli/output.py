@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.text import Text
 
-    from affray.narrate import Line
+    from affray.narration import Line
 
 _STYLES = {
     "name": "bold",

@@ -48,6 +48,14 @@ class DuelStats:
         return self.a_wins / self.n if self.n else 0.0
 
     @property
+    def p_b_wins(self) -> float:
+        return self.b_wins / self.n if self.n else 0.0
+
+    @property
+    def p_draw(self) -> float:
+        return self.draws / self.n if self.n else 0.0
+
+    @property
     def ci95_a_wins(self) -> tuple[float, float]:
         return wilson_interval(self.a_wins, self.n)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from affray.events import Event
-from affray.narrate.core import Handler, Segment, faces
+from affray.narration.core import Handler, Segment, faces
 from affray.rules.midian import events as mid
 from affray.rules.midian.modifiers import describe
 

@@ -4,7 +4,7 @@ evasion 12 → hit; power 3d6 [5,2,6] vs protection 2 → 2 wounds; ...``."""
 from __future__ import annotations
 
 from affray.events import Event
-from affray.narrate.core import Handler, Segment, faces, plural
+from affray.narration.core import Handler, Segment, faces, plural
 from affray.rules.mst2 import events as mst2
 from affray.rules.mst2.catalog import pool_text
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from affray.encounter import events as enc
-from affray.narrate.core import Segment, register
+from affray.narration.core import Segment, register
 
 
 def _started(event: enc.EncounterStarted) -> tuple[list[Segment], bool]:

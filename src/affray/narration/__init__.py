@@ -13,7 +13,7 @@ Example line::
     shock 1d10 [3]=3 > 2 → keeps fighting
 """
 
-from affray.narrate import encounter
-from affray.narrate.core import Line, Segment, narrate, narrate_text, plain
+from affray.narration import encounter
+from affray.narration.core import Line, Segment, narrate, narrate_text, plain
 
 __all__ = ["Line", "Segment", "encounter", "narrate", "narrate_text", "plain"]

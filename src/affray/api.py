@@ -1,0 +1,255 @@
+"""The public face of affray: load sheets, fight duels and encounters, narrate them.
+
+Every rule system registered (:mod:`affray.registry`) is served the same way::
+
+    import affray
+    a = affray.load("examples/mst2/knight.json")
+    b = affray.load("examples/mst2/ogre.toml")
+    odds = affray.duel(a, b)                     # exact where the system has it
+    sim = affray.duel(a, b, n=100_000, seed=1)   # Monte Carlo
+    fight = affray.fight("examples/encounters/ambush.toml", seed=3)
+    lines = affray.narrate(fight.events)
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, overload
+
+from affray import registry
+from affray.dice import Dice, RandomDice
+from affray.encounter import Answers, Chooser, Encounter, Named, steps
+from affray.encounter.events import EncounterEnded
+from affray.errors import AffrayError
+from affray.events import Event
+from affray.sheets.encounters import EncounterSetup, load_encounter
+
+MAX_ROUNDS = 1000
+"""A duel still going after this many rounds is a draw (exact odds and simulations alike)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DuelOdds:
+    """Exact odds of a duel (A attacks first)."""
+
+    p_a_wins: float
+    p_b_wins: float
+    p_draw: float
+    mean_rounds: float
+    method: Literal["exact"] = "exact"
+
+
+@dataclass(frozen=True, slots=True)
+class DuelSimulation:
+    """The count of ``n`` simulated duels, with a 95 % interval for A winning."""
+
+    n: int
+    a_wins: int
+    b_wins: int
+    draws: int
+    mean_rounds: float
+    ci95_a_wins: tuple[float, float]
+    engine: str
+    seed: int | None
+    method: Literal["monte-carlo"] = "monte-carlo"
+
+    @property
+    def p_a_wins(self) -> float:
+        return self.a_wins / self.n
+
+    @property
+    def p_b_wins(self) -> float:
+        return self.b_wins / self.n
+
+    @property
+    def p_draw(self) -> float:
+        return self.draws / self.n
+
+
+@dataclass(frozen=True, slots=True)
+class CombatantReport:
+    """Where one combatant stands at the end: side, condition word and state snapshot."""
+
+    id: str
+    side: str
+    condition: str
+    state: Mapping[str, object]
+
+
+@dataclass(frozen=True, slots=True)
+class FightResult:
+    """A fight played to its end: the side left fighting (None for a draw), the rounds
+    begun, why it ended, every event, and each combatant's final state."""
+
+    winner: str | None
+    rounds: int
+    reason: str
+    events: tuple[Event, ...]
+    combatants: tuple[CombatantReport, ...]
+
+
+def systems() -> list[str]:
+    """The names of the registered rule systems."""
+    return registry.systems()
+
+
+def load(path: str | Path) -> Named:
+    """A sheet of any registered system, from a TOML or JSON file.
+
+    Raises:
+        SheetError: the file or a key is invalid (the message names both).
+    """
+    from affray.sheets import load_sheet
+
+    sheet: Named = load_sheet(path)
+    return sheet
+
+
+def _system_of_pair(a: Named, b: Named) -> registry.AnySystem:
+    system = registry.system_of(a)
+    if not system.owns(b):
+        raise AffrayError(
+            "the two sheets are of different rule systems",
+            hint="a duel needs two sheets of one system",
+        )
+    return system
+
+
+@overload
+def duel(
+    a: Named,
+    b: Named,
+    n: None = None,
+    *,
+    seed: int | None = None,
+    engine: Literal["fast", "reference"] = "fast",
+    workers: int = 1,
+) -> DuelOdds | DuelSimulation: ...
+
+
+@overload
+def duel(
+    a: Named,
+    b: Named,
+    n: int,
+    *,
+    seed: int | None = None,
+    engine: Literal["fast", "reference"] = "fast",
+    workers: int = 1,
+) -> DuelSimulation: ...
+
+
+def duel(
+    a: Named,
+    b: Named,
+    n: int | None = None,
+    *,
+    seed: int | None = None,
+    engine: Literal["fast", "reference"] = "fast",
+    workers: int = 1,
+) -> DuelOdds | DuelSimulation:
+    """Who wins a duel of ``a`` (attacking first) and ``b``: exact odds when ``n`` is
+    None and the system has them; otherwise ``n`` simulated duels (10,000 by default),
+    with the fast engine where the system has one, else the reference engine.
+
+    Args:
+        workers: processes for the simulation (results do not depend on it); 0 for
+            one per CPU.
+    """
+    system = _system_of_pair(a, b)
+    if n is None and system.exact_duel is not None:
+        odds = system.exact_duel(a, b)
+        return DuelOdds(odds.p_a_wins, odds.p_b_wins, odds.p_draw, odds.mean_rounds)
+    count = 10_000 if n is None else n
+    if count < 1:
+        raise AffrayError(f"n is {count}", hint="simulate at least one duel")
+    cores = workers or os.cpu_count() or 1
+    fast = system.fast_duels if engine == "fast" else None
+    if fast is not None:
+        stats, used = fast(a, b, count, seed, cores, None, MAX_ROUNDS)
+        return _simulation(stats, "fast", used)
+    from affray.sim import simulate_encounter_duels
+
+    stats = simulate_encounter_duels(
+        a, b, system.duel_ruleset(), count, seed=seed, workers=cores, max_rounds=MAX_ROUNDS
+    )
+    return _simulation(stats, "reference", seed)
+
+
+def _simulation(stats: Any, engine: str, seed: int | None) -> DuelSimulation:
+    return DuelSimulation(
+        stats.n,
+        stats.a_wins,
+        stats.b_wins,
+        stats.draws,
+        stats.mean_rounds,
+        stats.ci95_a_wins,
+        engine,
+        seed,
+    )
+
+
+def duel_setup(a: Named, b: Named, ruleset: Any = None) -> EncounterSetup:
+    """A duel as an encounter ready to play: two sides of one, named after the
+    fighters (``X (A)``/``X (B)`` when alike), default tactics, the system's duel
+    ruleset unless ``ruleset`` is given."""
+    from affray.sim.encounters import duel_encounter
+
+    system = _system_of_pair(a, b)
+    rules = ruleset if ruleset is not None else system.duel_ruleset()
+    encounter = duel_encounter(a, b, rules)
+    first, second = (c.sheet.name for c in encounter.combatants)
+    return EncounterSetup(f"{first} vs {second}", system, rules, encounter, MAX_ROUNDS)
+
+
+def fight(
+    encounter: str | Path | EncounterSetup,
+    *,
+    seed: int | None = None,
+    dice: Dice | None = None,
+    chooser: Chooser[Any, Any] | None = None,
+    max_rounds: int | None = None,
+) -> FightResult:
+    """Play an encounter (a file, or a setup such as :func:`duel_setup`'s) to its end.
+
+    Args:
+        seed: seeds the dice (ignored when ``dice`` is given).
+        dice: where the dice come from (typed-in faces: ``ScriptedDice``).
+        chooser: who answers the combatants' choices; default: each system's AI.
+    """
+    setup = encounter if isinstance(encounter, EncounterSetup) else load_encounter(encounter)
+    source = dice if dice is not None else RandomDice(seed)
+    answers = setup.answers(source) if chooser is None else Answers(source, chooser)
+    events: list[Event] = []
+    final: Encounter[Any, Any] = setup.encounter
+    for step in steps(
+        setup.encounter,
+        setup.ruleset,
+        answers,
+        name=setup.name,
+        max_rounds=max_rounds or setup.max_rounds,
+    ):
+        final = step.encounter
+        events.extend(step.events)
+    ended = events[-1]
+    assert isinstance(ended, EncounterEnded)
+    report = tuple(
+        CombatantReport(
+            c.id,
+            c.side,
+            setup.ruleset.condition(final, c.id),
+            setup.ruleset.snapshot(final, c.id),
+        )
+        for c in final.combatants
+    )
+    return FightResult(ended.winner, ended.rounds, ended.reason, tuple(events), report)
+
+
+def narrate(events: Iterable[Event]) -> list[str]:
+    """Readable lines for an event log, one per action (every roll and modifier shown)."""
+    from affray.narration import narrate_text
+
+    return narrate_text(events)
