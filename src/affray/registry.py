@@ -48,6 +48,14 @@ class ExactDuel:
 
 
 @dataclass(frozen=True, slots=True)
+class LiveOdds:
+    """The odds of an action about to be taken: a sentence, and its figures."""
+
+    text: str
+    figures: Mapping[str, float]
+
+
+@dataclass(frozen=True, slots=True)
 class EncounterKeys:
     """The keys of an encounter file that a rule system owns, as the file gave them.
 
@@ -84,8 +92,8 @@ class RuleSystem(Generic[SheetT, StateT, RulesetT, TacticsT]):
         rounds_distribution: how many rounds such a duel lasts, if it has it.
         fast_duels: a fast simulator of n duels, if it has one:
             ``(a, b, n, seed, workers, progress, max_rounds) -> (stats, seed used)``.
-        attack_odds: the exact odds, as a sentence, of an action about to be taken
-            in an encounter, if it has them (live odds).
+        attack_odds: the exact odds of an action about to be taken in an encounter,
+            if it has them (live odds).
     """
 
     name: str
@@ -108,7 +116,7 @@ class RuleSystem(Generic[SheetT, StateT, RulesetT, TacticsT]):
         ]
         | None
     ) = None
-    attack_odds: Callable[[Encounter[SheetT, StateT], str, Action], str | None] | None = None
+    attack_odds: Callable[[Encounter[SheetT, StateT], str, Action], LiveOdds | None] | None = None
 
     def owns(self, sheet: object) -> bool:
         """Whether ``sheet`` is one of this system's sheets."""
@@ -189,7 +197,7 @@ def system_of(sheet: object) -> AnySystem:
 
 def live_odds(
     system: AnySystem, before: Encounter[Any, Any], events: Sequence[Event]
-) -> str | None:
+) -> LiveOdds | None:
     """The system's exact odds of the action these events open with, as a sentence,
     from the encounter ``before`` it (None when it has no such odds)."""
     from affray.encounter.events import ActionChosen

@@ -114,10 +114,17 @@ def test_mst2_odds_json() -> None:
 def test_exchange_narrates_a_whole_duel() -> None:
     result = run("mst2", "exchange", SELLSWORD, SPEARMAN, "--seed", "7")
     assert result.exit_code == 0
-    assert "Round 1" in result.stdout and "wins after" in result.stdout
+    assert "Round 1" in result.stdout and "Winner: " in result.stdout
+    assert "odds of Sellsword against Spearman (direct): hit 55.0%" in result.stdout
     data = run_json("mst2", "exchange", SELLSWORD, SPEARMAN, "--seed", "7")
     assert data["winner"] in ("Sellsword", "Spearman")
     assert isinstance(data["turns"], list) and data["turns"]
+    first = data["turns"][0]
+    assert first["combatant"] == "Sellsword" and first["action"] == "attack"
+    assert first["odds"]["p_hit"] == pytest.approx(0.55)
+    # the same duel as duel --narrate, told the same way
+    told = run("duel", SELLSWORD, SPEARMAN, "--narrate", "--seed", "7").stdout.splitlines()
+    assert [line for line in result.stdout.splitlines() if "odds of" not in line] == told
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,6 @@ from affray.cli.options import (
     plot_option,
     rolls_option,
     seed_option,
-    warn_unused,
 )
 
 if TYPE_CHECKING:
@@ -90,7 +89,10 @@ def duel_command(
             hint=f"a duel needs two sheets of one system ({a} is a {system.name} sheet)",
         )
     if narrate:
-        _narrate(system, first, second, seed, rolls, as_json)
+        from affray.api import duel_setup
+        from affray.cli.fight_command import narrated_duel
+
+        narrated_duel(duel_setup(first, second), dice_source(rolls, seed), as_json)
         return
     if count is None and system.exact_duel is None:
         if exact:
@@ -105,40 +107,6 @@ def duel_command(
     if plot is not None:
         click.echo("warning: --plot draws exact distributions; use it with --exact", err=True)
     _simulate(system, first, second, count, seed, engine, workers or os.cpu_count() or 1, as_json)
-
-
-def _narrate(
-    system: AnySystem, a: Any, b: Any, seed: int | None, rolls: str | None, as_json: bool
-) -> None:
-    """One duel through the encounter engine, told line by line (or as an event log),
-    with the live odds of each attack where the system has them."""
-    from affray.cli.fight_command import play
-    from affray.cli.output import emit_json
-    from affray.encounter import Answers
-    from affray.rules.mst2.duel import MAX_ROUNDS
-    from affray.sim import duel_encounter
-
-    ruleset = system.duel_ruleset()
-    dice = dice_source(rolls, seed)
-    log, _ = play(
-        duel_encounter(a, b, ruleset),
-        ruleset,
-        Answers(dice, system.ai(ruleset, {}, dice)),
-        name=f"{a.name} vs {b.name}",
-        max_rounds=MAX_ROUNDS,
-        quiet=as_json,
-    )
-    warn_unused(dice)
-    if as_json:
-        ended = log[-1].to_dict()
-        emit_json(
-            {
-                "method": "narrated",
-                "winner": ended["winner"],
-                "rounds": ended["rounds"],
-                "events": [event.to_dict() for event in log],
-            }
-        )
 
 
 def _exact(system: AnySystem, a: Any, b: Any, plot: str | None, as_json: bool) -> None:

@@ -10,8 +10,10 @@ from affray.cli.options import dice_source, json_option, rolls_option, seed_opti
 from affray.events import Event
 
 if TYPE_CHECKING:
+    from affray.dice import Dice
     from affray.encounter import Answers, Encounter, Ruleset
     from affray.registry import AnySystem
+    from affray.sheets import EncounterSetup
 
 
 @click.command("fight")
@@ -119,8 +121,84 @@ def play(
         if quiet:
             continue
         note = live_odds(odds, before, step.events) if odds is not None else None
-        if note:
-            out.print(f"[dim]  {note}[/dim]")
+        if note is not None:
+            out.print(f"[dim]  {note.text}[/dim]")
         for line in narrate(step.events):
             out.print(styled(line))
     return log, final
+
+
+def narrated_duel(
+    setup: EncounterSetup,
+    dice: Dice,
+    as_json: bool,
+    *,
+    odds: bool = False,
+    max_rounds: int | None = None,
+) -> None:
+    """One duel told blow by blow (``duel --narrate``, ``mst2 exchange``), with the live
+    odds of every attack when ``odds`` and the system has them; or, with ``as_json``,
+    the outcome, each turn (with its odds) and the whole event log."""
+    from affray.cli.output import emit_json
+    from affray.encounter import steps
+    from affray.encounter.events import ActionChosen
+    from affray.registry import live_odds
+
+    system = setup.system if odds and setup.system.attack_odds is not None else None
+    if not as_json:
+        play(
+            setup.encounter,
+            setup.ruleset,
+            setup.answers(dice),
+            name=setup.name,
+            max_rounds=max_rounds or setup.max_rounds,
+            quiet=False,
+            odds=system,
+        )
+        warn_unused(dice)
+        return
+    log: list[Event] = []
+    turns: list[dict[str, Any]] = []
+    final = setup.encounter
+    for step in steps(
+        setup.encounter,
+        setup.ruleset,
+        setup.answers(dice),
+        name=setup.name,
+        max_rounds=max_rounds or setup.max_rounds,
+    ):
+        before, final = final, step.encounter
+        log.extend(step.events)
+        chosen = next((e for e in step.events if isinstance(e, ActionChosen)), None)
+        if chosen is not None:
+            note = live_odds(system, before, step.events) if system is not None else None
+            turns.append(
+                {
+                    "round": final.round,
+                    "combatant": chosen.combatant,
+                    "action": chosen.action.name,
+                    "target": chosen.target,
+                    "odds": dict(note.figures) if note is not None else None,
+                    "events": [event.to_dict() for event in step.events],
+                }
+            )
+    warn_unused(dice)
+    ended = log[-1].to_dict()
+    emit_json(
+        {
+            "method": "narrated",
+            "winner": ended["winner"],
+            "rounds": ended["rounds"],
+            "reason": ended["reason"],
+            "combatants": [
+                {
+                    "id": c.id,
+                    "condition": setup.ruleset.condition(final, c.id),
+                    **setup.ruleset.snapshot(final, c.id),
+                }
+                for c in final.combatants
+            ],
+            "turns": turns,
+            "events": [event.to_dict() for event in log],
+        }
+    )

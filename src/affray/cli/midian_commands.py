@@ -21,13 +21,9 @@ def midian() -> None:
 
 def load_midian(path: str) -> Character:
     """Load a sheet that must be a Midian character."""
-    from affray.errors import SheetError
-    from affray.rules.midian.character import Character
-    from affray.sheets import load_sheet
+    from affray.sheets import load_system_sheet
 
-    character = load_sheet(path)
-    if not isinstance(character, Character):
-        raise SheetError("is not a Midian sheet", path=path, key="system", hint='system = "midian"')
+    character: Character = load_system_sheet(path, "midian")
     return character
 
 

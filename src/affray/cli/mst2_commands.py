@@ -50,13 +50,9 @@ def mst2() -> None:
 
 def load_mst2(path: str) -> Fighter:
     """Load a sheet that must be an MST-2 fighter."""
-    from affray.errors import SheetError
-    from affray.rules.mst2 import Fighter
-    from affray.sheets import load_sheet
+    from affray.sheets import load_system_sheet
 
-    fighter = load_sheet(path)
-    if not isinstance(fighter, Fighter):
-        raise SheetError("is not an MST-2 sheet", path=path, key="system", hint='system = "mst2"')
+    fighter: Fighter = load_system_sheet(path, "mst2")
     return fighter
 
 
@@ -299,84 +295,19 @@ def exchange_command(
 ) -> None:
     """Narrate a duel, with each attack's odds.
 
-    FIRST and SECOND fight blow by blow.
+    FIRST and SECOND fight blow by blow (the same duel as ``affray duel --narrate``,
+    with the exact odds of every attack before it is rolled).
 
     FIRST attacks, then SECOND, alternating; the distance starts at the longer
     reach and counter-attacks follow the reach rules.
     """
-    from affray.cli.output import console, emit_json, percent, print_lines
-    from affray.narration import narrate
-    from affray.odds import attack_odds
-    from affray.rules.mst2 import Turn, duel, opening_distance
+    from affray.api import duel_setup
+    from affray.cli.fight_command import narrated_duel
+    from affray.rules.mst2.ruleset import Mst2Ruleset
 
     a, b = load_mst2(first), load_mst2(second)
-    dice = dice_source(rolls, seed)
-    fighters = {"a": a, "b": b}
-    wounds = {"a": 0, "b": 0}
-    out = console()
-    log: list[dict[str, Any]] = []
-
-    def show(turn: Turn) -> None:
-        side = turn.attacker
-        other = "b" if side == "a" else "a"
-        odds = attack_odds(fighters[side], fighters[other], wounds[other])
-        note = (
-            f"hit {percent(odds.p_hit)}, wound {percent(odds.p_wound)}, "
-            f"takes out {percent(odds.p_out)}"
-        )
-        wounds[side], wounds[other] = turn.result.attacker.wounds, turn.result.defender.wounds
-        if as_json:
-            log.append(
-                {
-                    "round": turn.round,
-                    "attacker": fighters[side].name,
-                    "odds": {
-                        "p_hit": float(odds.p_hit),
-                        "p_wound": float(odds.p_wound),
-                        "p_defender_out": float(odds.p_out),
-                    },
-                    "events": [event.to_dict() for event in turn.result.events],
-                }
-            )
-            return
-        out.print(
-            f"[bold]Round {turn.round}[/bold], {fighters[side].name}'s turn "
-            f"[dim](direct attack odds: {note})[/dim]"
-        )
-        print_lines(narrate(turn.result.events))
-
-    if not as_json:
-        out.print(f"[dim]{a.describe()}[/dim]")
-        out.print(f"[dim]{b.describe()}[/dim]")
-        out.print(f"[dim]They engage at {opening_distance(a, b).label} distance.[/dim]")
-    result = duel(a, b, dice, lethality=_lethality(lethality), max_rounds=rounds, on_turn=show)
-    warn_unused(dice)
-    winner = {"a": a.name, "b": b.name}.get(result.winner or "")
-    if as_json:
-        emit_json(
-            {
-                "winner": winner,
-                "rounds": result.rounds,
-                "a": {
-                    "name": a.name,
-                    "wounds": result.a.wounds,
-                    "condition": result.a.condition.value,
-                },
-                "b": {
-                    "name": b.name,
-                    "wounds": result.b.wounds,
-                    "condition": result.b.condition.value,
-                },
-                "turns": log,
-            }
-        )
-        return
-    if winner:
-        out.print(f"[bold green]{winner} wins[/bold green] after {result.rounds} rounds.")
-    elif result.rounds == 0:
-        out.print("[bold]Draw[/bold]: neither can ever wound the other.")
-    else:
-        out.print(f"[bold]No winner[/bold] after {result.rounds} rounds.")
+    setup = duel_setup(a, b, Mst2Ruleset(lethality=_lethality(lethality)))
+    narrated_duel(setup, dice_source(rolls, seed), as_json, odds=True, max_rounds=rounds)
 
 
 def _emit(events: Any, as_json: bool, summary: dict[str, Any]) -> None:

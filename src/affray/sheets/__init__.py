@@ -8,7 +8,7 @@ what is allowed; nothing lets a traceback, a hang or a huge allocation through:
 files are capped in size and nesting before they are parsed further.
 """
 
-from affray.sheets.combatants import Sheet, load_sheet, sheet_from_data
+from affray.sheets.combatants import Sheet, load_sheet, load_system_sheet, sheet_from_data
 from affray.sheets.documents import MAX_FILE_BYTES, MAX_NESTING, load_document, parse_document
 from affray.sheets.encounters import (
     MAX_COMBATANTS,
@@ -27,6 +27,7 @@ __all__ = [
     "load_document",
     "load_encounter",
     "load_sheet",
+    "load_system_sheet",
     "parse_document",
     "sheet_from_data",
 ]

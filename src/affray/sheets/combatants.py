@@ -36,3 +36,27 @@ def sheet_from_data(data: Mapping[str, Any], where: str | None = None) -> Sheet:
             hint="system is one of: " + ", ".join(f'"{n}"' for n in names),
         )
     return registry.system(system).sheet_from_data(data, where)
+
+
+def load_system_sheet(path: str | Path, system: str) -> Sheet:
+    """Load a sheet that must be of the rule system called ``system``.
+
+    Raises:
+        SheetError: the file is invalid, or a sheet of another system.
+    """
+    sheet = load_sheet(path)
+    wanted = registry.system(system)
+    if not wanted.owns(sheet):
+        raise SheetError(
+            f"is not {_article(wanted.title)} {wanted.title} sheet",
+            path=str(path),
+            key="system",
+            hint=f'system = "{wanted.name}"',
+        )
+    return sheet
+
+
+def _article(title: str) -> str:
+    """ "an MST-2", "a Midian": by the sound, spelled-out letters included."""
+    acronym = title.split("-")[0].isupper() and len(title.split("-")[0]) > 1
+    return "an" if title[0] in "AEIOU" or (acronym and title[0] in "FHLMNRSX") else "a"

@@ -10,7 +10,7 @@ from pydantic import Field
 
 from affray.dice import Dice
 from affray.encounter import Action, Attack, Shoot, Targeting
-from affray.registry import EncounterKeys, ExactDuel, RuleSystem, register
+from affray.registry import EncounterKeys, ExactDuel, LiveOdds, RuleSystem, register
 from affray.rules.mst2.catalog import Missile
 from affray.rules.mst2.fighter import Fighter
 from affray.rules.mst2.narration import HANDLERS
@@ -103,7 +103,7 @@ def _fast(
     )
 
 
-def _live_odds(encounter: Mst2Encounter, cid: str, action: Action) -> str | None:
+def _live_odds(encounter: Mst2Encounter, cid: str, action: Action) -> LiveOdds | None:
     """The exact odds of an attack or shot about to be made, from the state before it."""
     from affray.odds import attack_odds
 
@@ -119,9 +119,14 @@ def _live_odds(encounter: Mst2Encounter, cid: str, action: Action) -> str | None
         value = float(p) * 100  # type: ignore[arg-type]
         return f"{value:.1f}%" if value in (0, 100) or value >= 0.1 else f"{value:.3g}%"
 
-    return (
+    return LiveOdds(
         f"odds of {cid} against {action.target} (direct): hit {percent(odds.p_hit)}, "
-        f"wound {percent(odds.p_wound)}, takes out {percent(odds.p_out)}"
+        f"wound {percent(odds.p_wound)}, takes out {percent(odds.p_out)}",
+        {
+            "p_hit": float(odds.p_hit),
+            "p_wound": float(odds.p_wound),
+            "p_defender_out": float(odds.p_out),
+        },
     )
 
 
