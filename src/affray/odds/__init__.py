@@ -1,6 +1,7 @@
 """Exact odds: probabilities computed, not sampled."""
 
 from affray.odds.duel import DuelOdds, RoundsDistribution, duel_odds, rounds_distribution
+from affray.odds.format import percent
 from affray.odds.mst2 import (
     AttackOdds,
     attack_odds,
@@ -21,6 +22,7 @@ __all__ = [
     "duel_odds",
     "hit_chance",
     "hit_dice_distribution",
+    "percent",
     "rounds_distribution",
     "shock_survival",
     "shock_table",
