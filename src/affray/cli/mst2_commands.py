@@ -148,8 +148,8 @@ def odds_command(
     ATTACKER on DEFENDER: hit, wounds, taking the defender out; the defender's
     shock table.
     """
-    from affray.cli.output import emit_json, percent, table
-    from affray.odds import attack_odds, shock_table
+    from affray.cli.output import emit_json, table
+    from affray.odds import attack_odds, percent, shock_table
     from affray.plots import check_plot_path, plot_histogram
 
     if plot is not None:
@@ -304,7 +304,7 @@ def exchange_command(
     FIRST attacks, then SECOND, alternating; the distance starts at the longer
     reach and counter-attacks follow the reach rules.
     """
-    from affray.cli.output import console, emit_json, percent, print_lines
+    from affray.cli.output import console, emit_json, print_lines
     from affray.narrate import narrate
     from affray.odds import attack_odds
     from affray.rules.mst2 import Turn, duel, opening_distance
@@ -320,10 +320,6 @@ def exchange_command(
         side = turn.attacker
         other = "b" if side == "a" else "a"
         odds = attack_odds(fighters[side], fighters[other], wounds[other])
-        note = (
-            f"hit {percent(odds.p_hit)}, wound {percent(odds.p_wound)}, "
-            f"takes out {percent(odds.p_out)}"
-        )
         wounds[side], wounds[other] = turn.result.attacker.wounds, turn.result.defender.wounds
         if as_json:
             log.append(
@@ -341,7 +337,7 @@ def exchange_command(
             return
         out.print(
             f"[bold]Round {turn.round}[/bold], {fighters[side].name}'s turn "
-            f"[dim](direct attack odds: {note})[/dim]"
+            f"[dim](direct attack odds: {odds.summary()})[/dim]"
         )
         print_lines(narrate(turn.result.events))
 
