@@ -144,8 +144,8 @@ def odds_command(
     ATTACKER on DEFENDER: hit, wounds, taking the defender out; the defender's
     shock table.
     """
-    from affray.cli.output import emit_json, percent, table
-    from affray.odds import attack_odds, shock_table
+    from affray.cli.output import emit_json, table
+    from affray.odds import attack_odds, percent, shock_table
     from affray.plots import check_plot_path, plot_histogram
 
     if plot is not None:
@@ -242,7 +242,9 @@ def table_command(
     Hit, at least one wound and taking the defender out, over attacker skill
     (rows) and defender armour with and without a shield (columns).
     """
-    from affray.cli.odds_table import odds_grid, render_grid
+    from affray.cli.output import emit_json
+    from affray.cli.output import table as print_table
+    from affray.odds import grid_csv, grid_markdown, grid_rows, grid_table, odds_grid
 
     low, high = _skill_range(skills)
     grid = odds_grid(
@@ -254,7 +256,15 @@ def table_command(
         wounds=wounds,
         circumstances=_circumstances(circumstances),
     )
-    render_grid(grid, measure, "json" if as_json else fmt)
+    if as_json or fmt == "json":
+        emit_json({"title": grid.title, "rows": grid_rows(grid)})
+    elif fmt == "csv":
+        click.echo(grid_csv(grid), nl=False)
+    elif fmt == "markdown":
+        click.echo(grid_markdown(grid, measure), nl=False)
+    else:
+        for title, header, body in grid_table(grid, measure):
+            print_table(title, header, body)
 
 
 def _skill_range(text: str) -> tuple[int, int]:

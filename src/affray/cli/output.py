@@ -61,10 +61,10 @@ def print_lines(lines: Iterable[Line]) -> None:
 
 
 def percent(p: Fraction | float) -> str:
-    value = float(p) * 100
-    if value == 0 or value == 100 or value >= 0.1:
-        return f"{value:.1f}%"
-    return f"{value:.3g}%"
+    """``affray.odds.format.percent``, imported only when used (it loads ``affray.odds``)."""
+    from affray.odds.format import percent as library_percent
+
+    return library_percent(p)
 
 
 def table(

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from affray.dice import Distribution
+from affray.odds.format import percent
 from affray.rules.mst2.catalog import Circumstance, Pool, largest_circumstance
 from affray.rules.mst2.fighter import Fighter, HitDice
 
@@ -69,6 +70,13 @@ class AttackOdds:
     def p_wound(self) -> Fraction:
         """Chance of at least one wound."""
         return 1 - self.wounds.get(0, Fraction(0))
+
+    def summary(self) -> str:
+        """One line for people: "hit 55.0%, wound 53.0%, takes out 11.0%"."""
+        return (
+            f"hit {percent(self.p_hit)}, wound {percent(self.p_wound)}, "
+            f"takes out {percent(self.p_out)}"
+        )
 
 
 def attack_power(attacker: Fighter, circumstances: Sequence[Circumstance] = ()) -> Pool:

@@ -115,13 +115,8 @@ def _live_odds(encounter: Mst2Encounter, cid: str, action: Action) -> LiveOdds |
         power = attacker.missile.power
     odds = attack_odds(attacker, target, encounter.states[action.target].wounds, power=power)
 
-    def percent(p: object) -> str:
-        value = float(p) * 100  # type: ignore[arg-type]
-        return f"{value:.1f}%" if value in (0, 100) or value >= 0.1 else f"{value:.3g}%"
-
     return LiveOdds(
-        f"odds of {cid} against {action.target} (direct): hit {percent(odds.p_hit)}, "
-        f"wound {percent(odds.p_wound)}, takes out {percent(odds.p_out)}",
+        f"odds of {cid} against {action.target} (direct): {odds.summary()}",
         {
             "p_hit": float(odds.p_hit),
             "p_wound": float(odds.p_wound),
