@@ -29,7 +29,7 @@ def expressions(depth: int = 3) -> st.SearchStrategy[str]:
     )
 
 
-@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(expressions())
 def test_valid_expressions_roll_within_their_exact_support(text: str) -> None:
     tree = parse(text)

@@ -67,4 +67,13 @@ def build(
     """An encounter of ``(id, side, sheet, tactics)`` members, and its driver."""
     combatants = tuple(Combatant(cid, side, named(sheet, cid)) for cid, side, sheet, _ in members)
     encounter = Encounter(combatants, {c.id: ruleset.initial_state(c.sheet) for c in combatants})
-    return encounter, Driver(ruleset, {cid: tactics for cid, _, _, tactics in members})
+    tactics = {cid: t for cid, _, _, t in members if t is not None}
+    return encounter, Driver(ruleset, tactics)
+
+
+def with_actions(encounter: Encounter[Any, Any], cid: str, actions: int) -> Encounter[Any, Any]:
+    """A Midian combatant with ``actions`` actions left this round."""
+    from dataclasses import replace
+
+    state = encounter.states[cid]
+    return encounter.with_state(cid, replace(state, pool=replace(state.pool, actions=actions)))

@@ -1,11 +1,12 @@
 """The round loop: generic over rule systems.
 
-Each round the ruleset gives the order of turns; each combatant still fighting
-takes its turn: the ruleset lists its legal actions, ``answers`` chooses one (the
-tactics AI, a person, a replay), the ruleset performs it; the ruleset closes the
-round. The fight ends when at most one
-side has anyone still fighting (the others are out or fled), or as a draw at
-the round cap. Events are the record of everything; the result carries them.
+Each round the ruleset gives the order of turns (the encounter's queue, which an
+action such as waiting may change). Each combatant still fighting takes its turn:
+the ruleset lists its legal actions, ``answers`` chooses one (the tactics AI, a
+person, a replay), the ruleset performs it. Then the ruleset closes the round.
+The fight ends when at most one side has anyone still fighting (the others are
+out or fled), or as a draw at the round cap. Events are the record of everything;
+the result carries them.
 """
 
 from __future__ import annotations
@@ -92,8 +93,10 @@ def steps(
         encounter = encounter.next_round()
         encounter, opening, turns = ruleset.begin_round(encounter, answers)
         order = tuple(turns)
+        encounter = encounter.queued(order)
         yield Step(encounter, (RoundStarted(encounter.round, order), *opening))
-        for cid in order:
+        while encounter.queue:
+            cid, encounter = encounter.next_turn()
             if not ruleset.fighting(encounter, cid):
                 continue
             encounter, events = play_turn(encounter, ruleset, cid, answers)

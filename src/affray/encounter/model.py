@@ -56,6 +56,8 @@ class Encounter(Generic[SheetT, StateT]):
     states: Mapping[str, StateT]
     engagements: Mapping[Pair, str] = field(default_factory=dict)
     round: int = 0
+    queue: tuple[str, ...] = ()
+    """The turns still to come this round, in order (a combatant may wait its turn)."""
 
     def __post_init__(self) -> None:
         ids = [c.id for c in self.combatants]
@@ -123,4 +125,19 @@ class Encounter(Generic[SheetT, StateT]):
         )
 
     def next_round(self) -> Encounter[SheetT, StateT]:
-        return replace(self, round=self.round + 1)
+        return replace(self, round=self.round + 1, queue=())
+
+    def queued(self, order: tuple[str, ...]) -> Encounter[SheetT, StateT]:
+        """The round's turns, in order."""
+        return replace(self, queue=order)
+
+    def next_turn(self) -> tuple[str, Encounter[SheetT, StateT]]:
+        """Whose turn comes now, and the encounter with it taken off the queue."""
+        return self.queue[0], replace(self, queue=self.queue[1:])
+
+    def wait_for(self, cid: str, other: str) -> Encounter[SheetT, StateT]:
+        """``cid`` waits: its turn comes again just after ``other``'s next turn."""
+        if other not in self.queue:
+            raise ValueError(f"{other} has no turn left this round")
+        at = self.queue.index(other) + 1
+        return replace(self, queue=(*self.queue[:at], cid, *self.queue[at:]))

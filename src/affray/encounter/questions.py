@@ -28,6 +28,7 @@ class Topic(Enum):
     ACTION = "action"  # what to do this turn, with its target
     DEFENCE = "defence"  # parry, block, dodge or take it
     STANCE = "stance"  # how to fight this round (Midian)
+    CIRCUMSTANCE = "circumstance"  # what favours an attack (MST-2 extra power)
 
 
 class Option(Protocol):

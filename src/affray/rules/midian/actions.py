@@ -12,6 +12,40 @@ from typing import ClassVar
 
 from affray.encounter import Action
 from affray.rules.midian.defence import Stance
+from affray.rules.midian.situations import CalledShot
+
+
+@dataclass(frozen=True, slots=True)
+class AimedAttack(Action):
+    """A melee attack at one spot (an eye, a hand): a called shot, -2 easy or -5 hard;
+    what a hit does there is the game master's to say."""
+
+    difficulty: CalledShot = CalledShot.EASY
+    kind: ClassVar[str] = "called shot"
+    words: ClassVar[str] = "aims a called shot ({difficulty}) at {target}"
+
+    @property
+    def name(self) -> str:
+        return f"{self.kind} {self.difficulty.name.lower()}"
+
+    def announce(self) -> str:
+        return self.words.format(difficulty=self.difficulty.name.lower(), target=self.target)
+
+
+@dataclass(frozen=True, slots=True)
+class Wait(Action):
+    """Hold the action back until ``target`` has acted (the turn comes again after it)."""
+
+    kind: ClassVar[str] = "wait"
+    words: ClassVar[str] = "waits for {target} to act"
+
+
+@dataclass(frozen=True, slots=True)
+class TendWounds(Action):
+    """Bind the serious wounds of oneself or an ally: the bleeding stops."""
+
+    kind: ClassVar[str] = "tend"
+    words: ClassVar[str] = "binds {target}'s wounds"
 
 
 @dataclass(frozen=True, slots=True)

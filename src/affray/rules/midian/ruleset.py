@@ -17,6 +17,7 @@ from affray.events import Event
 from affray.rules.midian import round as rounds
 from affray.rules.midian.actions import (
     DEFENDING,
+    AimedAttack,
     Defend,
     Disarm,
     Escape,
@@ -24,12 +25,15 @@ from affray.rules.midian.actions import (
     KeepHold,
     KeepSet,
     SetAgainstCharge,
+    TendWounds,
+    Wait,
 )
 from affray.rules.midian.character import UNARMED, Character
 from affray.rules.midian.defence import DefencePool
 from affray.rules.midian.events import StatusChanged
-from affray.rules.midian.injury import Health
+from affray.rules.midian.injury import Health, tend_wounds
 from affray.rules.midian.resolve import Rules
+from affray.rules.midian.situations import CalledShot
 from affray.rules.midian.state import (
     CHARGE_RUN_UP,
     MidianAnswers,
@@ -120,9 +124,12 @@ def legal_actions(options: MidianOptions, encounter: MidianEncounter, cid: str) 
 
     Held: only trying to break free. On total defence or evasion: defending, fleeing
     or holding. Holding someone: keeping the hold (or fleeing is out: let go first).
-    Otherwise attack, shoot (with a ranged weapon), grapple (with the grappling
-    skill, a foe not yet held) or disarm (a foe with a weapon) any foe still fighting;
-    set a weapon against a charge while there is room to charge; flee; hold.
+    Otherwise attack (plainly, or with an easy or hard called shot), shoot (with a
+    ranged weapon), grapple (with the grappling skill, a foe not yet held) or disarm
+    (a foe with a weapon) any foe still fighting; set a weapon against a charge
+    while there is room to charge; bind the bleeding wounds of oneself or an ally;
+    flee. Always: wait for the next in the round's order to act (if someone else
+    acts later this round), or hold.
     """
     state = encounter.states[cid]
     if state.held_by is not None:
@@ -137,6 +144,7 @@ def legal_actions(options: MidianOptions, encounter: MidianEncounter, cid: str) 
         foes = foes_fighting(encounter, cid)
         engaged = [f for f in encounter.engaged_with(cid) if f in foes]
         legal.extend(Attack(f) for f in foes)
+        legal.extend(AimedAttack(f, difficulty) for f in foes for difficulty in CalledShot)
         if sheet.weapon.ranged:
             legal.extend(Shoot(f) for f in foes)
         if sheet.grappling:
@@ -148,10 +156,28 @@ def legal_actions(options: MidianOptions, encounter: MidianEncounter, cid: str) 
         )
         if not engaged and options.distance >= CHARGE_RUN_UP:
             legal.append(KeepSet() if state.set_against_charge else SetAgainstCharge())
+        legal.extend(TendWounds(a) for a in _bleeding(encounter, cid))
     if state.holding is None:
         legal.append(Flee())
+    later = [other for other in encounter.queue if other != cid]
+    if later:
+        legal.append(Wait(later[0]))
     legal.append(Hold())
     return legal
+
+
+def _bleeding(encounter: MidianEncounter, cid: str) -> list[str]:
+    """``cid`` and its allies still alive and on the field with untended serious wounds."""
+    side = encounter.combatant(cid).side
+    return [
+        c.id
+        for c in encounter.combatants
+        if c.side == side
+        and encounter.states[c.id].health.alive
+        and not encounter.states[c.id].fled
+        and encounter.states[c.id].health.serious_wounds > 0
+        and not encounter.states[c.id].health.tended
+    ]
 
 
 def perform(
@@ -165,6 +191,8 @@ def perform(
     match action:
         case Attack(target=str(target)):
             return melee(options, encounter, cid, target, answers)
+        case AimedAttack(target=str(target), difficulty=difficulty):
+            return melee(options, encounter, cid, target, answers, called=difficulty.value)
         case Shoot(target=str(target)):
             return shoot(options, encounter, cid, target, answers)
         case Grapple(target=str(target)):
@@ -178,6 +206,14 @@ def perform(
             return encounter.with_state(cid, _set(state)), []
         case Flee():
             return _flee(encounter, cid)
+        case Wait(target=str(other)):
+            state = encounter.states[cid]  # the action is not used up: it comes later
+            state = replace(state, pool=replace(state.pool, actions=state.pool.actions + 1))
+            return encounter.with_state(cid, state).wait_for(cid, other), []
+        case TendWounds(target=str(target)):
+            patient = encounter.states[target]
+            health, events = tend_wounds(encounter.sheet(target), patient.health)
+            return encounter.with_state(target, replace(patient, health=health)), events
         case KeepSet() | KeepHold() | Defend() | Hold():
             return encounter, []
     raise RulesError(

@@ -61,9 +61,12 @@ def melee(
     cid: str,
     target: str,
     answers: MidianAnswers,
+    *,
+    called: int = 0,
 ) -> MidianOutcome:
-    """A melee attack; across open ground (the encounter's distance, at least 20 feet)
-    the first blow is a charge, met first by a set weapon of longer reach."""
+    """A melee attack (``called``: a called shot's penalty); across open ground (the
+    encounter's distance, at least 20 feet) the first blow is a charge, met first by a
+    set weapon of longer reach."""
     events: list[Event] = []
     charging = (
         options.distance >= CHARGE_RUN_UP
@@ -82,7 +85,8 @@ def melee(
             events.extend(more)
             if not encounter.states[cid].fighting:
                 return _unset(encounter, target), events
-    encounter, more = strike(options, encounter, cid, target, answers, Situation(charging=charging))
+    situation = Situation(charging=charging, called_shot=called)
+    encounter, more = strike(options, encounter, cid, target, answers, situation)
     events.extend(more)
     return _unset(encounter, target), events
 

@@ -122,6 +122,10 @@ class Circumstance:
     power: Pool
     rank: int
 
+    @property
+    def label(self) -> str:
+        return self.key
+
 
 def _key(name: str) -> str:
     return " ".join(name.strip().lower().replace("-", " ").replace("_", " ").split())

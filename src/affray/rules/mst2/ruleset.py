@@ -21,11 +21,22 @@ from fractions import Fraction
 from typing import ClassVar
 
 from affray.dice import Dice
-from affray.encounter import Action, Answers, Attack, Encounter, Flee, Hold, Outcome, Shoot
+from affray.encounter import (
+    Action,
+    Answers,
+    Attack,
+    Encounter,
+    Flee,
+    Hold,
+    Outcome,
+    Question,
+    Shoot,
+    Topic,
+)
 from affray.encounter.events import Disengaged, Engaged
 from affray.errors import RulesError
 from affray.events import Event
-from affray.rules.mst2.catalog import Reach
+from affray.rules.mst2.catalog import CIRCUMSTANCES, Circumstance, Reach
 from affray.rules.mst2.fighter import Fighter
 from affray.rules.mst2.ranged import Target, ranged_attack
 from affray.rules.mst2.reach import (
@@ -66,6 +77,29 @@ class NonCombat(Action):
 Mst2Encounter = Encounter[Fighter, FighterState]
 Mst2Answers = Answers[Fighter, FighterState]
 Mst2Outcome = Outcome[Fighter, FighterState]
+
+
+@dataclass(frozen=True, slots=True)
+class Plain:
+    """No circumstance favours the attack."""
+
+    @property
+    def label(self) -> str:
+        return "none"
+
+
+PLAIN = Plain()
+
+
+def ask_circumstance(
+    encounter: Mst2Encounter, cid: str, target: str, answers: Mst2Answers
+) -> tuple[Circumstance, ...]:
+    """What favours ``cid``'s attack on ``target`` (a game master's call: helpless,
+    sneak attack, ...); the answer's extra power dice join the attack."""
+    options: tuple[Plain | Circumstance, ...] = (PLAIN, *CIRCUMSTANCES.values())
+    prompt = f"{cid} attacks {target}: does any circumstance add power?"
+    answer = answers.ask(encounter, Question(cid, Topic.CIRCUMSTANCE, prompt, options))
+    return (answer,) if isinstance(answer, Circumstance) else ()
 
 
 class Mst2Ruleset:
@@ -157,9 +191,11 @@ class Mst2Ruleset:
         dice = answers.dice
         match action:
             case Attack(target=str(target)):
-                return self._melee(encounter, cid, target, dice)
+                favour = ask_circumstance(encounter, cid, target, answers)
+                return self._melee(encounter, cid, target, dice, favour)
             case Shoot(target=str(target)):
-                return self._shoot(encounter, cid, target, dice)
+                favour = ask_circumstance(encounter, cid, target, answers)
+                return self._shoot(encounter, cid, target, dice, favour)
             case StepAway():
                 return self._step_away(encounter, cid, dice)
             case Flee():
@@ -173,7 +209,14 @@ class Mst2Ruleset:
             hint="choose one of: " + ", ".join(a.label for a in self.actions(encounter, cid)),
         )
 
-    def _melee(self, encounter: Mst2Encounter, cid: str, target: str, dice: Dice) -> Mst2Outcome:
+    def _melee(
+        self,
+        encounter: Mst2Encounter,
+        cid: str,
+        target: str,
+        dice: Dice,
+        circumstances: Sequence[Circumstance] = (),
+    ) -> Mst2Outcome:
         me, foe = encounter.sheet(cid), encounter.sheet(target)
         events: list[Event] = []
         engaged_at = encounter.distance(cid, target)
@@ -190,6 +233,7 @@ class Mst2Ruleset:
             encounter.state(target),
             distance,
             dice,
+            circumstances=circumstances,
             lethality=self.lethality,
         )
         events.extend(result.events)
@@ -197,7 +241,14 @@ class Mst2Ruleset:
         encounter = encounter.engage(cid, target, result.distance.label)
         return self._release_fallen(encounter, (cid, target)), events
 
-    def _shoot(self, encounter: Mst2Encounter, cid: str, target: str, dice: Dice) -> Mst2Outcome:
+    def _shoot(
+        self,
+        encounter: Mst2Encounter,
+        cid: str,
+        target: str,
+        dice: Dice,
+        circumstances: Sequence[Circumstance] = (),
+    ) -> Mst2Outcome:
         me = encounter.sheet(cid)
         near = [n for n in encounter.cluster(target) if n != cid and self.fighting(encounter, n)]
         candidates = [target, *near]
@@ -209,6 +260,7 @@ class Mst2Ruleset:
             nearby=[Target(encounter.sheet(n), encounter.state(n)) for n in near],
             engaged=self._engagements(encounter, cid),
             extra_power=self.ranged_extra_power,
+            circumstances=circumstances,
             lethality=self.lethality,
         )
         encounter = encounter.with_state(cid, result.shooter)

@@ -1,0 +1,264 @@
+"""Legal actions and the questions the rules ask: every choice is answered by a
+chooser (the AI, typed-in choices, a replay), from the legal options only."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import pytest
+
+from affray.dice import RandomDice, ScriptedDice
+from affray.encounter import (
+    Answers,
+    Attack,
+    Encounter,
+    FirstChoice,
+    Flee,
+    Hold,
+    Question,
+    RecordingChooser,
+    ReplayChooser,
+    ScriptedChooser,
+    Shoot,
+    Topic,
+    play_turn,
+    run_encounter,
+    steps,
+)
+from affray.encounter.events import ActionChosen
+from affray.encounter.questions import OptionT
+from affray.errors import RulesError
+from affray.rules.midian import events as mev
+from affray.rules.midian.actions import AimedAttack, Defend, TendWounds, Wait
+from affray.rules.midian.defence import Stance
+from affray.rules.midian.ruleset import MidianRuleset
+from affray.rules.midian.situations import CalledShot
+from affray.rules.mst2 import events as ev
+from affray.rules.mst2.ruleset import Mst2Ruleset, NonCombat, StepAway
+from affray.rules.mst2.state import FighterState
+from affray.sheets import load_encounter
+from tests.encounter import driver
+from tests.helpers import EXAMPLES, make_fighter
+from tests.rules.midian.helpers import character, weapon
+
+
+@dataclass
+class Once:
+    """Answers the first question of ``topic`` from ``who`` with ``label``, then
+    leaves everything to ``fallback`` (a person who typed in one choice)."""
+
+    who: str
+    topic: Topic
+    label: str
+    fallback: Any = field(default_factory=FirstChoice)
+    used: bool = False
+
+    def choose(self, encounter: Encounter[Any, Any], question: Question[OptionT]) -> OptionT:
+        if not self.used and (question.who, question.topic) == (self.who, self.topic):
+            self.used = True
+            return question.option(self.label)
+        chosen: OptionT = self.fallback.choose(encounter, question)
+        return chosen
+
+
+def mst2_trio() -> tuple[Encounter[Any, Any], driver.Driver]:
+    archer = make_fighter("Archer", skill=20, missile="short bow")
+    brute = make_fighter("Brute", weapon_name="club")
+    fallen = make_fighter("Fallen")
+    encounter, rules = driver.build(
+        Mst2Ruleset(),
+        ("Archer", "us", archer, None),
+        ("Brute", "them", brute, None),
+        ("Fallen", "them", fallen, None),
+    )
+    encounter = encounter.with_state(
+        "Fallen", FighterState(5).becomes(FighterState().condition.OUT)
+    )
+    return encounter.engage("Archer", "Brute", "mid"), rules
+
+
+def test_mst2_legal_actions_name_every_foe_still_fighting() -> None:
+    encounter, rules = mst2_trio()
+    legal = rules.ruleset.actions(encounter, "Archer")
+    assert legal == [
+        Attack("Brute"),
+        Shoot("Brute"),
+        StepAway(),
+        Flee(),
+        NonCombat(),
+        Hold(),
+    ]
+    assert [a.label for a in legal] == [
+        "attack Brute",
+        "shoot Brute",
+        "step away",
+        "flee",
+        "acts",
+        "hold",
+    ]
+
+
+def test_an_answer_outside_the_legal_options_is_refused_and_says_what_is_legal() -> None:
+    encounter, rules = mst2_trio()
+    answers = Answers(
+        ScriptedDice([]), ScriptedChooser({Topic.ACTION: "attack Fallen"}, FirstChoice())
+    )
+    with pytest.raises(RulesError) as caught:
+        play_turn(encounter, rules.ruleset, "Archer", answers)
+    assert "'attack Fallen' is not a legal action for Archer" in caught.value.message
+    assert "attack Brute" in (caught.value.hint or "")
+
+
+def test_a_typed_in_circumstance_adds_its_power_dice() -> None:
+    knight = make_fighter("Knight", skill=10, weapon_name="dagger", hit_dice="1d6")
+    target = make_fighter("Target", hit_dice="3d10")
+    encounter, rules = driver.build(
+        Mst2Ruleset(), ("Knight", "a", knight, None), ("Target", "b", target, None)
+    )
+    encounter = encounter.engage("Knight", "Target", "close")
+    chooser = ScriptedChooser(
+        {Topic.ACTION: "attack Target", Topic.CIRCUMSTANCE: "sneak attack"}, FirstChoice()
+    )
+    # d20 6 +10 = 16 beats evasion 15; the dagger's d6 then the sneak attack's 2d12;
+    # then the shock 3d10
+    dice = ScriptedDice([6, 6, 12, 12, 10, 10, 10])
+    _, events = play_turn(encounter, rules.ruleset, "Knight", Answers(dice, chooser))
+    power = next(e for e in events if isinstance(e, ev.PowerRolled))
+    assert [d.sides for d in power.dice] == [6, 12, 12]
+    assert power.circumstance == "sneak attack"
+    assert dice.remaining == ()
+
+
+def test_the_ai_answers_no_circumstance_and_rolls_only_the_weapon() -> None:
+    encounter, rules = mst2_trio()
+    chosen = rules.choose(encounter, "Archer", ScriptedDice([]))
+    assert chosen == Attack("Brute")  # engaged: it fights who is in front of it
+    answers = rules.answers(RandomDice(1), encounter.sheet("Archer"))
+    _, events = rules.ruleset.perform(encounter, "Archer", chosen, answers)
+    power = next(e for e in events if isinstance(e, ev.PowerRolled))
+    assert [d.sides for d in power.dice] == [6, 6] and power.circumstance is None
+
+
+def midian_pair(**tweaks: Any) -> tuple[Encounter[Any, Any], driver.Driver]:
+    hero = character("Hero", attack_bonus=4, weapon=weapon(skill=2), dodge=1, hit_points=30)
+    foe = character("Foe", attack_bonus=2, hit_points=30, weapon=weapon(), **tweaks)
+    return driver.build(MidianRuleset(), ("Hero", "a", hero, None), ("Foe", "b", foe, None))
+
+
+def test_a_defender_chooses_its_defence_or_takes_the_blow() -> None:
+    encounter, rules = midian_pair()
+    encounter = encounter.next_round()
+    encounter, _, _ = rules.begin_round(encounter, ScriptedDice([9, 3]))  # Hero 9, Foe 3
+    # Foe attacks: 15+2 = 17 hits. The AI would parry (free); typed in: take it.
+    take = ScriptedChooser({Topic.DEFENCE: "take it"}, FirstChoice(), who="Hero")
+    _, events = play_turn(
+        encounter,
+        rules.ruleset,
+        "Foe",
+        Answers(ScriptedDice([15, 4]), ScriptedChooser({Topic.ACTION: "attack Hero"}, take)),
+    )
+    assert not any(isinstance(e, mev.DefenceRolled) for e in events)
+    assert any(isinstance(e, mev.DamageTaken) for e in events)
+    # the same blow, dodged as typed in: the dodge costs the action, not a free parry
+    dodge = ScriptedChooser({Topic.DEFENCE: "dodge"}, FirstChoice(), who="Hero")
+    after, events = play_turn(
+        encounter,
+        rules.ruleset,
+        "Foe",
+        Answers(ScriptedDice([15, 19]), ScriptedChooser({Topic.ACTION: "attack Hero"}, dodge)),
+    )
+    defence = next(e for e in events if isinstance(e, mev.DefenceRolled))
+    assert (defence.defence, defence.cost, defence.success) == ("dodge", "action", True)
+    assert after.states["Hero"].pool.actions == encounter.states["Hero"].pool.actions - 1
+    assert after.states["Hero"].pool.parries == encounter.states["Hero"].pool.parries
+
+
+def test_a_stance_chosen_for_the_round_limits_the_actions() -> None:
+    encounter, rules = midian_pair()
+    encounter = encounter.next_round()
+    chooser = ScriptedChooser({Topic.STANCE: "total defence"}, FirstChoice(), who="Hero")
+    encounter, _, _ = rules.ruleset.begin_round(encounter, Answers(ScriptedDice([9, 3]), chooser))
+    assert encounter.states["Hero"].pool.stance is Stance.TOTAL_DEFENCE
+    assert rules.ruleset.actions(encounter, "Hero") == [
+        Defend(stance=Stance.TOTAL_DEFENCE),
+        Flee(),
+        Hold(),
+    ]
+
+
+def test_waiting_lets_the_next_in_line_act_first_and_keeps_the_action() -> None:
+    encounter, rules = midian_pair()
+    # Hero 9 then Foe 3; Hero waits for Foe: Foe attacks (15+2 = 17, Hero's AI parries
+    # 2+2 = 4: fails; 1d8 [4]), then Hero attacks (12+4 = 16 against AC 5: hits; Foe's
+    # unskilled parry costs its action... it has none left; 1d8 [5]).
+    chooser = Once(
+        "Hero",
+        Topic.ACTION,
+        "wait Foe",
+        rules.answers(RandomDice(0), encounter.sheet("Hero")).chooser,
+    )
+    dice = ScriptedDice([9, 3, 15, 2, 4, 12, 5])
+    result = run_encounter(encounter, rules.ruleset, Answers(dice, chooser), max_rounds=1)
+    chosen = [(e.combatant, e.action) for e in result.events if isinstance(e, ActionChosen)]
+    assert chosen == [("Hero", Wait("Foe")), ("Foe", Attack("Hero")), ("Hero", Attack("Foe"))]
+    attacks = [e.attacker for e in result.events if isinstance(e, mev.AttackRolled)]
+    assert attacks == ["Foe", "Hero"]
+    assert dice.remaining == ()
+
+
+def test_a_called_shot_takes_its_penalty() -> None:
+    encounter, rules = midian_pair()
+    encounter = driver.with_actions(encounter.next_round(), "Hero", 1)
+    legal = rules.ruleset.actions(encounter, "Hero")
+    assert AimedAttack("Foe", CalledShot.HARD) in legal
+    answers = Answers(ScriptedDice([15, 1, 3]), FirstChoice())
+    _, events = rules.ruleset.perform(
+        encounter, "Hero", AimedAttack("Foe", CalledShot.HARD), answers
+    )
+    attack = next(e for e in events if isinstance(e, mev.AttackRolled))
+    assert any(m.value == -5 for m in attack.modifiers)
+    assert attack.total == 15 + 4 - 5
+
+
+def test_binding_an_allys_wounds_stops_the_bleeding() -> None:
+    encounter, rules = midian_pair()
+    hurt = encounter.states["Hero"]
+    encounter = encounter.with_state(
+        "Hero", replace(hurt, health=replace(hurt.health, serious_wounds=2))
+    )
+    assert TendWounds("Hero") in rules.ruleset.actions(encounter, "Hero")
+    assert not any(isinstance(a, TendWounds) for a in rules.ruleset.actions(encounter, "Foe"))
+    after, events = rules.ruleset.perform(
+        encounter, "Hero", TendWounds("Hero"), Answers(ScriptedDice([]))
+    )
+    assert after.states["Hero"].health.tended
+    assert [e.kind for e in events] == ["wounds_tended"]
+
+
+@pytest.mark.parametrize("path", ["ambush.toml", "city_watch.toml"])
+def test_a_recorded_fight_replays_exactly(path: str) -> None:
+    setup = load_encounter(EXAMPLES / "encounters" / path)
+    dice = RandomDice(5, record=True)
+    recorder = RecordingChooser(setup.answers(dice).chooser)
+    first = run_encounter(setup.encounter, setup.ruleset, Answers(dice, recorder))
+    replayed = run_encounter(
+        setup.encounter,
+        setup.ruleset,
+        Answers(ScriptedDice(dice.recorded), ReplayChooser(recorder.answers)),
+    )
+    assert replayed.events == first.events
+    topics = {answer.topic for answer in recorder.answers}
+    assert Topic.ACTION in topics
+
+
+def test_a_replay_that_does_not_fit_the_fight_is_refused() -> None:
+    setup = load_encounter(EXAMPLES / "encounters" / "ambush.toml")
+    with pytest.raises(RulesError, match="recording"):
+        list(
+            steps(
+                setup.encounter,
+                setup.ruleset,
+                Answers(RandomDice(1), ReplayChooser([])),
+            )
+        )
