@@ -32,6 +32,8 @@ from affray.errors import RulesError
 from affray.rules.midian import events as mev
 from affray.rules.midian.actions import AimedAttack, Defend, TendWounds, Wait
 from affray.rules.midian.defence import Stance
+from affray.rules.midian.injury import WillpowerRule
+from affray.rules.midian.resolve import Rules
 from affray.rules.midian.ruleset import MidianRuleset
 from affray.rules.midian.situations import CalledShot
 from affray.rules.mst2 import events as ev
@@ -262,3 +264,51 @@ def test_a_replay_that_does_not_fit_the_fight_is_refused() -> None:
                 Answers(RandomDice(1), ReplayChooser([])),
             )
         )
+
+
+def test_a_failed_willpower_check_is_retested_once_per_battle() -> None:
+    hero = character("Hero", attack_bonus=10, weapon=weapon(damage="1d8"))
+    lucky = character(
+        "Lucky",
+        hit_points=3,
+        life_points=20,
+        retests=("Lucky charm",),
+        weapon=weapon(),
+        attributes={"willpower": 40},
+    )
+    encounter, rules = driver.build(
+        MidianRuleset(rules=Rules(willpower=WillpowerRule.EACH)),
+        ("Hero", "a", hero, None),
+        ("Lucky", "b", lucky, None),
+    )
+    encounter = driver.with_actions(encounter.next_round(), "Lucky", 0)
+    # Hero hits (8+10 = 18); no defence left; 1d8 [5]: 3 hit points then 2 life points.
+    # Willpower 2d20 [20,20] = 40 fails against 40 - 5 shock; the retest (the AI spends
+    # it) [1,1] passes.
+    answers = Answers(ScriptedDice([8, 5, 20, 20, 1, 1]), FirstChoice())
+    after, events = rules.ruleset.perform(encounter, "Hero", Attack("Lucky"), answers)
+    used = [e for e in events if isinstance(e, mev.RetestUsed)]
+    assert [(e.source, e.situation) for e in used] == [("Lucky charm", "willpower")]
+    assert after.states["Lucky"].health.conscious
+    assert after.states["Lucky"].retests_used == {("Lucky charm", "willpower")}
+    # the next failed Willpower check of the battle has no retest left: it stands
+    answers = Answers(ScriptedDice([8, 1, 20, 20]), FirstChoice())
+    final, events = rules.ruleset.perform(after, "Hero", Attack("Lucky"), answers)
+    assert not any(isinstance(e, mev.RetestUsed) for e in events)
+    assert not final.states["Lucky"].health.conscious
+
+
+def test_a_retest_can_be_declined() -> None:
+    hero = character("Hero", attack_bonus=10, weapon=weapon(damage="1d8"))
+    lucky = character(
+        "Lucky", hit_points=3, life_points=20, retests=("Lucky charm",), weapon=weapon()
+    )
+    encounter, rules = driver.build(
+        MidianRuleset(), ("Hero", "a", hero, None), ("Lucky", "b", lucky, None)
+    )
+    encounter = driver.with_actions(encounter.next_round(), "Lucky", 0)
+    chooser = ScriptedChooser({Topic.RETEST: "no retest"}, FirstChoice())
+    answers = Answers(ScriptedDice([8, 5, 20, 20]), chooser)
+    after, events = rules.ruleset.perform(encounter, "Hero", Attack("Lucky"), answers)
+    assert not any(isinstance(e, mev.RetestUsed) for e in events)
+    assert not after.states["Lucky"].health.conscious

@@ -29,6 +29,7 @@ class Topic(Enum):
     DEFENCE = "defence"  # parry, block, dodge or take it
     STANCE = "stance"  # how to fight this round (Midian)
     CIRCUMSTANCE = "circumstance"  # what favours an attack (MST-2 extra power)
+    RETEST = "retest"  # spend a retest on a failed roll (Midian)
 
 
 class Option(Protocol):

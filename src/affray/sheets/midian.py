@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
@@ -82,6 +82,10 @@ class MidianSheet(Strict):
     ambidextrous: bool = False
     regenerates: bool = False
     natural_armour_class: int = Field(default=5, ge=0, le=60)
+    retests: list[Annotated[str, Field(min_length=1, max_length=60)]] = Field(
+        default_factory=list, max_length=10
+    )
+    """Traits that grant a retest (each rerolls a failed roll once per kind of roll)."""
 
     NESTED: ClassVar[dict[str, type[BaseModel]]] = {
         "weapon": MidianWeaponTable,
@@ -148,6 +152,7 @@ def midian_character(sheet: MidianSheet, where: str | None) -> Character:
             ambidextrous=sheet.ambidextrous,
             regenerates=sheet.regenerates,
             natural_armour_class=sheet.natural_armour_class,
+            retests=tuple(dict.fromkeys(sheet.retests)),
         ),
     )
 

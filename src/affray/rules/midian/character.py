@@ -150,6 +150,9 @@ class Character:
     ambidextrous: bool = False
     regenerates: bool = False
     natural_armour_class: int = 5
+    retests: tuple[str, ...] = ()
+    """Sources of retests (traits such as "Divine blessing"); each rerolls a failed roll
+    once per kind of roll in a battle."""
 
     def __post_init__(self) -> None:
         missing = [a for a in ATTRIBUTES if a not in self.attributes]

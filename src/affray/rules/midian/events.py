@@ -38,6 +38,7 @@ class ChallengeResolved(Event):
 class RetestUsed(Event):
     character: str
     source: str
+    situation: str = ""
 
 
 @dataclass(frozen=True, slots=True)

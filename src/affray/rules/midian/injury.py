@@ -23,6 +23,7 @@ spills into life points. affray's readings of the rest (docs/rules/midian.md):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
@@ -35,6 +36,7 @@ from affray.rules.midian.events import (
     Bled,
     CheckRolled,
     DamageTaken,
+    RetestUsed,
     StatusChanged,
     SystemShockRolled,
     WoundsTended,
@@ -42,6 +44,16 @@ from affray.rules.midian.events import (
 from affray.rules.midian.modifiers import Modifier, nonzero
 
 SERIOUS_WOUND = 10
+
+
+Retest = Callable[[str, Event], str | None]
+"""Asked after a roll fails — its kind (``willpower``, ``system shock``) and the failed
+roll — for the retest source to spend on a reroll, or None to let it stand."""
+
+
+def no_retest(kind: str, failed: Event) -> str | None:
+    """Never retest (the default)."""
+    return None
 
 
 class WillpowerRule(StrEnum):
@@ -100,13 +112,26 @@ def system_shock_chance(character: Character, life_points: int) -> int:
 
 
 def roll_system_shock(
-    character: Character, health: Health, dice: Dice, *, reason: str
+    character: Character,
+    health: Health,
+    dice: Dice,
+    *,
+    reason: str,
+    retest: Retest = no_retest,
 ) -> tuple[Health, list[Event]]:
-    """Roll system shock; failing below 0 life points is death, at 0 a coma."""
+    """Roll system shock; failing below 0 life points is death, at 0 a coma. A failed
+    roll may be retested (the last roll counts)."""
     chance = system_shock_chance(character, health.life_points)
-    die = dice.roll(100, f"{character.name}'s system shock ({reason})")
-    success = die.face <= chance
-    events: list[Event] = [SystemShockRolled(character.name, die, chance, success, reason)]
+    events: list[Event] = []
+    while True:
+        die = dice.roll(100, f"{character.name}'s system shock ({reason})")
+        success = die.face <= chance
+        rolled = SystemShockRolled(character.name, die, chance, success, reason)
+        events.append(rolled)
+        source = None if success else retest("system shock", rolled)
+        if source is None:
+            break
+        events.append(RetestUsed(character.name, source, "system shock"))
     if success:
         return health, events
     if health.life_points < 0:
@@ -135,12 +160,15 @@ def take_damage(
     source: str,
     willpower: WillpowerRule = WillpowerRule.FIRST,
     serious: bool = True,
+    retest: Retest = no_retest,
 ) -> InjuryOutcome:
     """Apply ``amount`` points of damage and make whatever rolls it calls for, in the
     SPEC's order: the Willpower check (2d20), then system shock (d100).
 
     Args:
         serious: whether the damage can open serious wounds (bleeding itself does not).
+        retest: asked after a failed roll for a retest to spend (each reroll's dice
+            come right after the failed roll's).
     """
     if amount <= 0 or not health.alive:
         return InjuryOutcome(health, (), None, None)
@@ -174,14 +202,19 @@ def take_damage(
         and health.life_points > 0
         and (willpower is WillpowerRule.EACH or not health.willpower_checked)
     ):
-        will = check(
-            character,
-            "willpower",
-            dice,
-            purpose="check to stay conscious",
-            modifiers=nonzero(Modifier("shock and fatigue", -health.penalty)),
-        )
-        events.append(will)
+        while True:
+            will = check(
+                character,
+                "willpower",
+                dice,
+                purpose="check to stay conscious",
+                modifiers=nonzero(Modifier("shock and fatigue", -health.penalty)),
+            )
+            events.append(will)
+            spent = None if will.success else retest("willpower", will)
+            if spent is None:
+                break
+            events.append(RetestUsed(character.name, spent, "willpower"))
         health = replace(health, willpower_checked=True)
         if not will.success:
             health = replace(health, conscious=False)
@@ -191,16 +224,18 @@ def take_damage(
     shock: SystemShockRolled | None = None
     if was_at_or_below_zero:
         health, more = roll_system_shock(
-            character, health, dice, reason="damage at 0 life points or below"
+            character, health, dice, reason="damage at 0 life points or below", retest=retest
         )
-        shock = next(e for e in more if isinstance(e, SystemShockRolled))
+        shock = [e for e in more if isinstance(e, SystemShockRolled)][-1]
         events.extend(more)
     return InjuryOutcome(health, tuple(events), will, shock)
 
 
-def end_of_round(character: Character, health: Health, dice: Dice) -> tuple[Health, list[Event]]:
-    """Bleeding, heroic-armour fatigue and the round's system shock roll; then this
-    round's shock becomes next round's initiative penalty."""
+def end_of_round(
+    character: Character, health: Health, dice: Dice, *, retest: Retest = no_retest
+) -> tuple[Health, list[Event]]:
+    """Bleeding, heroic-armour fatigue and the round's system shock roll (which may be
+    retested); then this round's shock becomes next round's initiative penalty."""
     events: list[Event] = []
     if health.alive and not health.tended:
         below = -health.life_points if health.life_points < 0 else 0
@@ -213,7 +248,11 @@ def end_of_round(character: Character, health: Health, dice: Dice) -> tuple[Heal
         health = replace(health, fatigue=health.fatigue + fatigue)
     if health.alive and health.life_points <= 0:
         health, more = roll_system_shock(
-            character, health, dice, reason="end of round at 0 life points or below"
+            character,
+            health,
+            dice,
+            reason="end of round at 0 life points or below",
+            retest=retest,
         )
         events.extend(more)
     return replace(health, carried_shock=health.shock, shock=0), events

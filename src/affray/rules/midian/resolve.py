@@ -38,7 +38,7 @@ from affray.rules.midian.defence import (
     spend,
 )
 from affray.rules.midian.events import AttackRolled, DefenceRolled
-from affray.rules.midian.injury import Health, WillpowerRule, take_damage
+from affray.rules.midian.injury import Health, Retest, WillpowerRule, no_retest, take_damage
 from affray.rules.midian.modifiers import Modifier
 from affray.rules.midian.situations import (
     attacking_from_the_ground,
@@ -157,6 +157,7 @@ def resolve_attack(
     attacker_penalty: int = 0,
     pool: DefencePool | None = None,
     choose_defence: DefenceChooser = best_defence,
+    retest: Retest = no_retest,
 ) -> AttackOutcome:
     """Resolve one attack of ``attacker`` on ``defender`` (whose state is ``health``);
     ``choose_defence`` is the defender's choice of defence, asked only when there is one."""
@@ -235,6 +236,7 @@ def resolve_attack(
         dice,
         source=f"{attacker.name}'s {attacker.weapon.name.lower()}",
         willpower=rules.willpower,
+        retest=retest,
     )
     events.extend(injury.events)
     return AttackOutcome(

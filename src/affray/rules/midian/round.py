@@ -20,6 +20,7 @@ from affray.events import Event
 from affray.rules.midian.defence import DefencePool, Stance, evade
 from affray.rules.midian.initiative import initiative_modifiers, order_slots, roll_initiative
 from affray.rules.midian.injury import end_of_round
+from affray.rules.midian.retests import note_retests, retester
 from affray.rules.midian.state import (
     MidianAnswers,
     MidianEncounter,
@@ -109,16 +110,18 @@ def end_round(
     for c in encounter.combatants:
         state = encounter.states[c.id]
         if state.holding is not None and state.fighting:
-            encounter, more = squeeze(options, encounter, c.id, state.holding, answers.dice)
+            encounter, more = squeeze(options, encounter, c.id, state.holding, answers)
             events.extend(more)
     for c in encounter.combatants:
         state = encounter.states[c.id]
         if not state.health.alive or state.fled:
             continue
-        health, more = end_of_round(c.sheet, state.health, answers.dice)
+        retest = retester(encounter, c.id, answers)
+        health, more = end_of_round(c.sheet, state.health, answers.dice, retest=retest)
         events.extend(more)
         encounter = encounter.with_state(
             c.id, replace(state, health=health, down_rounds=max(0, state.down_rounds - 1))
         )
+        encounter = note_retests(encounter, more)
         encounter = release_fallen(encounter, c.id)
     return encounter, events

@@ -30,6 +30,8 @@ class MidianState:
     holding: str | None = None
     held_by: str | None = None
     focus: str | None = None
+    retests_used: frozenset[tuple[str, str]] = frozenset()
+    """(source, kind of roll) pairs spent this battle."""
 
     @property
     def fighting(self) -> bool:

@@ -20,6 +20,7 @@ from affray.rules.midian.defence import TAKE_IT, Choice, Stance, TakeIt
 from affray.rules.midian.events import AttackRolled, StatusChanged
 from affray.rules.midian.injury import take_damage
 from affray.rules.midian.resolve import AttackOutcome, DefenceChooser, Situation, resolve_attack
+from affray.rules.midian.retests import note_retests, retester
 from affray.rules.midian.situations import bodies_in_the_way, cover_penalty, strikes_obstacle
 from affray.rules.midian.state import (
     CHARGE_RUN_UP,
@@ -140,11 +141,13 @@ def strike(
         attacker_penalty=me.health.penalty,
         pool=them.pool,
         choose_defence=defence_chooser(encounter, target, cid, answers),
+        retest=retester(encounter, target, answers),
     )
     encounter = encounter.with_state(
         target, replace(them, health=outcome.health, pool=outcome.pool)
     )
     encounter = encounter.with_state(cid, replace(encounter.states[cid], focus=target))
+    encounter = note_retests(encounter, outcome.events)
     events = list(outcome.events)
     if outcome.critical and outcome.damage and options.critical_effects:
         encounter, more = critical(encounter, target, answers.dice)
@@ -181,11 +184,13 @@ def shoot(
         attacker_penalty=encounter.states[cid].health.penalty,
         pool=them.pool,
         choose_defence=defence_chooser(encounter, target, cid, answers),
+        retest=retester(encounter, target, answers),
     )
     events.extend(outcome.events)
     encounter = encounter.with_state(
         target, replace(them, health=outcome.health, pool=outcome.pool)
     )
+    encounter = note_retests(encounter, outcome.events)
     if not outcome.hit and allies_in_the_way and not outcome.fumble:
         attack = outcome.events[0]
         assert isinstance(attack, AttackRolled)
@@ -196,19 +201,23 @@ def shoot(
             attack.armour_class,
             encounter.sheet(obstacle).armour_class,
         ):
-            encounter, more = _stray(options, encounter, cid, obstacle, answers.dice)
+            encounter, more = _stray(options, encounter, cid, obstacle, answers)
             events.extend(more)
     return release_fallen(encounter, target), events
 
 
 def _stray(
-    options: MidianOptions, encounter: MidianEncounter, cid: str, obstacle: str, dice: Dice
+    options: MidianOptions,
+    encounter: MidianEncounter,
+    cid: str,
+    obstacle: str,
+    answers: MidianAnswers,
 ) -> MidianOutcome:
     """The shot strikes the ally in the way instead."""
     shooter, victim = encounter.sheet(cid), encounter.sheet(obstacle)
-    damage = roll_damage(shooter, victim, dice, critical=False, modifiers=())
+    damage = roll_damage(shooter, victim, answers.dice, critical=False, modifiers=())
     encounter, hurt_events = hurt(
-        options, encounter, obstacle, damage.final, dice, f"{cid}'s stray shot"
+        options, encounter, obstacle, damage.final, answers, f"{cid}'s stray shot"
     )
     struck = StatusChanged(obstacle, "struck", f"in the way of {cid}'s shot")
     return encounter, [struck, damage.event, *hurt_events]
@@ -219,7 +228,7 @@ def hurt(
     encounter: MidianEncounter,
     cid: str,
     amount: int,
-    dice: Dice,
+    answers: MidianAnswers,
     source: str,
 ) -> MidianOutcome:
     """Damage outside an attack roll (a stray shot, a hold): take it, and fall if it fells."""
@@ -228,11 +237,13 @@ def hurt(
         encounter.sheet(cid),
         state.health,
         amount,
-        dice,
+        answers.dice,
         source=source,
         willpower=options.rules.willpower,
+        retest=retester(encounter, cid, answers),
     )
     encounter = encounter.with_state(cid, replace(state, health=injury.health))
+    encounter = note_retests(encounter, injury.events)
     return release_fallen(encounter, cid), list(injury.events)
 
 

@@ -14,6 +14,7 @@ from affray.rules.midian.damage import roll_damage
 from affray.rules.midian.events import StatusChanged
 from affray.rules.midian.modifiers import Modifier, nonzero
 from affray.rules.midian.resolve import Situation, resolve_attack
+from affray.rules.midian.retests import note_retests, retester
 from affray.rules.midian.situations import disarm as disarm_contest
 from affray.rules.midian.situations import escape_hold
 from affray.rules.midian.state import (
@@ -49,7 +50,10 @@ def grapple(
         attacker_penalty=encounter.states[cid].health.penalty,
         pool=them.pool,
         choose_defence=defence_chooser(encounter, target, cid, answers),
+        retest=retester(encounter, target, answers),
     )
+    encounter = note_retests(encounter, outcome.events)
+    them = encounter.states[target]
     events.extend(outcome.events)
     them = replace(them, health=outcome.health, pool=outcome.pool)
     if outcome.hit and not outcome.defended:
@@ -61,7 +65,11 @@ def grapple(
 
 
 def squeeze(
-    options: MidianOptions, encounter: MidianEncounter, holder: str, held: str, dice: Dice
+    options: MidianOptions,
+    encounter: MidianEncounter,
+    holder: str,
+    held: str,
+    answers: MidianAnswers,
 ) -> MidianOutcome:
     """A continuing hold does its damage at the end of the round, without a roll to hit."""
     grip, victim = encounter.sheet(holder), encounter.sheet(held)
@@ -69,13 +77,15 @@ def squeeze(
     damage = roll_damage(
         grip,
         victim,
-        dice,
+        answers.dice,
         critical=False,
         modifiers=nonzero(Modifier("damage bonus", grip.damage_bonus)),
         damage_dice=grip.weapon.damage if natural else "0",
         damage_type="smashing",
     )
-    encounter, hurt_events = hurt(options, encounter, held, damage.final, dice, f"{holder}'s hold")
+    encounter, hurt_events = hurt(
+        options, encounter, held, damage.final, answers, f"{holder}'s hold"
+    )
     return encounter, [ActionChosen(holder, Squeeze(held)), damage.event, *hurt_events]
 
 
