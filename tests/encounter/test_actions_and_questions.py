@@ -26,7 +26,7 @@ from affray.encounter import (
     run_encounter,
     steps,
 )
-from affray.encounter.events import ActionChosen
+from affray.encounter.events import ActionChosen, TurnSkipped
 from affray.encounter.questions import OptionT
 from affray.errors import RulesError
 from affray.rules.midian import events as mev
@@ -312,3 +312,52 @@ def test_a_retest_can_be_declined() -> None:
     after, events = rules.ruleset.perform(encounter, "Hero", Attack("Lucky"), answers)
     assert not any(isinstance(e, mev.RetestUsed) for e in events)
     assert not after.states["Lucky"].health.conscious
+
+
+def interrupting_pair() -> tuple[Encounter[Any, Any], driver.Driver]:
+    hero = character("Hero", attack_bonus=10, weapon=weapon(), interrupts=1)
+    foe = character("Foe", attack_bonus=2, hit_points=30, weapon=weapon())
+    return driver.build(MidianRuleset(), ("Hero", "a", hero, None), ("Foe", "b", foe, None))
+
+
+def test_an_interrupt_that_hits_ruins_the_interrupted_action() -> None:
+    encounter, rules = interrupting_pair()
+    # initiative Hero 3, Foe 9: Foe first. Hero interrupts with its one action:
+    # 10+10 = 20 hits (Foe, its action spent, has no defence); 1d8 [4]. Foe's action
+    # is ruined, and Hero's own turn is gone (the interrupt was that action).
+    chooser = ScriptedChooser({Topic.INTERRUPT: "interrupt Foe"}, FirstChoice())
+    dice = ScriptedDice([3, 9, 10, 4])
+    result = run_encounter(encounter, rules.ruleset, Answers(dice, chooser), max_rounds=1)
+    chosen = [(e.combatant, e.action.label) for e in result.events if isinstance(e, ActionChosen)]
+    assert chosen == [("Hero", "interrupt Foe"), ("Hero", "attack Foe")]
+    skipped = [e for e in result.events if isinstance(e, TurnSkipped)]
+    assert [(e.combatant, e.reason) for e in skipped] == [
+        ("Foe", "its action was ruined by Hero's interrupt")
+    ]
+    assert result.encounter.states["Hero"].interrupts_left == 0
+    assert dice.remaining == ()
+
+
+def test_an_interrupt_that_misses_lets_the_action_go_ahead() -> None:
+    encounter, rules = interrupting_pair()
+    # Hero interrupts and fumbles (1); Foe attacks: 15+2 = 17 hits, Hero has no action
+    # left to defend with; 1d8 [3]
+    chooser = ScriptedChooser({Topic.INTERRUPT: "interrupt Foe"}, FirstChoice())
+    dice = ScriptedDice([3, 9, 1, 15, 3])
+    result = run_encounter(encounter, rules.ruleset, Answers(dice, chooser), max_rounds=1)
+    attacks = [(e.attacker, e.hit) for e in result.events if isinstance(e, mev.AttackRolled)]
+    assert attacks == [("Hero", False), ("Foe", True)]
+    assert dice.remaining == ()
+
+
+def test_without_an_interrupt_no_one_is_asked() -> None:
+    encounter, rules = midian_pair()
+    asked: list[Topic] = []
+
+    class Spy(FirstChoice):
+        def choose(self, encounter: Encounter[Any, Any], question: Question[OptionT]) -> OptionT:
+            asked.append(question.topic)
+            return super().choose(encounter, question)
+
+    run_encounter(encounter, rules.ruleset, Answers(RandomDice(2), Spy()), max_rounds=2)
+    assert Topic.INTERRUPT not in asked and Topic.ACTION in asked

@@ -95,7 +95,7 @@ class CoinRuleset:
         return encounter, [], [c.id for c in encounter.combatants if self.fighting(encounter, c.id)]
 
     def begin_turn(
-        self, encounter: CoinEncounter, cid: str
+        self, encounter: CoinEncounter, cid: str, answers: Answers[Coin, CoinState]
     ) -> tuple[CoinEncounter, list[Event], bool]:
         return encounter, [], True
 

@@ -67,7 +67,7 @@ def play_turn(
     answers: Answers[SheetT, StateT],
 ) -> Outcome[SheetT, StateT]:
     """One turn of ``cid``: its bookkeeping, the choice of an action, the action."""
-    encounter, events, free = ruleset.begin_turn(encounter, cid)
+    encounter, events, free = ruleset.begin_turn(encounter, cid, answers)
     if not free:
         return encounter, events
     action = answers.ask(encounter, action_question(encounter, ruleset, cid))

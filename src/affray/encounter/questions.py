@@ -30,6 +30,7 @@ class Topic(Enum):
     STANCE = "stance"  # how to fight this round (Midian)
     CIRCUMSTANCE = "circumstance"  # what favours an attack (MST-2 extra power)
     RETEST = "retest"  # spend a retest on a failed roll (Midian)
+    INTERRUPT = "interrupt"  # act just before someone else's action (Midian)
 
 
 class Option(Protocol):

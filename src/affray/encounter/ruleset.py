@@ -53,10 +53,11 @@ class Ruleset(Protocol[SheetT, StateT]):
         ...
 
     def begin_turn(
-        self, encounter: Encounter[SheetT, StateT], cid: str
+        self, encounter: Encounter[SheetT, StateT], cid: str, answers: Answers[SheetT, StateT]
     ) -> tuple[Encounter[SheetT, StateT], list[Event], bool]:
-        """The bookkeeping of ``cid``'s turn (spending the action it uses); False, with
-        events that say why, when ``cid`` cannot act this turn after all."""
+        """The bookkeeping of ``cid``'s turn (spending the action it uses, anything that
+        happens before it, such as an interrupt); False, with events that say why, when
+        ``cid`` cannot act this turn after all."""
         ...
 
     def actions(self, encounter: Encounter[SheetT, StateT], cid: str) -> Sequence[Action]:

@@ -86,6 +86,7 @@ class MidianSheet(Strict):
         default_factory=list, max_length=10
     )
     """Traits that grant a retest (each rerolls a failed roll once per kind of roll)."""
+    interrupts: int = Field(default=0, ge=0, le=10)
 
     NESTED: ClassVar[dict[str, type[BaseModel]]] = {
         "weapon": MidianWeaponTable,
@@ -153,6 +154,7 @@ def midian_character(sheet: MidianSheet, where: str | None) -> Character:
             regenerates=sheet.regenerates,
             natural_armour_class=sheet.natural_armour_class,
             retests=tuple(dict.fromkeys(sheet.retests)),
+            interrupts=sheet.interrupts,
         ),
     )
 

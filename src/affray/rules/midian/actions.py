@@ -41,6 +41,21 @@ class Wait(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class Interrupt(Action):
+    """Act just before ``target``'s action, with one of this round's actions."""
+
+    kind: ClassVar[str] = "interrupt"
+    words: ClassVar[str] = "interrupts {target}"
+
+
+@dataclass(frozen=True, slots=True)
+class LetAct(Action):
+    """Let ``target`` act (no interrupt)."""
+
+    kind: ClassVar[str] = "let act"
+
+
+@dataclass(frozen=True, slots=True)
 class TendWounds(Action):
     """Bind the serious wounds of oneself or an ally: the bleeding stops."""
 

@@ -151,6 +151,8 @@ class Character:
     regenerates: bool = False
     natural_armour_class: int = 5
     retests: tuple[str, ...] = ()
+    interrupts: int = 0
+    """Interrupts a round (from skills or traits): act just before a foe's action."""
     """Sources of retests (traits such as "Divine blessing"); each rerolls a failed roll
     once per kind of roll in a battle."""
 

@@ -83,7 +83,14 @@ def begin_round(
             pool = replace(pool, evasion_total=evasion.total)
         encounter = encounter.with_state(
             c.id,
-            replace(state, health=health, pool=pool, initiative=rolled.total, surprised=False),
+            replace(
+                state,
+                health=health,
+                pool=pool,
+                initiative=rolled.total,
+                surprised=False,
+                interrupts_left=sheet.interrupts,
+            ),
         )
         entries.append((c.id, rolled.total, sheet.wits))
     return encounter, events, [slot.character for slot in order_slots(entries)]

@@ -8,6 +8,7 @@ actions and performs the one chosen. Decisions in docs/encounters.md.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
@@ -32,6 +33,7 @@ from affray.rules.midian.character import UNARMED, Character
 from affray.rules.midian.defence import DefencePool
 from affray.rules.midian.events import StatusChanged
 from affray.rules.midian.injury import Health, tend_wounds
+from affray.rules.midian.interrupts import interruptions
 from affray.rules.midian.resolve import Rules
 from affray.rules.midian.situations import CalledShot
 from affray.rules.midian.state import (
@@ -71,6 +73,13 @@ class MidianRuleset:
         self.options = MidianOptions(
             rules or Rules(), distance, frozenset(surprised), critical_effects
         )
+        self.interruptible = True
+
+    def uninterrupted(self) -> MidianRuleset:
+        """The same rules, where no one may interrupt (for the turn of an interrupt)."""
+        other = copy.copy(self)
+        other.interruptible = False
+        return other
 
     # -- the Ruleset protocol ---------------------------------------------------------
 
@@ -103,9 +112,13 @@ class MidianRuleset:
         return rounds.begin_round(self.options, encounter, answers)
 
     def begin_turn(
-        self, encounter: MidianEncounter, cid: str
+        self, encounter: MidianEncounter, cid: str, answers: MidianAnswers
     ) -> tuple[MidianEncounter, list[Event], bool]:
-        return rounds.begin_turn(encounter, cid)
+        encounter, events, free = rounds.begin_turn(encounter, cid)
+        if not free or not self.interruptible:
+            return encounter, events, free
+        encounter, more, free = interruptions(self, encounter, cid, answers)
+        return encounter, [*events, *more], free
 
     def actions(self, encounter: MidianEncounter, cid: str) -> Sequence[Action]:
         return legal_actions(self.options, encounter, cid)

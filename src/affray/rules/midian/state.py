@@ -31,6 +31,7 @@ class MidianState:
     held_by: str | None = None
     focus: str | None = None
     retests_used: frozenset[tuple[str, str]] = frozenset()
+    interrupts_left: int = 0
     """(source, kind of roll) pairs spent this battle."""
 
     @property

@@ -163,7 +163,7 @@ class Mst2Ruleset:
         return encounter, [], order
 
     def begin_turn(
-        self, encounter: Mst2Encounter, cid: str
+        self, encounter: Mst2Encounter, cid: str, answers: Mst2Answers
     ) -> tuple[Mst2Encounter, list[Event], bool]:
         return encounter, [], True
 

@@ -1,0 +1,89 @@
+"""Interrupts: acting just before a foe's action (the chapter's note on interrupts).
+
+> "Instead of going at your normal place (based on the initiative roll), your action
+> takes place just barely before your opponents—thus ruining their attempt. […] If
+> her attack roll is successful, the alchemist is too busy dodging (or bleeding) to
+> throw the canister." — "Interrupts do not add actions."
+
+When a combatant's turn comes, each foe with an interrupt left this round (sheet
+key ``interrupts``) and an action still to come is asked whether it interrupts.
+One that does takes that later action now (its later turn is gone), and if its
+attack on the interrupted one hits and is not defended, the interrupted action is
+ruined: the turn is lost. An interrupt cannot itself be interrupted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from affray.encounter import Question, Topic
+from affray.encounter.events import ActionChosen, TurnSkipped
+from affray.events import Event
+from affray.rules.midian.actions import Interrupt, LetAct
+from affray.rules.midian.events import AttackRolled, DefenceRolled
+from affray.rules.midian.state import MidianAnswers, MidianEncounter
+
+if TYPE_CHECKING:
+    from affray.rules.midian.ruleset import MidianRuleset
+
+
+def can_interrupt(encounter: MidianEncounter, who: str, cid: str) -> bool:
+    """Whether ``who`` may interrupt ``cid``'s action now."""
+    state = encounter.states[who]
+    return (
+        encounter.combatant(who).side != encounter.combatant(cid).side
+        and state.fighting
+        and state.interrupts_left > 0
+        and state.pool.actions > 0
+        and state.held_by is None
+        and not state.down_rounds
+        and who in encounter.queue
+    )
+
+
+def interruptions(
+    ruleset: MidianRuleset, encounter: MidianEncounter, cid: str, answers: MidianAnswers
+) -> tuple[MidianEncounter, list[Event], bool]:
+    """Ask each foe that could interrupt ``cid``; play the interrupts taken. False when
+    ``cid``'s action is ruined or ``cid`` has fallen."""
+    from affray.encounter.engine import play_turn
+
+    events: list[Event] = []
+    for c in encounter.combatants:
+        if not can_interrupt(encounter, c.id, cid):
+            continue
+        prompt = f"{cid} is about to act: does {c.id} interrupt?"
+        options = (LetAct(cid), Interrupt(cid))
+        if isinstance(
+            answers.ask(encounter, Question(c.id, Topic.INTERRUPT, prompt, options)), LetAct
+        ):
+            continue
+        state = encounter.states[c.id]
+        encounter = encounter.with_state(
+            c.id, replace(state, interrupts_left=state.interrupts_left - 1)
+        )
+        queue = list(encounter.queue)
+        queue.remove(c.id)  # the interrupt is that later action, taken now
+        encounter = encounter.queued(tuple(queue))
+        events.append(ActionChosen(c.id, Interrupt(cid)))
+        encounter, turn = play_turn(encounter, ruleset.uninterrupted(), c.id, answers)
+        events.extend(turn)
+        if not encounter.states[cid].fighting:
+            return encounter, events, False
+        if _ruined(turn, c.id, cid):
+            events.append(TurnSkipped(cid, f"its action was ruined by {c.id}'s interrupt"))
+            return encounter, events, False
+    return encounter, events, True
+
+
+def _ruined(turn: list[Event], by: str, cid: str) -> bool:
+    """An attack by ``by`` on ``cid`` that hit and was not defended."""
+    for index, event in enumerate(turn):
+        if isinstance(event, AttackRolled) and event.attacker == by and event.defender == cid:
+            defended = any(
+                isinstance(e, DefenceRolled) and e.success for e in turn[index + 1 : index + 2]
+            )
+            if event.hit and not defended:
+                return True
+    return False
