@@ -361,3 +361,29 @@ def test_without_an_interrupt_no_one_is_asked() -> None:
 
     run_encounter(encounter, rules.ruleset, Answers(RandomDice(2), Spy()), max_rounds=2)
     assert Topic.INTERRUPT not in asked and Topic.ACTION in asked
+
+
+def test_one_who_waited_may_pre_empt_with_a_wits_challenge() -> None:
+    encounter, rules = midian_pair()
+    # Hero 9 waits for Foe 3. When Foe's turn comes Hero tries to act first: Wits
+    # challenge, Hero [1,1] = 2 succeeds, Foe [20,20] fails: Hero attacks now
+    # (12+4 = 16 hits; Foe's only action is spent: no defence; 1d8 [5]); then Foe
+    # attacks (15+2 = 17; Hero's free parry 2+2 = 4 fails; [3]).
+    chooser = Once(
+        "Hero",
+        Topic.ACTION,
+        "wait Foe",
+        ScriptedChooser({Topic.INTERRUPT: "pre-empt Foe"}, FirstChoice(), who="Hero"),
+    )
+    dice = ScriptedDice([9, 3, 1, 1, 20, 20, 12, 5, 15, 2, 3])
+    result = run_encounter(encounter, rules.ruleset, Answers(dice, chooser), max_rounds=1)
+    chosen = [(e.combatant, e.action.label) for e in result.events if isinstance(e, ActionChosen)]
+    assert chosen == [
+        ("Hero", "wait Foe"),
+        ("Hero", "pre-empt Foe"),
+        ("Hero", "attack Foe"),
+        ("Foe", "attack Hero"),
+    ]
+    won = next(e for e in result.events if isinstance(e, mev.ChallengeResolved))
+    assert won.winner == "Hero"
+    assert dice.remaining == ()

@@ -49,6 +49,14 @@ class Interrupt(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class PreEmpt(Action):
+    """Having waited for ``target``, try to act before it after all (a Wits challenge)."""
+
+    kind: ClassVar[str] = "pre-empt"
+    words: ClassVar[str] = "tries to act before {target}"
+
+
+@dataclass(frozen=True, slots=True)
 class LetAct(Action):
     """Let ``target`` act (no interrupt)."""
 

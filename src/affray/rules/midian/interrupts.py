@@ -1,4 +1,5 @@
-"""Interrupts: acting just before a foe's action (the chapter's note on interrupts).
+"""Interrupts and pre-empting: acting just before a foe's action (the chapter's notes
+on interrupts and on waiting).
 
 > "Instead of going at your normal place (based on the initiative roll), your action
 > takes place just barely before your opponents—thus ruining their attempt. […] If
@@ -10,6 +11,13 @@ key ``interrupts``) and an action still to come is asked whether it interrupts.
 One that does takes that later action now (its later turn is gone), and if its
 attack on the interrupted one hits and is not defended, the interrupted action is
 ruined: the turn is lost. An interrupt cannot itself be interrupted.
+
+> "If you had initiative over someone, but waited to see what he or she will do, you
+> must make a wits challenge with your opponent to see if you can act first."
+
+A combatant who waited for a foe is asked, when that foe's turn comes, whether to
+pre-empt it: a Wits challenge; the winner acts first (an undetermined challenge
+leaves the order as it was).
 """
 
 from __future__ import annotations
@@ -20,7 +28,8 @@ from typing import TYPE_CHECKING
 from affray.encounter import Question, Topic
 from affray.encounter.events import ActionChosen, TurnSkipped
 from affray.events import Event
-from affray.rules.midian.actions import Interrupt, LetAct
+from affray.rules.midian.actions import Interrupt, LetAct, PreEmpt
+from affray.rules.midian.checks import challenge
 from affray.rules.midian.events import AttackRolled, DefenceRolled
 from affray.rules.midian.state import MidianAnswers, MidianEncounter
 
@@ -51,6 +60,13 @@ def interruptions(
 
     events: list[Event] = []
     for c in encounter.combatants:
+        if _can_pre_empt(encounter, c.id, cid):
+            encounter, more, went = _pre_empt(ruleset, encounter, c.id, cid, answers)
+            events.extend(more)
+            if not encounter.states[cid].fighting:
+                return encounter, events, False
+            if went:
+                continue
         if not can_interrupt(encounter, c.id, cid):
             continue
         prompt = f"{cid} is about to act: does {c.id} interrupt?"
@@ -75,6 +91,48 @@ def interruptions(
             events.append(TurnSkipped(cid, f"its action was ruined by {c.id}'s interrupt"))
             return encounter, events, False
     return encounter, events, True
+
+
+def _can_pre_empt(encounter: MidianEncounter, who: str, cid: str) -> bool:
+    state = encounter.states[who]
+    return (
+        state.waiting_for == cid
+        and state.fighting
+        and state.held_by is None
+        and state.pool.actions > 0
+        and who in encounter.queue
+    )
+
+
+def _pre_empt(
+    ruleset: MidianRuleset,
+    encounter: MidianEncounter,
+    who: str,
+    cid: str,
+    answers: MidianAnswers,
+) -> tuple[MidianEncounter, list[Event], bool]:
+    """Ask ``who`` (waiting for ``cid``) whether to pre-empt; on a won Wits challenge,
+    ``who`` takes its waiting turn now. True when it went."""
+    from affray.encounter.engine import play_turn
+
+    prompt = f"{cid} is about to act: does {who}, who waited for it, try to act first?"
+    options = (LetAct(cid), PreEmpt(cid))
+    answer = answers.ask(encounter, Question(who, Topic.INTERRUPT, prompt, options))
+    if isinstance(answer, LetAct):
+        return encounter, [], False
+    state = encounter.states[who]
+    encounter = encounter.with_state(who, replace(state, waiting_for=None))
+    result, checks = challenge(
+        encounter.sheet(who), "wits", encounter.sheet(cid), "wits", answers.dice
+    )
+    events: list[Event] = [ActionChosen(who, PreEmpt(cid)), *checks, result]
+    if result.winner != who:
+        return encounter, events, False
+    queue = list(encounter.queue)
+    queue.remove(who)  # its waiting turn, taken now
+    encounter = encounter.queued(tuple(queue))
+    encounter, turn = play_turn(encounter, ruleset.uninterrupted(), who, answers)
+    return encounter, [*events, *turn], True
 
 
 def _ruined(turn: list[Event], by: str, cid: str) -> bool:

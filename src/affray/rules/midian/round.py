@@ -90,6 +90,7 @@ def begin_round(
                 initiative=rolled.total,
                 surprised=False,
                 interrupts_left=sheet.interrupts,
+                waiting_for=None,
             ),
         )
         entries.append((c.id, rolled.total, sheet.wits))

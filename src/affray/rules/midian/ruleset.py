@@ -221,7 +221,11 @@ def perform(
             return _flee(encounter, cid)
         case Wait(target=str(other)):
             state = encounter.states[cid]  # the action is not used up: it comes later
-            state = replace(state, pool=replace(state.pool, actions=state.pool.actions + 1))
+            state = replace(
+                state,
+                pool=replace(state.pool, actions=state.pool.actions + 1),
+                waiting_for=other,
+            )
             return encounter.with_state(cid, state).wait_for(cid, other), []
         case TendWounds(target=str(target)):
             patient = encounter.states[target]

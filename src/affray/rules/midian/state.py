@@ -32,6 +32,8 @@ class MidianState:
     focus: str | None = None
     retests_used: frozenset[tuple[str, str]] = frozenset()
     interrupts_left: int = 0
+    waiting_for: str | None = None
+    """Whom this combatant waited for this round (it may try to pre-empt them)."""
     """(source, kind of roll) pairs spent this battle."""
 
     @property
