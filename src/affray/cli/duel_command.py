@@ -168,7 +168,7 @@ def _simulate(
     workers: int,
     as_json: bool,
 ) -> None:
-    from affray.rules.mst2.duel import MAX_ROUNDS
+    from affray.api import MAX_ROUNDS
     from affray.sim import simulate_encounter_duels
 
     fast = system.fast_duels if engine == "fast" else None
