@@ -15,7 +15,7 @@ from affray.odds import duel_odds
 from affray.rules.mst2 import Condition, FighterState, Reach
 from affray.rules.mst2 import events as ev
 from affray.rules.mst2.fighter import Fighter
-from affray.rules.mst2.ruleset import Mst2Ruleset, StepAway
+from affray.rules.mst2.ruleset import Mst2Ruleset, StepAway, TurnOrder
 from affray.rules.mst2.tactics import Mst2Tactics, Role
 from affray.sheets import load_encounter
 from tests.encounter import driver
@@ -169,7 +169,7 @@ def test_shuffled_order_uses_the_dice() -> None:
         ("A", "x", a, Tactics()),
         ("B", "x", a, Tactics()),
         ("C", "y", a, Tactics()),
-        ruleset=Mst2Ruleset(order="shuffled"),
+        ruleset=Mst2Ruleset(order=TurnOrder.SHUFFLED),
     )
     encounter = encounter.next_round()
     # Fisher-Yates: i=2 draws d3 -> 1 swaps C and A: [C, B, A]; i=1 draws d2 -> 2: no swap
@@ -237,7 +237,7 @@ def test_encounter_file_builds_unique_names_and_tactics() -> None:
     assert setup.tactics["Bandit 2"] == Tactics(Targeting.FOCUS, Role.FIGHTER, retreat_at=3)
     assert bandit.sheet.name == "Bandit 2"
     assert setup.tactics["Archer"].role is Role.ARCHER
-    assert setup.ruleset.order == "shuffled"
+    assert setup.ruleset.order is TurnOrder.SHUFFLED
 
 
 def two_sides(

@@ -16,14 +16,14 @@ from dataclasses import dataclass
 from affray.dice import Dice, DieRoll
 from affray.events import Event
 from affray.rules.mst2.catalog import Circumstance, Pool, largest_circumstance
-from affray.rules.mst2.events import AttackRolled, PowerRolled
+from affray.rules.mst2.events import AttackMode, AttackRolled, PowerRolled
 from affray.rules.mst2.fighter import Fighter
 from affray.rules.mst2.shock import suffer_wounds
 from affray.rules.mst2.state import FighterState, Lethality
 
-MELEE = "melee"
-COUNTER = "counter"
-RANGED = "ranged"
+MELEE = AttackMode.MELEE
+COUNTER = AttackMode.COUNTER
+RANGED = AttackMode.RANGED
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +51,7 @@ def attack(
     defender_state: FighterState,
     dice: Dice,
     *,
-    mode: str = MELEE,
+    mode: AttackMode = MELEE,
     circumstances: Sequence[Circumstance] = (),
     lethality: Lethality = Lethality.STANDARD,
 ) -> AttackResult:
@@ -76,7 +76,7 @@ def strike(
     natural: DieRoll,
     dice: Dice,
     *,
-    mode: str = MELEE,
+    mode: AttackMode = MELEE,
     power: Pool | None = None,
     circumstances: Sequence[Circumstance] = (),
     lethality: Lethality = Lethality.STANDARD,

@@ -3,19 +3,28 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from affray.dice import DieRoll
 from affray.events import Event
 from affray.rules.mst2.state import Condition, Lethality
 
 
+class AttackMode(StrEnum):
+    """How an attack comes: a melee attack, a free counter-attack, a shot."""
+
+    MELEE = "melee"
+    COUNTER = "counter"
+    RANGED = "ranged"
+
+
 @dataclass(frozen=True, slots=True)
 class AttackRolled(Event):
-    """d20 + skill against evasion (section *Overview*). ``mode``: melee, counter or ranged."""
+    """d20 + skill against evasion (section *Overview*)."""
 
     attacker: str
     defender: str
-    mode: str
+    mode: AttackMode
     weapon: str
     die: DieRoll
     skill: int

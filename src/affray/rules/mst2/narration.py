@@ -7,12 +7,17 @@ from affray.events import Event
 from affray.narration.core import Handler, Segment, faces, plural
 from affray.rules.mst2 import events as mst2
 from affray.rules.mst2.catalog import pool_text
+from affray.rules.mst2.events import AttackMode
 
 
 def _attack(event: mst2.AttackRolled) -> tuple[list[Segment], bool]:
-    verb = {"melee": "attacks", "counter": "counter-attacks", "ranged": "shoots at"}[event.mode]
+    verb = {
+        AttackMode.MELEE: "attacks",
+        AttackMode.COUNTER: "counter-attacks",
+        AttackMode.RANGED: "shoots at",
+    }[event.mode]
     outcome = ("hit", "hit") if event.hit else ("miss", "miss")
-    indent = "  ↳ " if event.mode == "counter" else ""
+    indent = "  ↳ " if event.mode is AttackMode.COUNTER else ""
     return [
         (indent, ""),
         (event.attacker, "name"),

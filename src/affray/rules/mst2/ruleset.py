@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import Enum
 from fractions import Fraction
 from typing import ClassVar
 
@@ -74,6 +75,13 @@ class NonCombat(Action):
         return self.what
 
 
+class TurnOrder(Enum):
+    """The order of turns each round: as listed, or shuffled anew (with the dice)."""
+
+    LISTED = "listed"
+    SHUFFLED = "shuffled"
+
+
 Mst2Encounter = Encounter[Fighter, FighterState]
 Mst2Answers = Answers[Fighter, FighterState]
 Mst2Outcome = Outcome[Fighter, FighterState]
@@ -119,12 +127,10 @@ class Mst2Ruleset:
         self,
         *,
         lethality: Lethality = Lethality.STANDARD,
-        order: str = "listed",
+        order: TurnOrder = TurnOrder.LISTED,
         counter_prevents_action: bool = False,
         ranged_extra_power: bool = False,
     ) -> None:
-        if order not in ("listed", "shuffled"):
-            raise ValueError(f"order must be listed or shuffled, not {order!r}")
         self.lethality = lethality
         self.order = order
         self.counter_prevents_action = counter_prevents_action
@@ -156,7 +162,7 @@ class Mst2Ruleset:
         self, encounter: Mst2Encounter, answers: Mst2Answers
     ) -> tuple[Mst2Encounter, list[Event], Sequence[str]]:
         order = [c.id for c in encounter.combatants if self.fighting(encounter, c.id)]
-        if self.order == "shuffled":
+        if self.order is TurnOrder.SHUFFLED:
             for i in range(len(order) - 1, 0, -1):  # Fisher-Yates, with the Dice source
                 j = answers.dice.roll(i + 1, f"round {encounter.round} order").face - 1
                 order[i], order[j] = order[j], order[i]

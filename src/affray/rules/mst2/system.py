@@ -14,7 +14,7 @@ from affray.registry import EncounterKeys, ExactDuel, LiveOdds, RuleSystem, regi
 from affray.rules.mst2.catalog import Missile
 from affray.rules.mst2.fighter import Fighter
 from affray.rules.mst2.narration import HANDLERS
-from affray.rules.mst2.ruleset import Mst2Encounter, Mst2Ruleset
+from affray.rules.mst2.ruleset import Mst2Encounter, Mst2Ruleset, TurnOrder
 from affray.rules.mst2.state import FighterState, Lethality
 from affray.rules.mst2.tactics import Mst2AI, Mst2Tactics, Role
 from affray.sheets.mst2 import Mst2Sheet, mst2_fighter
@@ -48,7 +48,7 @@ def _ruleset(keys: EncounterKeys) -> Mst2Ruleset:
     options = validate(EncounterOptions, keys.options, keys.where)
     return Mst2Ruleset(
         lethality=Lethality(options.lethality),
-        order=options.order,
+        order=TurnOrder(options.order),
         counter_prevents_action=options.counter_prevents_action,
         ranged_extra_power=options.ranged_extra_power,
     )
