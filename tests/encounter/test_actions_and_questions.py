@@ -4,6 +4,7 @@ chooser (the AI, typed-in choices, a replay), from the legal options only."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,9 +29,9 @@ from affray.encounter import (
 )
 from affray.encounter.events import ActionChosen, TurnSkipped
 from affray.encounter.questions import OptionT
-from affray.errors import RulesError
+from affray.errors import RulesError, SheetError
 from affray.rules.midian import events as mev
-from affray.rules.midian.actions import AimedAttack, Defend, TendWounds, Wait
+from affray.rules.midian.actions import AimedAttack, BothWeapons, Defend, TendWounds, Wait
 from affray.rules.midian.defence import Stance
 from affray.rules.midian.injury import WillpowerRule
 from affray.rules.midian.resolve import Rules
@@ -39,7 +40,7 @@ from affray.rules.midian.situations import CalledShot
 from affray.rules.mst2 import events as ev
 from affray.rules.mst2.ruleset import Mst2Ruleset, NonCombat, StepAway
 from affray.rules.mst2.state import FighterState
-from affray.sheets import load_encounter
+from affray.sheets import load_encounter, load_sheet
 from tests.encounter import driver
 from tests.helpers import EXAMPLES, make_fighter
 from tests.rules.midian.helpers import character, weapon
@@ -387,3 +388,35 @@ def test_one_who_waited_may_pre_empt_with_a_wits_challenge() -> None:
     won = next(e for e in result.events if isinstance(e, mev.ChallengeResolved))
     assert won.winner == "Hero"
     assert dice.remaining == ()
+
+
+def test_both_weapons_strike_in_one_action_with_the_two_weapon_penalties() -> None:
+    main = weapon(name="Rapier", damage="1d6", type="stabbing", skill=2)
+    off = weapon(name="Main gauche", damage="1d4", type="stabbing", skill=1)
+    duellist = character("Duellist", attack_bonus=4, weapon=main, off_hand=off)
+    foe = character("Foe", hit_points=40, weapon=weapon())
+    encounter, rules = driver.build(
+        MidianRuleset(), ("Duellist", "a", duellist, None), ("Foe", "b", foe, None)
+    )
+    encounter = driver.with_actions(encounter.next_round(), "Foe", 0)
+    assert BothWeapons("Foe") in rules.ruleset.actions(encounter, "Duellist")
+    assert rules.choose(encounter, "Duellist", ScriptedDice([])) == BothWeapons("Foe")
+    # rapier: 10 +4 -3 = 11 hits AC 5, 1d6 [3]; main gauche: 10 +4 -3 -3 = 8 hits, 1d4 [2]
+    answers = Answers(ScriptedDice([10, 3, 10, 2]), FirstChoice())
+    after, events = rules.ruleset.perform(encounter, "Duellist", BothWeapons("Foe"), answers)
+    attacks = [e for e in events if isinstance(e, mev.AttackRolled)]
+    assert [(a.weapon, a.total) for a in attacks] == [("Rapier", 11), ("Main gauche", 8)]
+    assert after.states["Foe"].health.hit_points == 40 - 3 - 2
+
+
+def test_an_off_hand_weapon_must_pair_with_the_main_one(tmp_path: Path) -> None:
+    sheet = tmp_path / "two.toml"
+    sheet.write_text(
+        'system = "midian"\nname = "T"\nhit_points = 5\nlife_points = 5\n'
+        "attributes = { strength = 10, agility = 10, wits = 10, willpower = 10, stamina = 10 }\n"
+        'weapon = { name = "Sword", damage = "1d8", type = "hacking", encumbrance = "medium" }\n'
+        'off_hand = { name = "Axe", damage = "1d8", type = "hacking", encumbrance = "medium" }\n'
+    )
+    with pytest.raises(SheetError) as caught:
+        load_sheet(sheet)
+    assert caught.value.key == "off_hand" and "too heavy" in caught.value.message

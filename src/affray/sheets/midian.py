@@ -87,9 +87,12 @@ class MidianSheet(Strict):
     )
     """Traits that grant a retest (each rerolls a failed roll once per kind of roll)."""
     interrupts: int = Field(default=0, ge=0, le=10)
+    off_hand: MidianWeaponTable | None = None
+    two_weapon_style: bool = False
 
     NESTED: ClassVar[dict[str, type[BaseModel]]] = {
         "weapon": MidianWeaponTable,
+        "off_hand": MidianWeaponTable,
         "shield": MidianShieldTable,
         "armour": MidianArmourTable,
         "attributes": MidianAttributes,
@@ -117,6 +120,12 @@ def midian_character(sheet: MidianSheet, where: str | None) -> Character:
         damage = table.damage
         blame(where, "weapon.damage", lambda: parse(damage))
     weapon = blame(where, "weapon", lambda: _midian_weapon(table)) if table else UNARMED
+    second = sheet.off_hand
+    if second is not None:
+        blame(where, "off_hand.damage", lambda: parse(second.damage))
+    off_hand = blame(where, "off_hand", lambda: _midian_weapon(second)) if second else None
+    if off_hand is not None:
+        blame(where, "off_hand", lambda: _pair(weapon, off_hand))
     shield = (
         MidianShield(
             sheet.shield.armour_class,
@@ -155,6 +164,8 @@ def midian_character(sheet: MidianSheet, where: str | None) -> Character:
             natural_armour_class=sheet.natural_armour_class,
             retests=tuple(dict.fromkeys(sheet.retests)),
             interrupts=sheet.interrupts,
+            off_hand=off_hand,
+            two_weapon_style=sheet.two_weapon_style,
         ),
     )
 
@@ -173,3 +184,16 @@ def _midian_weapon(table: MidianWeaponTable) -> MidianWeapon:
         range_increment=table.range_increment,
         extra_damage=table.extra_damage,
     )
+
+
+def _pair(weapon: MidianWeapon, off_hand: MidianWeapon) -> None:
+    """Two weapons: each in one hand, light enough to wield together."""
+    from affray.errors import RulesError
+    from affray.rules.midian.equipment import check_two_weapons
+
+    if weapon.hands != 1 or off_hand.hands != 1:
+        raise RulesError(
+            "two weapons must each be wielded in one hand",
+            hint="set hands = 1 on weapon and off_hand, or drop the off_hand weapon",
+        )
+    check_two_weapons(weapon, off_hand)

@@ -33,6 +33,15 @@ class AimedAttack(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class BothWeapons(Action):
+    """Strike with the weapon, then with the off-hand weapon, in one action (each with
+    the two-weapon penalties)."""
+
+    kind: ClassVar[str] = "both weapons"
+    words: ClassVar[str] = "strikes at {target} with both weapons"
+
+
+@dataclass(frozen=True, slots=True)
 class Wait(Action):
     """Hold the action back until ``target`` has acted (the turn comes again after it)."""
 

@@ -153,6 +153,10 @@ class Character:
     retests: tuple[str, ...] = ()
     interrupts: int = 0
     """Interrupts a round (from skills or traits): act just before a foe's action."""
+    off_hand: Weapon | None = None
+    """A second weapon, in the other hand (one-handed, light enough to pair)."""
+    two_weapon_style: bool = False
+    """Trained to fight with two weapons (a Florentine-style skill): no penalty."""
     """Sources of retests (traits such as "Divine blessing"); each rerolls a failed roll
     once per kind of roll in a battle."""
 
@@ -162,6 +166,11 @@ class Character:
             raise RulesError(f"{self.name}: missing attributes {', '.join(missing)}")
         if not 0 <= self.system_shock <= 100:
             raise RulesError(f"{self.name}: system shock is a percentage, at most 100")
+        if self.off_hand is not None and (self.weapon.hands != 1 or self.off_hand.hands != 1):
+            raise RulesError(
+                f"{self.name}: two weapons must each be wielded in one hand",
+                hint="set hands = 1 on both, or drop the off_hand weapon",
+            )
         # private copies (plain dicts, so that characters pickle for worker processes)
         object.__setattr__(self, "attributes", dict(self.attributes))
         object.__setattr__(self, "resistances", dict(self.resistances))

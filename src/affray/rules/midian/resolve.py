@@ -95,6 +95,7 @@ class Situation:
     surprised: bool = False
     ganging: int = 0
     extra_damage: tuple[Modifier, ...] = ()
+    extra_attack: tuple[Modifier, ...] = ()
 
 
 def situation_modifiers(attacker: Character, situation: Situation) -> tuple[Modifier, ...]:
@@ -127,6 +128,7 @@ def situation_modifiers(attacker: Character, situation: Situation) -> tuple[Modi
         found.append(Modifier("description", min(situation.description, 5)))
     if situation.attacker_defensive:
         found.append(Modifier("fighting defensively", DEFENSIVE_ATTACK))
+    found.extend(situation.extra_attack)
     return tuple(m for m in found if m.value)
 
 

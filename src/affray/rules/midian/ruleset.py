@@ -19,6 +19,7 @@ from affray.rules.midian import round as rounds
 from affray.rules.midian.actions import (
     DEFENDING,
     AimedAttack,
+    BothWeapons,
     Defend,
     Disarm,
     Escape,
@@ -45,7 +46,7 @@ from affray.rules.midian.state import (
     MidianState,
     foes_fighting,
 )
-from affray.rules.midian.strikes import melee, shoot
+from affray.rules.midian.strikes import both_weapons, melee, shoot
 from affray.rules.midian.wrestling import disarm, escape, grapple
 
 
@@ -158,6 +159,8 @@ def legal_actions(options: MidianOptions, encounter: MidianEncounter, cid: str) 
         engaged = [f for f in encounter.engaged_with(cid) if f in foes]
         legal.extend(Attack(f) for f in foes)
         legal.extend(AimedAttack(f, difficulty) for f in foes for difficulty in CalledShot)
+        if sheet.off_hand is not None and not state.weapon_lost:
+            legal.extend(BothWeapons(f) for f in foes)
         if sheet.weapon.ranged:
             legal.extend(Shoot(f) for f in foes)
         if sheet.grappling:
@@ -204,6 +207,8 @@ def perform(
     match action:
         case Attack(target=str(target)):
             return melee(options, encounter, cid, target, answers)
+        case BothWeapons(target=str(target)):
+            return both_weapons(options, encounter, cid, target, answers)
         case AimedAttack(target=str(target), difficulty=difficulty):
             return melee(options, encounter, cid, target, answers, called=difficulty.value)
         case Shoot(target=str(target)):

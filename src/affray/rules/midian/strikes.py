@@ -14,11 +14,14 @@ from affray.dice import Dice
 from affray.encounter import Question, Topic
 from affray.encounter.events import Engaged
 from affray.events import Event
+from affray.rules.midian.character import Weapon
 from affray.rules.midian.criticals import Critical, critical_effect
 from affray.rules.midian.damage import roll_damage
 from affray.rules.midian.defence import TAKE_IT, Choice, Stance, TakeIt
+from affray.rules.midian.equipment import two_weapon_penalties
 from affray.rules.midian.events import AttackRolled, StatusChanged
 from affray.rules.midian.injury import take_damage
+from affray.rules.midian.modifiers import Modifier
 from affray.rules.midian.resolve import AttackOutcome, DefenceChooser, Situation, resolve_attack
 from affray.rules.midian.retests import note_retests, retester
 from affray.rules.midian.situations import bodies_in_the_way, cover_penalty, strikes_obstacle
@@ -64,10 +67,11 @@ def melee(
     answers: MidianAnswers,
     *,
     called: int = 0,
+    extra: tuple[Modifier, ...] = (),
 ) -> MidianOutcome:
-    """A melee attack (``called``: a called shot's penalty); across open ground (the
-    encounter's distance, at least 20 feet) the first blow is a charge, met first by a
-    set weapon of longer reach."""
+    """A melee attack (``called``: a called shot's penalty; ``extra``: other attack
+    modifiers); across open ground (the encounter's distance, at least 20 feet) the
+    first blow is a charge, met first by a set weapon of longer reach."""
     events: list[Event] = []
     charging = (
         options.distance >= CHARGE_RUN_UP
@@ -86,10 +90,45 @@ def melee(
             events.extend(more)
             if not encounter.states[cid].fighting:
                 return _unset(encounter, target), events
-    situation = Situation(charging=charging, called_shot=called)
+    situation = Situation(charging=charging, called_shot=called, extra_attack=extra)
     encounter, more = strike(options, encounter, cid, target, answers, situation)
     events.extend(more)
     return _unset(encounter, target), events
+
+
+def both_weapons(
+    options: MidianOptions,
+    encounter: MidianEncounter,
+    cid: str,
+    target: str,
+    answers: MidianAnswers,
+) -> MidianOutcome:
+    """A blow with the weapon, then one with the off-hand weapon: -3 to both and -3 more
+    off-hand; ambidextrous -3 to both; none with a two-weapon style; -5 more with a
+    weapon one has no skill in."""
+    sheet = encounter.sheet(cid)
+    off_hand = sheet.off_hand
+    if off_hand is None:
+        return encounter, []
+
+    def penalties(used: Weapon, off: bool) -> tuple[Modifier, ...]:
+        return two_weapon_penalties(
+            ambidextrous=sheet.ambidextrous,
+            style_skill=sheet.two_weapon_style,
+            skilled=used.skill > 0,
+            off_hand=off,
+        )
+
+    encounter, events = melee(
+        options, encounter, cid, target, answers, extra=penalties(sheet.weapon, False)
+    )
+    if encounter.states[cid].fighting and encounter.states[target].fighting:
+        situation = Situation(extra_attack=penalties(off_hand, True))
+        encounter, more = strike(
+            options, encounter, cid, target, answers, situation, weapon=off_hand
+        )
+        events.extend(more)
+    return encounter, events
 
 
 def _unset(encounter: MidianEncounter, cid: str) -> MidianEncounter:
@@ -107,8 +146,11 @@ def strike(
     target: str,
     answers: MidianAnswers,
     situation: Situation,
+    *,
+    weapon: Weapon | None = None,
 ) -> MidianOutcome:
-    """One attack with everything the positions say. Two or more foes on one target
+    """One attack (with ``weapon`` instead of the one in hand, if given) with
+    everything the positions say. Two or more foes on one target
     gang up: +2 each; the one the target is not facing strikes from the flank (+2,
     only a dodge defends). Knocked down: +4 to hit the fallen, -4 for them. No
     active defence for the surprised or a set defender being charged."""
@@ -131,8 +173,11 @@ def strike(
         attacker_defensive=me.pool.stance is Stance.DEFENSIVE,
         defender_stance=them.pool.stance,
     )
+    attacker = (
+        armed(encounter, cid) if weapon is None else replace(encounter.sheet(cid), weapon=weapon)
+    )
     outcome = resolve_attack(
-        armed(encounter, cid),
+        attacker,
         encounter.sheet(target),
         them.health,
         answers.dice,

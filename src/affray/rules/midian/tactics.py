@@ -12,6 +12,7 @@ from affray.encounter import Action, Attack, Flee, Hold, Question, Shoot, Target
 from affray.encounter.questions import OptionT
 from affray.rules.midian.actions import (
     DEFENDING,
+    BothWeapons,
     Defend,
     Disarm,
     Grapple,
@@ -61,7 +62,8 @@ class MidianAI:
     """The tactics AI. Stance: total defence once hurt past ``defend_at``, otherwise
     its own. Action: flee when hurt past ``retreat_at`` (unless holding someone); stay
     on the defence its stance calls for; keep a hold; otherwise what its role says,
-    at a target its policy picks (an engaged foe first). Defence: the best one open
+    at a target its policy picks (an engaged foe first), with both weapons when it
+    has two. Defence: the best one open
     (a free parry or block first). Other questions get their first option."""
 
     ruleset: MidianRuleset
@@ -124,4 +126,6 @@ class MidianAI:
             and encounter.sheet(target).weapon is not UNARMED
         ):
             return Disarm(target)
+        if sheet.off_hand is not None and not state.weapon_lost:
+            return BothWeapons(target)
         return Attack(target)
