@@ -160,6 +160,10 @@ def duel(
             one per CPU.
     """
     system = _system_of_pair(a, b)
+    if engine not in ("fast", "reference"):
+        raise AffrayError(f"unknown engine {engine!r}", hint="engine is 'fast' or 'reference'")
+    if workers < 0:
+        raise AffrayError(f"workers is {workers}", hint="0 for one per CPU, or 1 or more")
     if n is None and system.exact_duel is not None:
         odds = system.exact_duel(a, b)
         return DuelOdds(odds.p_a_wins, odds.p_b_wins, odds.p_draw, odds.mean_rounds)
@@ -171,12 +175,12 @@ def duel(
     if fast is not None:
         stats, used = fast(a, b, count, seed, cores, None, MAX_ROUNDS)
         return _simulation(stats, "fast", used)
-    from affray.sim import simulate_encounter_duels
+    from affray.sim import simulate_reference
 
-    stats = simulate_encounter_duels(
+    stats, used = simulate_reference(
         a, b, system.duel_ruleset(), count, seed=seed, workers=cores, max_rounds=MAX_ROUNDS
     )
-    return _simulation(stats, "reference", seed)
+    return _simulation(stats, "reference", used)
 
 
 def _simulation(stats: Any, engine: str, seed: int | None) -> DuelSimulation:
@@ -216,13 +220,16 @@ def fight(
     """Play an encounter (a file, or a setup such as :func:`duel_setup`'s) to its end.
 
     Args:
-        seed: seeds the dice (ignored when ``dice`` is given).
+        seed: seeds the dice (when ``dice`` is not given) and the tactics AI's own
+            random choices.
         dice: where the dice come from (typed-in faces: ``ScriptedDice``).
         chooser: who answers the combatants' choices; default: each system's AI.
     """
+    if max_rounds is not None and max_rounds < 1:
+        raise AffrayError(f"max_rounds is {max_rounds}", hint="fight at least one round")
     setup = encounter if isinstance(encounter, EncounterSetup) else load_encounter(encounter)
     source = dice if dice is not None else RandomDice(seed)
-    answers = setup.answers(source) if chooser is None else Answers(source, chooser)
+    answers = setup.answers(source, seed=seed) if chooser is None else Answers(source, chooser)
     events: list[Event] = []
     final: Encounter[Any, Any] = setup.encounter
     for step in steps(
@@ -230,7 +237,7 @@ def fight(
         setup.ruleset,
         answers,
         name=setup.name,
-        max_rounds=max_rounds or setup.max_rounds,
+        max_rounds=setup.max_rounds if max_rounds is None else max_rounds,
     ):
         final = step.encounter
         events.extend(step.events)

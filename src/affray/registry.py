@@ -63,11 +63,14 @@ class EncounterKeys:
         options: its top-level keys (lethality, distance, ...).
         sides: for each side by name, its side-level keys (surprised, ...).
         where: the file, for error messages.
+        side_keys: for each side by name, where it is in the file.
     """
 
     options: Mapping[str, object]
     sides: Mapping[str, Mapping[str, object]]
     where: str
+    side_keys: Mapping[str, str] = field(default_factory=dict)
+    """Each side's place in the file (``sides[1]``), to name keys in errors."""
 
 
 @dataclass(frozen=True, slots=True)

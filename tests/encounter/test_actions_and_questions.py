@@ -32,6 +32,7 @@ from affray.encounter.questions import OptionT
 from affray.errors import RulesError, SheetError
 from affray.rules.midian import events as mev
 from affray.rules.midian.actions import AimedAttack, BothWeapons, Defend, TendWounds, Wait
+from affray.rules.midian.character import Encumbrance
 from affray.rules.midian.defence import Stance
 from affray.rules.midian.injury import WillpowerRule
 from affray.rules.midian.resolve import Rules
@@ -239,7 +240,7 @@ def test_binding_an_allys_wounds_stops_the_bleeding() -> None:
     assert [e.kind for e in events] == ["wounds_tended"]
 
 
-@pytest.mark.parametrize("path", ["ambush.toml", "city_watch.toml"])
+@pytest.mark.parametrize("path", ["ambush.toml", "city_watch.toml", "shield_wall.toml"])
 def test_a_recorded_fight_replays_exactly(path: str) -> None:
     setup = load_encounter(EXAMPLES / "encounters" / path)
     dice = RandomDice(5, record=True)
@@ -420,3 +421,85 @@ def test_an_off_hand_weapon_must_pair_with_the_main_one(tmp_path: Path) -> None:
     with pytest.raises(SheetError) as caught:
         load_sheet(sheet)
     assert caught.value.key == "off_hand" and "too heavy" in caught.value.message
+
+
+class WaitWheneverLegal(FirstChoice):
+    """A stubborn player: waits whenever the rules allow it."""
+
+    def choose(self, encounter: Encounter[Any, Any], question: Question[OptionT]) -> OptionT:
+        waits = [o for o in question.options if isinstance(o, Wait)]
+        return waits[0] if waits else super().choose(encounter, question)
+
+
+def test_two_who_keep_waiting_for_each_other_still_act() -> None:
+    encounter, rules = midian_pair()
+    result = run_encounter(
+        encounter, rules.ruleset, Answers(RandomDice(3), WaitWheneverLegal()), max_rounds=3
+    )
+    chosen = [e for e in result.events if isinstance(e, ActionChosen)]
+    waits = [e for e in chosen if isinstance(e.action, Wait)]
+    assert waits and len(chosen) > len(waits)  # everyone acted after waiting once
+    assert result.rounds <= 3
+
+
+def test_a_disarmed_archer_cannot_shoot_and_fists_cannot_be_struck_away() -> None:
+    bow = weapon(name="Bow", damage="1d6", type="stabbing", ranged="device", range_increment=50)
+    archer = character("Archer", weapon=bow)
+    fists = weapon(name="Fists", damage="1d4", type="smashing", encumbrance=Encumbrance.NONE)
+    brawler = character("Brawler", weapon=fists)
+    encounter, rules = driver.build(
+        MidianRuleset(), ("Archer", "a", archer, None), ("Brawler", "b", brawler, None)
+    )
+    assert Shoot("Brawler") in rules.ruleset.actions(encounter, "Archer")
+    assert not any(a.kind == "disarm" for a in rules.ruleset.actions(encounter, "Archer"))
+    lost = replace(encounter.states["Archer"], weapon_lost=True)
+    encounter = encounter.with_state("Archer", lost)
+    assert Shoot("Brawler") not in rules.ruleset.actions(encounter, "Archer")
+
+
+def test_an_evaded_interrupt_does_not_ruin_the_action() -> None:
+    hero = character("Hero", attack_bonus=10, weapon=weapon(), interrupts=1)
+    runner = character("Runner", dodge=10, hit_points=30, weapon=weapon())
+    encounter, rules = driver.build(
+        MidianRuleset(), ("Hero", "a", hero, None), ("Runner", "b", runner, None)
+    )
+    # Hero 3, Runner 9 on evasion: its one dodge roll 20 + 10 - 6 = 24 stands for the
+    # round. Hero interrupts: 10 + 10 = 20 hits AC 5 but is evaded; Runner acts on.
+    hero_interrupts = ScriptedChooser({Topic.INTERRUPT: "interrupt Runner"}, FirstChoice())
+    stance_for_runner_only = ScriptedChooser(
+        {Topic.STANCE: "evasion"}, hero_interrupts, who="Runner"
+    )
+    dice = ScriptedDice([3, 9, 20, 10])
+    result = run_encounter(
+        encounter, rules.ruleset, Answers(dice, stance_for_runner_only), max_rounds=1
+    )
+    assert not any(isinstance(e, TurnSkipped) and "ruined" in e.reason for e in result.events)
+    chosen = [(e.combatant, e.action.label) for e in result.events if isinstance(e, ActionChosen)]
+    assert chosen == [
+        ("Hero", "interrupt Runner"),
+        ("Hero", "attack Runner"),
+        ("Runner", "evasion"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("extra", "words"),
+    [
+        (
+            "shield = { armour_class = 1 }\n"
+            'weapon = { name = "S", damage = "1d6", type = "hacking" }\n',
+            "three hands",
+        ),
+        ("", "needs a weapon in the main hand"),
+    ],
+)
+def test_impossible_two_weapon_sheets_are_refused(tmp_path: Path, extra: str, words: str) -> None:
+    sheet = tmp_path / "two.toml"
+    sheet.write_text(
+        'system = "midian"\nname = "T"\nhit_points = 5\nlife_points = 5\n'
+        "attributes = { strength = 10, agility = 10, wits = 10, willpower = 10, stamina = 10 }\n"
+        'off_hand = { name = "Knife", damage = "1d4", type = "stabbing" }\n' + extra
+    )
+    with pytest.raises(SheetError) as caught:
+        load_sheet(sheet)
+    assert caught.value.key == "off_hand" and words in caught.value.message

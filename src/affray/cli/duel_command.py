@@ -90,9 +90,14 @@ def duel_command(
         )
     if narrate:
         from affray.api import duel_setup
-        from affray.cli.fight_command import narrated_duel
+        from affray.cli.fight_command import ai_seed, narrated_duel
 
-        narrated_duel(duel_setup(first, second), dice_source(rolls, seed), as_json)
+        narrated_duel(
+            duel_setup(first, second),
+            dice_source(rolls, seed),
+            as_json,
+            seed=ai_seed(seed, rolls),
+        )
         return
     if count is None and system.exact_duel is None:
         if exact:
@@ -169,7 +174,7 @@ def _simulate(
     as_json: bool,
 ) -> None:
     from affray.api import MAX_ROUNDS
-    from affray.sim import simulate_encounter_duels
+    from affray.sim import simulate_reference
 
     fast = system.fast_duels if engine == "fast" else None
     used_seed: int | None
@@ -177,8 +182,8 @@ def _simulate(
         if fast is not None:
             stats, used_seed = fast(a, b, count, seed, workers, advance, MAX_ROUNDS)
         else:
-            engine, used_seed = "reference", seed
-            stats = simulate_encounter_duels(
+            engine = "reference"
+            stats, used_seed = simulate_reference(
                 a,
                 b,
                 system.duel_ruleset(),

@@ -63,7 +63,7 @@ def fight_command(
     log, final = play(
         setup.encounter,
         setup.ruleset,
-        setup.answers(dice),
+        setup.answers(dice, seed=ai_seed(seed, rolls)),
         name=setup.name,
         max_rounds=max_rounds or setup.max_rounds,
         quiet=as_json,
@@ -128,6 +128,12 @@ def play(
     return log, final
 
 
+def ai_seed(seed: int | None, rolls: str | None) -> int | None:
+    """The seed of the tactics AI's own random choices: the fight's seed, or 0 with
+    typed-in dice (the same typed-in fight twice is the same fight)."""
+    return seed if seed is not None or rolls is None else 0
+
+
 def narrated_duel(
     setup: EncounterSetup,
     dice: Dice,
@@ -135,6 +141,7 @@ def narrated_duel(
     *,
     odds: bool = False,
     max_rounds: int | None = None,
+    seed: int | None = None,
 ) -> None:
     """One duel told blow by blow (``duel --narrate``, ``mst2 exchange``), with the live
     odds of every attack when ``odds`` and the system has them; or, with ``as_json``,
@@ -149,7 +156,7 @@ def narrated_duel(
         play(
             setup.encounter,
             setup.ruleset,
-            setup.answers(dice),
+            setup.answers(dice, seed=seed),
             name=setup.name,
             max_rounds=max_rounds or setup.max_rounds,
             quiet=False,
@@ -163,7 +170,7 @@ def narrated_duel(
     for step in steps(
         setup.encounter,
         setup.ruleset,
-        setup.answers(dice),
+        setup.answers(dice, seed=seed),
         name=setup.name,
         max_rounds=max_rounds or setup.max_rounds,
     ):

@@ -312,12 +312,13 @@ def exchange_command(
     reach and counter-attacks follow the reach rules.
     """
     from affray.api import duel_setup
-    from affray.cli.fight_command import narrated_duel
+    from affray.cli.fight_command import ai_seed, narrated_duel
     from affray.rules.mst2.ruleset import Mst2Ruleset
 
     a, b = load_mst2(first), load_mst2(second)
     setup = duel_setup(a, b, Mst2Ruleset(lethality=_lethality(lethality)))
-    narrated_duel(setup, dice_source(rolls, seed), as_json, odds=True, max_rounds=rounds)
+    dice = dice_source(rolls, seed)
+    narrated_duel(setup, dice, as_json, odds=True, max_rounds=rounds, seed=ai_seed(seed, rolls))
 
 
 def _emit(events: Any, as_json: bool, summary: dict[str, Any]) -> None:

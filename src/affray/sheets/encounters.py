@@ -3,6 +3,7 @@ options, validated to the sheets' standard."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,7 +12,7 @@ from typing import Any
 from pydantic import ConfigDict, Field
 
 from affray import bestiary, registry
-from affray.dice import Dice
+from affray.dice import Dice, RandomDice
 from affray.encounter import Answers, Encounter, Targeting, named
 from affray.encounter.model import Combatant
 from affray.errors import AffrayError, SheetError
@@ -65,9 +66,18 @@ class EncounterSetup:
     max_rounds: int
     tactics: Mapping[str, Any] = field(default_factory=dict)
 
-    def answers(self, dice: Dice) -> Answers[Any, Any]:
-        """Dice for the dice, and the system's tactics AI for every choice."""
-        return Answers(dice, self.system.ai(self.ruleset, self.tactics, dice))
+    def answers(self, dice: Dice, *, seed: int | None = None) -> Answers[Any, Any]:
+        """``dice`` for the rules' dice, and the system's tactics AI for every choice.
+
+        The AI's own random choices (a target picked at random) come from a source of
+        its own, seeded from ``seed``, never from ``dice``: the rules' dice are the same
+        whoever decides, so a fight replays from its dice and its answers."""
+        return Answers(dice, self.system.ai(self.ruleset, self.tactics, tactics_dice(seed)))
+
+
+def tactics_dice(seed: int | None) -> Dice:
+    """The tactics AI's own dice, seeded apart from the rules' dice."""
+    return RandomDice(random.Random(f"tactics {seed}") if seed is not None else None)
 
 
 def load_encounter(path: str | Path) -> EncounterSetup:
@@ -98,11 +108,15 @@ def encounter_from_data(
     system = registry.system(spec.system)
     options = _own(spec, system, where, "", system.option_keys)
     side_keys: dict[str, Mapping[str, object]] = {}
+    side_at: dict[str, str] = {}
     members: list[tuple[str, str, Sheet, Any]] = []
     for s, side in enumerate(spec.sides):
         own = _own(side, system, where, f"sides[{s}]", system.side_keys | system.tactics_keys)
         side_keys[side.name] = {k: v for k, v in own.items() if k in system.side_keys}
         side_tactics = {k: v for k, v in own.items() if k in system.tactics_keys}
+        side_at[side.name] = f"sides[{s}]"
+        side_targeting = _targeting(side.tactics, where, f"sides[{s}].tactics")
+        system.tactics(side_targeting, side_tactics, where, f"sides[{s}]")  # blame the side
         for m, entry in enumerate(side.members):
             key = f"sides[{s}].members[{m}]"
             table = (
@@ -131,7 +145,7 @@ def encounter_from_data(
     if len({side.name for side in spec.sides}) != len(spec.sides):
         raise SheetError("two sides have the same name", path=where, key="sides")
     ids = _unique([label for _, label, _, _ in members])
-    ruleset = system.ruleset(registry.EncounterKeys(options, side_keys, where))
+    ruleset = system.ruleset(registry.EncounterKeys(options, side_keys, where, side_at))
     # the rules name fighters in their events: each takes its unique id as its name
     combatants = tuple(
         Combatant(cid, side, named(sheet, cid))

@@ -125,6 +125,20 @@ def midian_character(sheet: MidianSheet, where: str | None) -> Character:
         blame(where, "off_hand.damage", lambda: parse(second.damage))
     off_hand = blame(where, "off_hand", lambda: _midian_weapon(second)) if second else None
     if off_hand is not None:
+        if table is None:
+            raise SheetError(
+                "an off-hand weapon needs a weapon in the main hand",
+                path=where,
+                key="off_hand",
+                hint="add a weapon table, or make this the weapon",
+            )
+        if sheet.shield is not None:
+            raise SheetError(
+                "a shield and two weapons need three hands",
+                path=where,
+                key="off_hand",
+                hint="drop the shield or the off-hand weapon",
+            )
         blame(where, "off_hand", lambda: _pair(weapon, off_hand))
     shield = (
         MidianShield(

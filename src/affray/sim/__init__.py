@@ -4,7 +4,7 @@
 engine); ``simulate_fast`` is the batch simulator for millions of duels.
 """
 
-from affray.sim.encounters import duel_encounter, simulate_encounter_duels
+from affray.sim.encounters import duel_encounter, simulate_encounter_duels, simulate_reference
 from affray.sim.fast import CHUNK, DuelModel, simulate_chunk, simulate_fast
 from affray.sim.scalar import simulate_duels
 from affray.sim.stats import DuelStats, wilson_interval
@@ -18,5 +18,6 @@ __all__ = [
     "simulate_duels",
     "simulate_encounter_duels",
     "simulate_fast",
+    "simulate_reference",
     "wilson_interval",
 ]

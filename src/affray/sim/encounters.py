@@ -19,6 +19,7 @@ from affray import registry
 from affray.dice import RandomDice
 from affray.encounter import Answers, Combatant, Encounter, Ruleset, SheetT, StateT, named
 from affray.encounter.engine import run_encounter
+from affray.sheets.encounters import tactics_dice
 from affray.sim.chunks import run_chunks
 from affray.sim.stats import DuelStats, tally
 
@@ -47,7 +48,8 @@ def _chunk(
     encounter = duel_encounter(a, b, ruleset)
     stream = np.random.SeedSequence(entropy, spawn_key=(index,))
     dice = RandomDice(random.Random(int(stream.generate_state(2, dtype=np.uint64)[0])))
-    answers = Answers(dice, registry.system_of(a).ai(ruleset, {}, dice))
+    chooser = registry.system_of(a).ai(ruleset, {}, tactics_dice(entropy * 1_000_003 + index))
+    answers = Answers(dice, chooser)
 
     sides = {encounter.combatants[0].side: "a", encounter.combatants[1].side: "b"}
 
@@ -69,12 +71,34 @@ def simulate_encounter_duels(
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
 ) -> DuelStats:
+    """Fight ``n`` duels in the encounter engine and count who wins (see
+    :func:`simulate_reference`, which also gives the seed used)."""
+    stats, _ = simulate_reference(
+        a, b, ruleset, n, seed=seed, max_rounds=max_rounds, workers=workers, progress=progress
+    )
+    return stats
+
+
+def simulate_reference(
+    a: SheetT,
+    b: SheetT,
+    ruleset: Ruleset[SheetT, StateT],
+    n: int,
+    *,
+    seed: int | None = None,
+    max_rounds: int = 1000,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[DuelStats, int]:
     """Fight ``n`` duels in the encounter engine and count who wins.
 
     Like the fast simulator, the run is cut into chunks seeded by
     ``SeedSequence(seed, spawn_key=(i,))``, so a seed gives the same result for any
     number of ``workers``.
+
+    Returns:
+        The totals, and the seed used (``seed``, or a fresh one when it is None) so
+        that any run can be repeated.
     """
     job = partial(_chunk, a, b, ruleset, max_rounds)
-    stats, _ = run_chunks(job, n, ENCOUNTER_CHUNK, seed=seed, workers=workers, progress=progress)
-    return stats
+    return run_chunks(job, n, ENCOUNTER_CHUNK, seed=seed, workers=workers, progress=progress)

@@ -151,14 +151,14 @@ class Character:
     regenerates: bool = False
     natural_armour_class: int = 5
     retests: tuple[str, ...] = ()
+    """Sources of retests (traits such as "Divine blessing"); each rerolls a failed roll
+    once per kind of roll in a battle."""
     interrupts: int = 0
     """Interrupts a round (from skills or traits): act just before a foe's action."""
     off_hand: Weapon | None = None
     """A second weapon, in the other hand (one-handed, light enough to pair)."""
     two_weapon_style: bool = False
     """Trained to fight with two weapons (a Florentine-style skill): no penalty."""
-    """Sources of retests (traits such as "Divine blessing"); each rerolls a failed roll
-    once per kind of roll in a battle."""
 
     def __post_init__(self) -> None:
         missing = [a for a in ATTRIBUTES if a not in self.attributes]

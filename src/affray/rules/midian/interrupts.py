@@ -30,6 +30,7 @@ from affray.encounter.events import ActionChosen, TurnSkipped
 from affray.events import Event
 from affray.rules.midian.actions import Interrupt, LetAct, PreEmpt
 from affray.rules.midian.checks import challenge
+from affray.rules.midian.defence import evaded as evaded_by
 from affray.rules.midian.events import AttackRolled, DefenceRolled
 from affray.rules.midian.state import MidianAnswers, MidianEncounter
 
@@ -76,18 +77,20 @@ def interruptions(
         ):
             continue
         state = encounter.states[c.id]
+        # waiting_for marks the turn as one that cannot be put off again
         encounter = encounter.with_state(
-            c.id, replace(state, interrupts_left=state.interrupts_left - 1)
+            c.id, replace(state, interrupts_left=state.interrupts_left - 1, waiting_for=cid)
         )
         queue = list(encounter.queue)
         queue.remove(c.id)  # the interrupt is that later action, taken now
         encounter = encounter.queued(tuple(queue))
         events.append(ActionChosen(c.id, Interrupt(cid)))
+        evasion = encounter.states[cid].pool.evasion_total
         encounter, turn = play_turn(encounter, ruleset.uninterrupted(), c.id, answers)
         events.extend(turn)
         if not encounter.states[cid].fighting:
             return encounter, events, False
-        if _ruined(turn, c.id, cid):
+        if _ruined(turn, c.id, cid, evasion):
             events.append(TurnSkipped(cid, f"its action was ruined by {c.id}'s interrupt"))
             return encounter, events, False
     return encounter, events, True
@@ -97,6 +100,7 @@ def _can_pre_empt(encounter: MidianEncounter, who: str, cid: str) -> bool:
     state = encounter.states[who]
     return (
         state.waiting_for == cid
+        and encounter.combatant(who).side != encounter.combatant(cid).side
         and state.fighting
         and state.held_by is None
         and state.pool.actions > 0
@@ -120,13 +124,11 @@ def _pre_empt(
     answer = answers.ask(encounter, Question(who, Topic.INTERRUPT, prompt, options))
     if isinstance(answer, LetAct):
         return encounter, [], False
-    state = encounter.states[who]
-    encounter = encounter.with_state(who, replace(state, waiting_for=None))
     result, checks = challenge(
         encounter.sheet(who), "wits", encounter.sheet(cid), "wits", answers.dice
     )
     events: list[Event] = [ActionChosen(who, PreEmpt(cid)), *checks, result]
-    if result.winner != who:
+    if result.winner != who:  # it keeps waiting, and acts after ``cid``
         return encounter, events, False
     queue = list(encounter.queue)
     queue.remove(who)  # its waiting turn, taken now
@@ -135,13 +137,15 @@ def _pre_empt(
     return encounter, [*events, *turn], True
 
 
-def _ruined(turn: list[Event], by: str, cid: str) -> bool:
-    """An attack by ``by`` on ``cid`` that hit and was not defended."""
+def _ruined(turn: list[Event], by: str, cid: str, evasion: int | None) -> bool:
+    """An attack by ``by`` on ``cid`` that hit and was neither defended nor evaded
+    (``evasion``: ``cid``'s evasion total this round, if it is evading)."""
     for index, event in enumerate(turn):
         if isinstance(event, AttackRolled) and event.attacker == by and event.defender == cid:
             defended = any(
                 isinstance(e, DefenceRolled) and e.success for e in turn[index + 1 : index + 2]
             )
-            if event.hit and not defended:
+            evaded = evasion is not None and not event.critical and evaded_by(evasion, event.total)
+            if event.hit and not defended and not evaded:
                 return True
     return False

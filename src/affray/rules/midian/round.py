@@ -91,6 +91,7 @@ def begin_round(
                 surprised=False,
                 interrupts_left=sheet.interrupts,
                 waiting_for=None,
+                waited=False,
             ),
         )
         entries.append((c.id, rolled.total, sheet.wits))
@@ -98,12 +99,17 @@ def begin_round(
 
 
 def begin_turn(encounter: MidianEncounter, cid: str) -> tuple[MidianEncounter, list[Event], bool]:
-    """Spend the action this turn uses; no turn for one whose action went on defending
-    or who is getting back up."""
+    """Spend the action this turn uses (a turn one waited for is waited no longer); no
+    turn for one whose action went on defending or who is getting back up."""
     state = encounter.states[cid]
     if state.pool.actions <= 0:
         return encounter, [TurnSkipped(cid, "its action went on defending")], False
-    state = replace(state, pool=replace(state.pool, actions=state.pool.actions - 1))
+    state = replace(
+        state,
+        pool=replace(state.pool, actions=state.pool.actions - 1),
+        waited=state.waiting_for is not None,
+        waiting_for=None,
+    )
     encounter = encounter.with_state(cid, state)
     if state.down_rounds:
         return encounter, [TurnSkipped(cid, "getting back up")], False

@@ -30,7 +30,7 @@ from affray.rules.midian.actions import (
     TendWounds,
     Wait,
 )
-from affray.rules.midian.character import UNARMED, Character
+from affray.rules.midian.character import Character, Encumbrance
 from affray.rules.midian.defence import DefencePool
 from affray.rules.midian.events import StatusChanged
 from affray.rules.midian.injury import Health, tend_wounds
@@ -44,6 +44,7 @@ from affray.rules.midian.state import (
     MidianOptions,
     MidianOutcome,
     MidianState,
+    armed,
     foes_fighting,
 )
 from affray.rules.midian.strikes import both_weapons, melee, shoot
@@ -142,8 +143,8 @@ def legal_actions(options: MidianOptions, encounter: MidianEncounter, cid: str) 
     ranged weapon), grapple (with the grappling skill, a foe not yet held) or disarm
     (a foe with a weapon) any foe still fighting; set a weapon against a charge
     while there is room to charge; bind the bleeding wounds of oneself or an ally;
-    flee. Always: wait for the next in the round's order to act (if someone else
-    acts later this round), or hold.
+    flee. Always: wait for the next in the round's order still fighting to act (if
+    there is one, and this turn is not already a waited one), or hold.
     """
     state = encounter.states[cid]
     if state.held_by is not None:
@@ -154,7 +155,7 @@ def legal_actions(options: MidianOptions, encounter: MidianEncounter, cid: str) 
     elif state.holding is not None:
         legal.append(KeepHold(state.holding))
     else:
-        sheet = encounter.sheet(cid)
+        sheet = armed(encounter, cid)
         foes = foes_fighting(encounter, cid)
         engaged = [f for f in encounter.engaged_with(cid) if f in foes]
         legal.extend(Attack(f) for f in foes)
@@ -165,21 +166,24 @@ def legal_actions(options: MidianOptions, encounter: MidianEncounter, cid: str) 
             legal.extend(Shoot(f) for f in foes)
         if sheet.grappling:
             legal.extend(Grapple(f) for f in foes if encounter.states[f].held_by is None)
-        legal.extend(
-            Disarm(f)
-            for f in foes
-            if not encounter.states[f].weapon_lost and encounter.sheet(f).weapon is not UNARMED
-        )
+        legal.extend(Disarm(f) for f in foes if disarmable(encounter, f))
         if not engaged and options.distance >= CHARGE_RUN_UP:
             legal.append(KeepSet() if state.set_against_charge else SetAgainstCharge())
         legal.extend(TendWounds(a) for a in _bleeding(encounter, cid))
     if state.holding is None:
         legal.append(Flee())
-    later = [other for other in encounter.queue if other != cid]
-    if later:
+    later = [o for o in encounter.queue if o != cid and encounter.states[o].fighting]
+    if later and not state.waited:
         legal.append(Wait(later[0]))
     legal.append(Hold())
     return legal
+
+
+def disarmable(encounter: MidianEncounter, cid: str) -> bool:
+    """Whether ``cid`` holds a weapon that can be struck away (not fists, claws or
+    other natural weapons, and not one already lost)."""
+    weapon = encounter.sheet(cid).weapon
+    return not encounter.states[cid].weapon_lost and weapon.encumbrance is not Encumbrance.NONE
 
 
 def _bleeding(encounter: MidianEncounter, cid: str) -> list[str]:

@@ -31,9 +31,12 @@ class MidianState:
     held_by: str | None = None
     focus: str | None = None
     retests_used: frozenset[tuple[str, str]] = frozenset()
+    """(source, kind of roll) pairs spent this battle."""
     interrupts_left: int = 0
     waiting_for: str | None = None
-    """Whom this combatant waited for this round (it may try to pre-empt them)."""
+    """Whom this combatant is waiting for (it may try to pre-empt them)."""
+    waited: bool = False
+    """This turn is one it waited for: it cannot wait again."""
     """(source, kind of roll) pairs spent this battle."""
 
     @property

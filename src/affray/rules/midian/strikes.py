@@ -104,26 +104,25 @@ def both_weapons(
     answers: MidianAnswers,
 ) -> MidianOutcome:
     """A blow with the weapon, then one with the off-hand weapon: -3 to both and -3 more
-    off-hand; ambidextrous -3 to both; none with a two-weapon style; -5 more with a
-    weapon one has no skill in."""
+    off-hand; ambidextrous -3 to both; none with a two-weapon style. (The chapter's -5
+    for a weapon one has no proficiency in is part of the sheet's attack bonus, as for
+    any attack.)"""
     sheet = encounter.sheet(cid)
     off_hand = sheet.off_hand
     if off_hand is None:
         return encounter, []
 
-    def penalties(used: Weapon, off: bool) -> tuple[Modifier, ...]:
+    def penalties(off: bool) -> tuple[Modifier, ...]:
         return two_weapon_penalties(
             ambidextrous=sheet.ambidextrous,
             style_skill=sheet.two_weapon_style,
-            skilled=used.skill > 0,
+            skilled=True,
             off_hand=off,
         )
 
-    encounter, events = melee(
-        options, encounter, cid, target, answers, extra=penalties(sheet.weapon, False)
-    )
+    encounter, events = melee(options, encounter, cid, target, answers, extra=penalties(False))
     if encounter.states[cid].fighting and encounter.states[target].fighting:
-        situation = Situation(extra_attack=penalties(off_hand, True))
+        situation = Situation(extra_attack=penalties(True))
         encounter, more = strike(
             options, encounter, cid, target, answers, situation, weapon=off_hand
         )
@@ -220,7 +219,7 @@ def shoot(
     events: list[Event] = []
     them = encounter.states[target]
     outcome: AttackOutcome = resolve_attack(
-        encounter.sheet(cid),
+        armed(encounter, cid),
         encounter.sheet(target),
         them.health,
         answers.dice,

@@ -57,7 +57,7 @@ def _ruleset(keys: EncounterKeys) -> MidianRuleset:
     surprised = [
         side
         for side, data in keys.sides.items()
-        if validate(SideKeys, data, keys.where, prefix=f"sides.{side}").surprised
+        if validate(SideKeys, data, keys.where, prefix=keys.side_keys.get(side, side)).surprised
     ]
     return MidianRuleset(
         rules=Rules(HitRule(options.hit_rule), WillpowerRule(options.willpower)),

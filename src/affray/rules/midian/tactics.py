@@ -20,10 +20,9 @@ from affray.rules.midian.actions import (
     KeepSet,
     SetAgainstCharge,
 )
-from affray.rules.midian.character import UNARMED
 from affray.rules.midian.defence import Stance
-from affray.rules.midian.ruleset import MidianRuleset
-from affray.rules.midian.state import CHARGE_RUN_UP, MidianEncounter, foes_fighting, lost
+from affray.rules.midian.ruleset import MidianRuleset, disarmable
+from affray.rules.midian.state import CHARGE_RUN_UP, MidianEncounter, armed, foes_fighting, lost
 
 
 class Role(Enum):
@@ -110,7 +109,7 @@ class MidianAI:
         engaged = [f for f in encounter.engaged_with(cid) if f in foes]
         pick = tactics.target.pick
         role = tactics.role
-        sheet = encounter.sheet(cid)
+        sheet = armed(encounter, cid)
         room_to_charge = not engaged and self.ruleset.options.distance >= CHARGE_RUN_UP
         if role is Role.ARCHER and sheet.weapon.ranged and not engaged:
             return Shoot(pick(encounter, self.ruleset, cid, foes, self.dice))
@@ -120,11 +119,7 @@ class MidianAI:
         them = encounter.states[target]
         if role is Role.GRAPPLER and sheet.grappling and them.held_by is None:
             return Grapple(target)
-        if (
-            role is Role.DISARMER
-            and not them.weapon_lost
-            and encounter.sheet(target).weapon is not UNARMED
-        ):
+        if role is Role.DISARMER and disarmable(encounter, target):
             return Disarm(target)
         if sheet.off_hand is not None and not state.weapon_lost:
             return BothWeapons(target)
