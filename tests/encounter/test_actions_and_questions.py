@@ -503,3 +503,20 @@ def test_impossible_two_weapon_sheets_are_refused(tmp_path: Path, extra: str, wo
     with pytest.raises(SheetError) as caught:
         load_sheet(sheet)
     assert caught.value.key == "off_hand" and words in caught.value.message
+
+
+def test_the_game_master_may_choose_a_critical_effect() -> None:
+    hero = character("Hero", attack_bonus=4, weapon=weapon(damage="1d8"))
+    foe = character("Foe", hit_points=40, weapon=weapon())
+    encounter, rules = driver.build(
+        MidianRuleset(critical_effects=True), ("Hero", "a", hero, None), ("Foe", "b", foe, None)
+    )
+    encounter = driver.with_actions(encounter.next_round(), "Foe", 0)
+    # a natural 20 is a critical; the effect is chosen, not rolled: no die for it
+    chooser = ScriptedChooser({Topic.CRITICAL: "knocked down"}, FirstChoice())
+    dice = ScriptedDice([20, 5])
+    after, events = rules.ruleset.perform(encounter, "Hero", Attack("Foe"), Answers(dice, chooser))
+    effect = next(e for e in events if isinstance(e, mev.CriticalEffect))
+    assert effect.effect == "knocked down" and effect.die is None
+    assert after.states["Foe"].down_rounds == 2
+    assert dice.remaining == ()

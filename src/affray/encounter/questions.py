@@ -23,7 +23,10 @@ from affray.errors import RulesError
 
 
 class Topic(Enum):
-    """What a question is about; the key of ``--choose KEY=VALUE``."""
+    """What a question is about; the key of ``--choose KEY=VALUE``.
+
+    These are the topics of the built-in systems; a question's topic may be any enum
+    member whose value is a short word, so another system brings its own."""
 
     ACTION = "action"  # what to do this turn, with its target
     DEFENCE = "defence"  # parry, block, dodge or take it
@@ -31,6 +34,7 @@ class Topic(Enum):
     CIRCUMSTANCE = "circumstance"  # what favours an attack (MST-2 extra power)
     RETEST = "retest"  # spend a retest on a failed roll (Midian)
     INTERRUPT = "interrupt"  # act just before someone else's action (Midian)
+    CRITICAL = "critical"  # which critical effect (Midian: rolled, or the game master's pick)
 
 
 class Option(Protocol):
@@ -48,7 +52,7 @@ class Question(Generic[OptionT]):
     """A choice for combatant ``who``: ``prompt`` says why, ``options`` what is legal."""
 
     who: str
-    topic: Topic
+    topic: Enum
     prompt: str
     options: tuple[OptionT, ...]
 
@@ -96,7 +100,7 @@ class ScriptedChooser(Generic[SheetT, StateT]):
     to ``fallback``. A choice names an option by its label; ``who`` limits the
     choices to one combatant's questions."""
 
-    choices: Mapping[Topic, str]
+    choices: Mapping[Enum, str]
     fallback: Chooser[SheetT, StateT]
     who: str | None = None
 
@@ -112,7 +116,7 @@ class Answered:
     """One answer given: to whom, about what, and the label of the option chosen."""
 
     who: str
-    topic: Topic
+    topic: Enum
     label: str
 
 

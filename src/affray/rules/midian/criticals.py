@@ -14,6 +14,10 @@ from affray.rules.midian.events import CriticalEffect
 class Critical(StrEnum):
     """The effects a critical hit may have, in the order of the text's table."""
 
+    @property
+    def label(self) -> str:
+        return self.value
+
     BEATEN_SENSELESS = "beaten senseless"
     BLINDED = "blinded"
     BLOW_TO_THE_JAW_OR_SKULL = "blow to the jaw or skull"

@@ -8,9 +8,8 @@ each defence open to it and taking the blow.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-from affray.dice import Dice
 from affray.encounter import Question, Topic
 from affray.encounter.events import Engaged
 from affray.events import Event
@@ -194,7 +193,7 @@ def strike(
     encounter = note_retests(encounter, outcome.events)
     events = list(outcome.events)
     if outcome.critical and outcome.damage and options.critical_effects:
-        encounter, more = critical(encounter, target, answers.dice)
+        encounter, more = critical(encounter, cid, target, answers)
         events.extend(more)
     return release_fallen(encounter, target), events
 
@@ -291,10 +290,26 @@ def hurt(
     return release_fallen(encounter, cid), list(injury.events)
 
 
-def critical(encounter: MidianEncounter, target: str, dice: Dice) -> MidianOutcome:
-    """Roll the critical-effect table: knocked down, knocked out and decapitated take
-    effect; the others are narrated."""
-    rolled = critical_effect(target, dice)
+@dataclass(frozen=True, slots=True)
+class RollTheTable:
+    """Roll the critical-effect table (one die with a side per effect)."""
+
+    @property
+    def label(self) -> str:
+        return "roll"
+
+
+def critical(
+    encounter: MidianEncounter, attacker: str, target: str, answers: MidianAnswers
+) -> MidianOutcome:
+    """A critical effect: rolled on the table, or chosen (the chapter lets the game
+    master pick); knocked down, knocked out and decapitated take effect, the others are
+    narrated."""
+    prompt = f"{attacker}'s critical hit on {target}: roll the effect, or choose one?"
+    options: tuple[RollTheTable | Critical, ...] = (RollTheTable(), *Critical)
+    answer = answers.ask(encounter, Question(attacker, Topic.CRITICAL, prompt, options))
+    chosen = answer.value if isinstance(answer, Critical) else None
+    rolled = critical_effect(target, answers.dice, choose=chosen)
     effect = Critical(rolled[0].effect)
     state = encounter.states[target]
     events: list[Event] = list(rolled)
