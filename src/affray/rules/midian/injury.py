@@ -46,12 +46,19 @@ from affray.rules.midian.modifiers import Modifier, nonzero
 SERIOUS_WOUND = 10
 
 
-Retest = Callable[[str, Event], str | None]
-"""Asked after a roll fails — its kind (``willpower``, ``system shock``) and the failed
-roll — for the retest source to spend on a reroll, or None to let it stand."""
+class RollKind(StrEnum):
+    """Kinds of roll a retest may reroll (a source is spent once per kind in a battle)."""
+
+    WILLPOWER = "willpower"
+    SYSTEM_SHOCK = "system shock"
 
 
-def no_retest(kind: str, failed: Event) -> str | None:
+Retest = Callable[[RollKind, Event], str | None]
+"""Asked after a roll fails — its kind and the failed roll — for the retest source to
+spend on a reroll, or None to let it stand."""
+
+
+def no_retest(kind: RollKind, failed: Event) -> str | None:
     """Never retest (the default)."""
     return None
 
@@ -128,10 +135,10 @@ def roll_system_shock(
         success = die.face <= chance
         rolled = SystemShockRolled(character.name, die, chance, success, reason)
         events.append(rolled)
-        source = None if success else retest("system shock", rolled)
+        source = None if success else retest(RollKind.SYSTEM_SHOCK, rolled)
         if source is None:
             break
-        events.append(RetestUsed(character.name, source, "system shock"))
+        events.append(RetestUsed(character.name, source, RollKind.SYSTEM_SHOCK.value))
     if success:
         return health, events
     if health.life_points < 0:
@@ -211,10 +218,10 @@ def take_damage(
                 modifiers=nonzero(Modifier("shock and fatigue", -health.penalty)),
             )
             events.append(will)
-            spent = None if will.success else retest("willpower", will)
+            spent = None if will.success else retest(RollKind.WILLPOWER, will)
             if spent is None:
                 break
-            events.append(RetestUsed(character.name, spent, "willpower"))
+            events.append(RetestUsed(character.name, spent, RollKind.WILLPOWER.value))
         health = replace(health, willpower_checked=True)
         if not will.success:
             health = replace(health, conscious=False)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from affray.encounter import Question, Topic
 from affray.events import Event
 from affray.rules.midian.events import RetestUsed
-from affray.rules.midian.injury import Retest
+from affray.rules.midian.injury import Retest, RollKind, no_retest
 from affray.rules.midian.state import MidianAnswers, MidianEncounter
 
 
@@ -43,14 +43,14 @@ def retester(encounter: MidianEncounter, cid: str, answers: MidianAnswers) -> Re
     it has left for that kind of roll."""
     sources = encounter.sheet(cid).retests
     if not sources:
-        return lambda kind, failed: None
-    spent = set(encounter.states[cid].retests_used)
+        return no_retest
+    spent: set[tuple[str, RollKind]] = set(encounter.states[cid].retests_used)
 
-    def ask(kind: str, failed: Event) -> str | None:
+    def ask(kind: RollKind, failed: Event) -> str | None:
         left = [Reroll(s) for s in sources if (s, kind) not in spent]
         if not left:
             return None
-        prompt = f"{cid} failed the {kind} roll: spend a retest?"
+        prompt = f"{cid} failed the {kind.value} roll: spend a retest?"
         options: tuple[Reroll | LetItStand, ...] = (*left, LET_IT_STAND)
         answer = answers.ask(encounter, Question(cid, Topic.RETEST, prompt, options))
         if not isinstance(answer, Reroll):
@@ -66,6 +66,6 @@ def note_retests(encounter: MidianEncounter, events: Sequence[Event]) -> MidianE
     for event in events:
         if isinstance(event, RetestUsed) and event.character in encounter.states:
             state = encounter.states[event.character]
-            used = state.retests_used | {(event.source, event.situation)}
+            used = state.retests_used | {(event.source, RollKind(event.situation))}
             encounter = encounter.with_state(event.character, replace(state, retests_used=used))
     return encounter

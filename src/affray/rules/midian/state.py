@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from affray.encounter import Answers, Encounter, Outcome
 from affray.rules.midian.character import UNARMED, Character
 from affray.rules.midian.defence import DefencePool
-from affray.rules.midian.injury import Health
+from affray.rules.midian.injury import Health, RollKind
 from affray.rules.midian.resolve import Rules
 
 CHARGE_RUN_UP = 20
@@ -30,7 +30,7 @@ class MidianState:
     holding: str | None = None
     held_by: str | None = None
     focus: str | None = None
-    retests_used: frozenset[tuple[str, str]] = frozenset()
+    retests_used: frozenset[tuple[str, RollKind]] = frozenset()
     """(source, kind of roll) pairs spent this battle."""
     interrupts_left: int = 0
     waiting_for: str | None = None
