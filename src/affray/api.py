@@ -17,15 +17,18 @@ import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from affray import registry
 from affray.dice import Dice, RandomDice
-from affray.encounter import Answers, Chooser, Encounter, Named, steps
+from affray.encounter import Answers, Chooser, Encounter, Named, Ruleset, steps
 from affray.encounter.events import EncounterEnded
 from affray.errors import AffrayError
 from affray.events import Event
 from affray.sheets.encounters import EncounterSetup, load_encounter
+
+if TYPE_CHECKING:
+    from affray.sim.stats import DuelStats
 
 MAX_ROUNDS = 1000
 """A duel still going after this many rounds is a draw (exact odds and simulations alike)."""
@@ -183,7 +186,7 @@ def duel(
     return _simulation(stats, "reference", used)
 
 
-def _simulation(stats: Any, engine: str, seed: int | None) -> DuelSimulation:
+def _simulation(stats: DuelStats, engine: str, seed: int | None) -> DuelSimulation:
     return DuelSimulation(
         stats.n,
         stats.a_wins,
@@ -196,7 +199,9 @@ def _simulation(stats: Any, engine: str, seed: int | None) -> DuelSimulation:
     )
 
 
-def duel_setup(a: Named, b: Named, ruleset: Any = None) -> EncounterSetup:
+def duel_setup(
+    a: Named, b: Named, ruleset: Ruleset[Any, Any] | None = None
+) -> EncounterSetup[Any, Any]:
     """A duel as an encounter ready to play: two sides of one, named after the
     fighters (``X (A)``/``X (B)`` when alike), default tactics, the system's duel
     ruleset unless ``ruleset`` is given."""
@@ -210,7 +215,7 @@ def duel_setup(a: Named, b: Named, ruleset: Any = None) -> EncounterSetup:
 
 
 def fight(
-    encounter: str | Path | EncounterSetup,
+    encounter: str | Path | EncounterSetup[Any, Any],
     *,
     seed: int | None = None,
     dice: Dice | None = None,

@@ -135,7 +135,7 @@ def ai_seed(seed: int | None, rolls: str | None) -> int | None:
 
 
 def narrated_duel(
-    setup: EncounterSetup,
+    setup: EncounterSetup[Any, Any],
     dice: Dice,
     as_json: bool,
     *,

@@ -7,13 +7,13 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic
 
 from pydantic import ConfigDict, Field
 
 from affray import bestiary, registry
 from affray.dice import Dice, RandomDice
-from affray.encounter import Answers, Encounter, Targeting, named
+from affray.encounter import Answers, Encounter, Ruleset, SheetT, StateT, Targeting, named
 from affray.encounter.model import Combatant
 from affray.errors import AffrayError, SheetError
 from affray.sheets.combatants import Sheet, load_sheet, sheet_from_data
@@ -55,18 +55,18 @@ class EncounterFile(_Open):
 
 
 @dataclass(frozen=True, slots=True)
-class EncounterSetup:
+class EncounterSetup(Generic[SheetT, StateT]):
     """A validated encounter, ready to run: its rule system, ruleset and state, and
     each combatant's tactics (what the system's AI follows)."""
 
     name: str
     system: registry.AnySystem
-    ruleset: Any
-    encounter: Encounter[Any, Any]
+    ruleset: Ruleset[SheetT, StateT]
+    encounter: Encounter[SheetT, StateT]
     max_rounds: int
-    tactics: Mapping[str, Any] = field(default_factory=dict)
+    tactics: Mapping[str, object] = field(default_factory=dict)
 
-    def answers(self, dice: Dice, *, seed: int | None = None) -> Answers[Any, Any]:
+    def answers(self, dice: Dice, *, seed: int | None = None) -> Answers[SheetT, StateT]:
         """``dice`` for the rules' dice, and the system's tactics AI for every choice.
 
         The AI's own random choices (a target picked at random) come from a source of
@@ -80,7 +80,7 @@ def tactics_dice(seed: int | None) -> Dice:
     return RandomDice(random.Random(f"tactics {seed}") if seed is not None else None)
 
 
-def load_encounter(path: str | Path) -> EncounterSetup:
+def load_encounter(path: str | Path) -> EncounterSetup[Any, Any]:
     """Load and validate an encounter file and every sheet it names.
 
     Raises:
@@ -94,7 +94,7 @@ def load_encounter(path: str | Path) -> EncounterSetup:
 
 def encounter_from_data(
     data: Mapping[str, Any], where: str, *, base: Path, default_name: str = "encounter"
-) -> EncounterSetup:
+) -> EncounterSetup[Any, Any]:
     """Build an encounter from parsed data; member sheet paths are relative to ``base``."""
     spec = validate(EncounterFile, data, where)
     names = registry.systems()
