@@ -230,13 +230,19 @@ def test_grapple_hold_squeezes_at_the_end_of_the_round_and_can_be_broken() -> No
     assert attack.armour_class == 5
     assert encounter.states["Victim"].held_by == "Wrestler"
     assert any(isinstance(e, ev.StatusChanged) and e.status == "held" for e in events)
-    # end of round: the hold squeezes, no roll to hit: 1d4 [4] + 2 = 6
-    encounter, events = rules.end_round(encounter, ScriptedDice([4]))
-    assert encounter.states["Victim"].health.hit_points == 40 - 5 - 6
+    # the hold does no more harm the round it was taken (the grapple did its damage)
+    encounter, events = rules.end_round(encounter, ScriptedDice([]))
+    assert encounter.states["Victim"].health.hit_points == 40 - 5
+    assert not any(isinstance(e, ev.DamageRolled) for e in events)
     # the holder rolls no initiative while the hold goes on
     encounter = encounter.next_round()
     encounter, _, order = rules.begin_round(encounter, ScriptedDice([5]))
     assert list(order) == ["Victim"]
+    # the next round's end: the hold squeezes, no roll to hit: 1d4 [4] + 2 = 6
+    encounter, events = rules.end_round(encounter, ScriptedDice([4]))
+    assert encounter.states["Victim"].health.hit_points == 40 - 5 - 6
+    encounter = encounter.next_round()
+    encounter, _, order = rules.begin_round(encounter, ScriptedDice([5]))
     # the victim's turn: a Strength-or-Agility challenge; the victim has no grappling skill (-5)
     encounter, events = rules.take_turn(encounter, "Victim", ScriptedDice([2, 2, 15, 15]))
     assert isinstance(events[-1], ev.StatusChanged) and events[-1].status == "free"

@@ -123,7 +123,11 @@ def end_round(
     events: list[Event] = []
     for c in encounter.combatants:
         state = encounter.states[c.id]
-        if state.holding is not None and state.fighting:
+        if (
+            state.holding is not None
+            and state.fighting
+            and encounter.round > state.holding_since  # not the round the hold was taken
+        ):
             encounter, more = squeeze(options, encounter, c.id, state.holding, answers)
             events.extend(more)
     for c in encounter.combatants:

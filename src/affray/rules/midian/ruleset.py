@@ -166,7 +166,8 @@ def legal_actions(options: MidianOptions, encounter: MidianEncounter, cid: str) 
             legal.extend(Shoot(f) for f in foes)
         if sheet.grappling:
             legal.extend(Grapple(f) for f in foes if encounter.states[f].held_by is None)
-        legal.extend(Disarm(f) for f in foes if disarmable(encounter, f))
+        if disarmable(encounter, cid):  # one needs a weapon to strike a weapon away
+            legal.extend(Disarm(f) for f in foes if disarmable(encounter, f))
         if not engaged and options.distance >= CHARGE_RUN_UP:
             legal.append(KeepSet() if state.set_against_charge else SetAgainstCharge())
         legal.extend(TendWounds(a) for a in _bleeding(encounter, cid))

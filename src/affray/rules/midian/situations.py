@@ -172,16 +172,25 @@ def charge(charger: Character, defender: Character, *, set_against: bool) -> Cha
 
 
 def escape_hold(
-    escaper: Character, holder: Character, dice: Dice
+    escaper: Character,
+    holder: Character,
+    dice: Dice,
+    *,
+    escaper_penalty: int = 0,
+    holder_penalty: int = 0,
 ) -> tuple[ChallengeResolved, tuple[CheckRolled, CheckRolled]]:
     """Escaping a hold: a Strength or Agility challenge (each uses the better), with -5
-    for one who knows no grappling. The winner decides whether the hold goes on."""
+    for one who knows no grappling, and each side's shock and fatigue penalty. The
+    winner decides whether the hold goes on."""
 
     def best(character: Character) -> str:
         return max(("strength", "agility"), key=character.attribute)
 
-    def mods(character: Character) -> tuple[Modifier, ...]:
-        return () if character.grappling else (Modifier("no grappling skill", NON_GRAPPLER),)
+    def mods(character: Character, penalty: int) -> tuple[Modifier, ...]:
+        found = [] if character.grappling else [Modifier("no grappling skill", NON_GRAPPLER)]
+        if penalty:
+            found.append(Modifier("shock and fatigue", -penalty))
+        return tuple(found)
 
     return challenge(
         escaper,
@@ -189,8 +198,8 @@ def escape_hold(
         holder,
         best(holder),
         dice,
-        first_modifiers=mods(escaper),
-        second_modifiers=mods(holder),
+        first_modifiers=mods(escaper, escaper_penalty),
+        second_modifiers=mods(holder, holder_penalty),
     )
 
 
@@ -201,7 +210,7 @@ class DisarmResult:
     a lost weapon lands ``distance`` feet away (1 per point of the margin)."""
 
     attacker_die: DieRoll
-    defender_die: DieRoll
+    defender_die: DieRoll | None
     attacker_total: int
     defender_total: int
     outcome: str
@@ -215,15 +224,34 @@ def disarm(
     *,
     attacker_two_hands: bool = False,
     defender_two_hands: bool = False,
+    attacker_penalty: int = 0,
+    defender_penalty: int = 0,
+    defenceless: bool = False,
 ) -> DisarmResult:
     """d20 + attack bonus against d20 + parry bonus (the weapon skill), +4 for whoever holds
-    with both hands; the higher decides. A natural 1-2 for the attacker, or a natural
-    19-20 for the defender, reverses it: the attacker's weapon is lost. A natural 19-20
-    for the attacker, or 1-2 for the defender, disarms whatever the totals."""
+    with both hands, less each side's shock and fatigue penalty; the higher decides. A
+    natural 1-2 for the attacker, or a natural 19-20 for the defender, reverses it: the
+    attacker's weapon is lost. A natural 19-20 for the attacker, or 1-2 for the
+    defender, disarms whatever the totals. A ``defenceless`` defender (surprised, or
+    charging) rolls nothing: the weapon goes unless the attacker fumbles."""
     a = dice.roll(20, f"{attacker.name}'s disarm")
+    if defenceless:
+        a_total = a.face + attacker.attack_bonus - attacker_penalty
+        outcome = "reversed" if a.face <= 2 else "disarmed"
+        return DisarmResult(a, None, a_total, 0, outcome, max(a_total, 0))
     d = dice.roll(20, f"{defender.name} holds on to the weapon")
-    a_total = a.face + attacker.attack_bonus + (DISARM_TWO_HANDS if attacker_two_hands else 0)
-    d_total = d.face + defender.weapon.skill + (DISARM_TWO_HANDS if defender_two_hands else 0)
+    a_total = (
+        a.face
+        + attacker.attack_bonus
+        + (DISARM_TWO_HANDS if attacker_two_hands else 0)
+        - attacker_penalty
+    )
+    d_total = (
+        d.face
+        + defender.weapon.skill
+        + (DISARM_TWO_HANDS if defender_two_hands else 0)
+        - defender_penalty
+    )
     margin = abs(a_total - d_total)
     if a.face <= 2 or d.face >= 19:
         return DisarmResult(a, d, a_total, d_total, "reversed", margin)

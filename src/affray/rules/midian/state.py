@@ -28,7 +28,11 @@ class MidianState:
     down_rounds: int = 0
     weapon_lost: bool = False
     holding: str | None = None
+    holding_since: int = 0
+    """The round the hold was taken (it squeezes from the next round's end on)."""
     held_by: str | None = None
+    charged: int = 0
+    """The round of this combatant's last charge (no active defence for its rest)."""
     focus: str | None = None
     retests_used: frozenset[tuple[str, RollKind]] = frozenset()
     """(source, kind of roll) pairs spent this battle."""
@@ -98,3 +102,9 @@ def release_fallen(encounter: MidianEncounter, cid: str) -> MidianEncounter:
 
 def foes_fighting(encounter: MidianEncounter, cid: str) -> list[str]:
     return [f.id for f in encounter.foes(cid) if encounter.states[f.id].fighting]
+
+
+def defenceless(encounter: MidianEncounter, cid: str) -> bool:
+    """No active defence: surprised, or charged this round."""
+    state = encounter.states[cid]
+    return state.surprised or (state.charged != 0 and state.charged == encounter.round)

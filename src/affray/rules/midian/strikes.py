@@ -16,7 +16,7 @@ from affray.events import Event
 from affray.rules.midian.character import Weapon
 from affray.rules.midian.criticals import Critical, critical_effect
 from affray.rules.midian.damage import roll_damage
-from affray.rules.midian.defence import TAKE_IT, Choice, Stance, TakeIt
+from affray.rules.midian.defence import TAKE_IT, Choice, DefencePool, Stance, TakeIt
 from affray.rules.midian.equipment import two_weapon_penalties
 from affray.rules.midian.events import AttackRolled, StatusChanged
 from affray.rules.midian.injury import take_damage
@@ -32,6 +32,7 @@ from affray.rules.midian.state import (
     MidianOptions,
     MidianOutcome,
     armed,
+    defenceless,
     release_fallen,
 )
 
@@ -80,18 +81,28 @@ def melee(
     if encounter.distance(cid, target) is None:
         encounter = encounter.engage(cid, target, "melee")
         events.append(Engaged(cid, target, "charge" if charging else "melee"))
-    if charging and encounter.states[target].set_against_charge:
-        me, them = encounter.sheet(cid), encounter.sheet(target)
-        if them.weapon.reach > me.weapon.reach:
+    if charging:
+        encounter = encounter.with_state(
+            cid, replace(encounter.states[cid], charged=encounter.round)
+        )
+    situation = Situation(charging=charging, called_shot=called, extra_attack=extra)
+    braced = charging and encounter.states[target].set_against_charge
+    if not braced:
+        encounter, more = strike(options, encounter, cid, target, answers, situation)
+        return encounter, [*events, *more]
+    # a weapon set against the charge strikes too; the longer reach strikes first
+    first_set = armed(encounter, target).weapon.reach > armed(encounter, cid).weapon.reach
+    order = ("set", "charge") if first_set else ("charge", "set")
+    for blow in order:
+        if not (encounter.states[cid].fighting and encounter.states[target].fighting):
+            break
+        if blow == "set":
             encounter, more = strike(
                 options, encounter, target, cid, answers, Situation(set_against_charge=True)
             )
-            events.extend(more)
-            if not encounter.states[cid].fighting:
-                return _unset(encounter, target), events
-    situation = Situation(charging=charging, called_shot=called, extra_attack=extra)
-    encounter, more = strike(options, encounter, cid, target, answers, situation)
-    events.extend(more)
+        else:
+            encounter, more = strike(options, encounter, cid, target, answers, situation)
+        events.extend(more)
     return _unset(encounter, target), events
 
 
@@ -137,6 +148,11 @@ def _unset(encounter: MidianEncounter, cid: str) -> MidianEncounter:
     return encounter.with_state(cid, replace(state, set_against_charge=False))
 
 
+def getting_up(pool: DefencePool) -> DefencePool:
+    """One getting back up has no action to spare: only free parries and blocks."""
+    return replace(pool, actions=0)
+
+
 def strike(
     options: MidianOptions,
     encounter: MidianEncounter,
@@ -167,7 +183,8 @@ def strike(
         ganging=len(foes_on_target),
         target_down=them.down_rounds > 0,
         attacker_down=me.down_rounds > 0,
-        surprised=them.surprised or (situation.charging and them.set_against_charge),
+        surprised=defenceless(encounter, target)
+        or (situation.charging and them.set_against_charge),
         attacker_defensive=me.pool.stance is Stance.DEFENSIVE,
         defender_stance=them.pool.stance,
     )
@@ -182,13 +199,12 @@ def strike(
         situation=situation,
         rules=options.rules,
         attacker_penalty=me.health.penalty,
-        pool=them.pool,
+        pool=getting_up(them.pool) if them.down_rounds else them.pool,
         choose_defence=defence_chooser(encounter, target, cid, answers),
         retest=retester(encounter, target, answers),
     )
-    encounter = encounter.with_state(
-        target, replace(them, health=outcome.health, pool=outcome.pool)
-    )
+    pool = replace(outcome.pool, actions=them.pool.actions) if them.down_rounds else outcome.pool
+    encounter = encounter.with_state(target, replace(them, health=outcome.health, pool=pool))
     encounter = encounter.with_state(cid, replace(encounter.states[cid], focus=target))
     encounter = note_retests(encounter, outcome.events)
     events = list(outcome.events)
@@ -214,7 +230,12 @@ def shoot(
         if encounter.combatant(a).side == me.side and encounter.states[a].fighting
     ]
     cover = bodies_in_the_way(len(allies_in_the_way)) if allies_in_the_way else 0
-    situation = Situation(ranged=True, distance=options.distance, cover=cover)
+    situation = Situation(
+        ranged=True,
+        distance=options.distance,
+        cover=cover,
+        surprised=defenceless(encounter, target),
+    )
     events: list[Event] = []
     them = encounter.states[target]
     outcome: AttackOutcome = resolve_attack(

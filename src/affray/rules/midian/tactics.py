@@ -119,7 +119,7 @@ class MidianAI:
         them = encounter.states[target]
         if role is Role.GRAPPLER and sheet.grappling and them.held_by is None:
             return Grapple(target)
-        if role is Role.DISARMER and disarmable(encounter, target):
+        if role is Role.DISARMER and disarmable(encounter, cid) and disarmable(encounter, target):
             return Disarm(target)
         if sheet.off_hand is not None and not state.weapon_lost:
             return BothWeapons(target)

@@ -24,6 +24,7 @@ from affray.rules.midian.state import (
     MidianOutcome,
     armed,
     break_hold,
+    defenceless,
     release_fallen,
 )
 from affray.rules.midian.strikes import defence_chooser, hurt, meet
@@ -45,7 +46,7 @@ def grapple(
         encounter.sheet(target),
         them.health,
         answers.dice,
-        situation=Situation(touch=True),
+        situation=Situation(touch=True, surprised=defenceless(encounter, target)),
         rules=options.rules,
         attacker_penalty=encounter.states[cid].health.penalty,
         pool=them.pool,
@@ -58,7 +59,8 @@ def grapple(
     them = replace(them, health=outcome.health, pool=outcome.pool)
     if outcome.hit and not outcome.defended:
         them = replace(them, held_by=cid)
-        encounter = encounter.with_state(cid, replace(encounter.states[cid], holding=target))
+        holder = replace(encounter.states[cid], holding=target, holding_since=encounter.round)
+        encounter = encounter.with_state(cid, holder)
         events.append(StatusChanged(target, "held", f"in {cid}'s hold"))
     encounter = encounter.with_state(target, them)
     return release_fallen(encounter, target), events
@@ -94,7 +96,13 @@ def escape(encounter: MidianEncounter, cid: str, dice: Dice) -> MidianOutcome:
     holder = encounter.states[cid].held_by
     if holder is None:
         return encounter, []
-    result, checks = escape_hold(encounter.sheet(cid), encounter.sheet(holder), dice)
+    result, checks = escape_hold(
+        encounter.sheet(cid),
+        encounter.sheet(holder),
+        dice,
+        escaper_penalty=encounter.states[cid].health.penalty,
+        holder_penalty=encounter.states[holder].health.penalty,
+    )
     events: list[Event] = [*checks, result]
     if result.winner == cid:
         encounter = break_hold(encounter, holder, cid)
@@ -113,6 +121,9 @@ def disarm(encounter: MidianEncounter, cid: str, target: str, dice: Dice) -> Mid
         dice,
         attacker_two_hands=me.weapon.hands == 2,
         defender_two_hands=them.weapon.hands == 2,
+        attacker_penalty=encounter.states[cid].health.penalty,
+        defender_penalty=encounter.states[target].health.penalty,
+        defenceless=defenceless(encounter, target),
     )
     loser = {"disarmed": target, "reversed": cid}.get(result.outcome)
     events.append(

@@ -1,0 +1,105 @@
+"""The chapter's invariants, checked on the event logs of every Midian example
+encounter over many seeds: nobody acts or defends while getting up, no one takes
+more actions than its initiative gives (defences that cost an action included), no
+defence while surprised or after charging, no damage to the dead."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from affray.dice import RandomDice
+from affray.encounter import events as enc
+from affray.encounter import steps
+from affray.rules.midian import events as ev
+from affray.rules.midian.actions import Defend, Interrupt, PreEmpt, Squeeze, Wait
+from affray.rules.midian.ruleset import MidianRuleset
+from affray.sheets import load_encounter
+from tests.helpers import EXAMPLES
+
+ENCOUNTERS = [
+    path
+    for path in sorted((EXAMPLES / "encounters").glob("*.toml"))
+    if 'system = "midian"' in path.read_text()
+]
+SEEDS = range(40)
+NOT_A_TURN = (Squeeze, Wait, Interrupt, PreEmpt)
+
+
+def violations(path: Path, seed: int, *, played_without_surprise: bool = False) -> list[str]:
+    """Every breach of the invariants in one seeded fight (``played_without_surprise``:
+    the fight ignores the file's surprise, the judge does not — to test the judge)."""
+    setup = load_encounter(path)
+    surprised_sides = setup.ruleset.options.surprised
+    if played_without_surprise:
+        setup = replace(setup, ruleset=MidianRuleset(rules=setup.ruleset.options.rules))
+    found: list[str] = []
+    before = setup.encounter
+    slots: dict[str, int] = {}
+    used: Counter[str] = Counter()
+    charged: set[str] = set()
+    round_no = 0
+    for step in steps(
+        setup.encounter,
+        setup.ruleset,
+        setup.answers(RandomDice(seed), seed=seed),
+        max_rounds=setup.max_rounds,
+    ):
+        for event in step.events:
+            where = f"{path.stem} seed {seed} round {round_no}"
+            if isinstance(event, enc.RoundStarted):
+                round_no = event.round
+                slots = dict.fromkeys(event.order, 1)  # the surprise round: one action each
+                used = Counter()
+                charged = set()
+            elif isinstance(event, ev.InitiativeRolled):
+                slots[event.character] = len(event.slots)
+            elif isinstance(event, enc.Engaged) and event.distance == "charge":
+                charged.add(event.a)
+            elif isinstance(event, enc.ActionChosen) and not isinstance(event.action, NOT_A_TURN):
+                who = event.combatant
+                if before.states[who].down_rounds and not isinstance(event.action, Defend):
+                    found.append(f"{where}: {who} acts while getting up")
+                used[who] += 1
+            elif isinstance(event, ev.DefenceRolled) and event.defence != "evasion":
+                who = event.defender
+                state = before.states[who]
+                side = setup.encounter.combatant(who).side
+                if round_no == 1 and side in surprised_sides:
+                    found.append(f"{where}: surprised {who} defends ({event.defence})")
+                if who in charged:
+                    found.append(f"{where}: {who} defends in the round of its charge")
+                if state.down_rounds:
+                    found.append(f"{where}: {who} defends while getting up")
+                if event.cost == "action":
+                    used[who] += 1
+            elif (
+                isinstance(event, ev.DamageTaken)
+                and not before.states[event.character].health.alive
+            ):
+                found.append(f"{where}: the dead {event.character} takes damage")
+        for who, count in used.items():
+            if count > slots.get(who, 1):
+                found.append(
+                    f"{path.stem} seed {seed} round {round_no}: {who} used {count} actions "
+                    f"with {slots.get(who, 1)}"
+                )
+                used[who] = -1000  # report once
+        before = step.encounter
+    return found
+
+
+@pytest.mark.parametrize("path", ENCOUNTERS, ids=lambda p: p.stem)
+def test_the_chapters_invariants_hold_in_every_seeded_fight(path: Path) -> None:
+    found = [v for seed in SEEDS for v in violations(path, seed)]
+    assert found == []
+
+
+def test_the_checker_sees_a_breach() -> None:
+    path = EXAMPLES / "encounters" / "roadside_ambush.toml"
+    assert load_encounter(path).ruleset.options.surprised, "the example has a surprised side"
+    found = [v for seed in range(20) for v in violations(path, seed, played_without_surprise=True)]
+    assert any("surprised" in v and "defends" in v for v in found)
