@@ -276,7 +276,7 @@ def test_a_failed_willpower_check_is_retested_once_per_battle() -> None:
         life_points=20,
         retests=("Lucky charm",),
         weapon=weapon(),
-        attributes={"willpower": 40},
+        attributes={"willpower": 39},
     )
     encounter, rules = driver.build(
         MidianRuleset(rules=Rules(willpower=WillpowerRule.EACH)),
@@ -285,8 +285,8 @@ def test_a_failed_willpower_check_is_retested_once_per_battle() -> None:
     )
     encounter = driver.with_actions(encounter.next_round(), "Lucky", 0)
     # Hero hits (8+10 = 18); no defence left; 1d8 [5]: 3 hit points then 2 life points.
-    # Willpower 2d20 [20,20] = 40 fails against 40 - 5 shock; the retest (the AI spends
-    # it) [1,1] passes.
+    # Willpower 2d20 [20,20] = 40 fails against 39 (the blow's own shock does not count);
+    # the retest (the AI spends it) [1,1] passes.
     answers = Answers(ScriptedDice([8, 5, 20, 20, 1, 1]), FirstChoice())
     after, events = rules.ruleset.perform(encounter, "Hero", Attack("Lucky"), answers)
     used = [e for e in events if isinstance(e, mev.RetestUsed)]

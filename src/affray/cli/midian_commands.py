@@ -67,6 +67,13 @@ def _print_events(events: Any) -> None:
     show_default=True,
     help="Willpower check once, or at every hit, when only life points remain.",
 )
+@click.option(
+    "--willpower-shock",
+    type=click.Choice(["earlier", "all"]),
+    default="earlier",
+    show_default=True,
+    help="Shock on that Willpower check: the round's earlier blows, or this blow's too.",
+)
 @seed_option
 @json_option
 def attack_command(
@@ -84,6 +91,7 @@ def attack_command(
     description: int,
     hit_rule: str,
     willpower: str,
+    willpower_shock: str,
     seed: int | None,
     as_json: bool,
 ) -> None:
@@ -99,7 +107,7 @@ def attack_command(
 
     from affray.cli.output import emit_json
     from affray.rules.midian.attack import HitRule
-    from affray.rules.midian.injury import Health, WillpowerRule
+    from affray.rules.midian.injury import Health, WillpowerRule, WillpowerShock
     from affray.rules.midian.resolve import Rules, Situation, resolve_attack
 
     a, d = load_midian(attacker), load_midian(defender)
@@ -125,7 +133,7 @@ def attack_command(
         dice,
         defend=not no_defence,
         situation=situation,
-        rules=Rules(HitRule(hit_rule), WillpowerRule(willpower)),
+        rules=Rules(HitRule(hit_rule), WillpowerRule(willpower), WillpowerShock(willpower_shock)),
     )
     warn_unused(dice)
     if as_json:

@@ -206,6 +206,13 @@ def _targeting(name: str, where: str, key: str) -> Targeting:
 
 def _member_from_text(text: str, where: str, key: str) -> MemberTable:
     """``"4 bandits"`` or ``"archer.toml"`` or ``"2 guards/pike.toml"``."""
+    if not text.strip():
+        raise SheetError(
+            "is an empty member",
+            path=where,
+            key=key,
+            hint='name a sheet file or a catalog creature, e.g. "2 bandits"',
+        )
     head, _, rest = text.strip().partition(" ")
     if head.isdigit() and rest.strip():
         count = int(head)

@@ -36,6 +36,7 @@ from affray.rules.midian.initiative import initiative_modifiers, interruption, s
 from affray.rules.midian.injury import (
     Health,
     WillpowerRule,
+    WillpowerShock,
     end_of_round,
     heal,
     system_shock_chance,
@@ -43,7 +44,7 @@ from affray.rules.midian.injury import (
     tend_wounds,
 )
 from affray.rules.midian.modifiers import total
-from affray.rules.midian.resolve import Situation, resolve_attack
+from affray.rules.midian.resolve import Rules, Situation, resolve_attack
 from affray.rules.midian.situations import (
     bodies_in_the_way,
     charge,
@@ -274,9 +275,22 @@ def test_hit_points_then_life_points_and_the_willpower_check() -> None:
     worse = take_damage(fighter, hurt.health, 9, ScriptedDice([1, 1]), source="axe")
     assert (worse.health.hit_points, worse.health.life_points) == (0, 3)
     assert worse.willpower is not None
-    assert worse.willpower.effective == 12 - 15  # shock: 15 points this round
-    assert not worse.willpower.success
-    assert not worse.health.conscious
+    # by default the check bears the shock of the round's earlier blows (6), not the
+    # 9 of the blow that forced it: 12 - 6 = 6, and 1 + 1 passes
+    assert worse.willpower.effective == 12 - 6
+    assert worse.willpower.success and worse.health.conscious
+    # the other reading: all 15 points of shock this round; the same roll fails
+    strict = take_damage(
+        fighter,
+        hurt.health,
+        9,
+        ScriptedDice([1, 1]),
+        source="axe",
+        willpower_shock=WillpowerShock.ALL,
+    )
+    assert strict.willpower is not None and strict.willpower.effective == 12 - 15
+    assert not strict.willpower.success
+    assert not strict.health.conscious
 
 
 def test_willpower_only_once_unless_each() -> None:
@@ -432,8 +446,9 @@ def test_resolve_attack_dice_order_and_outcome() -> None:
     )
     dice = ScriptedDice(
         [14, 10, 6, 5, 3, 4]
-    )  # attack 17; parry 10+2=12 fails; 6+5+1=12-2=10; Willpower 7
-    outcome = resolve_attack(attacker, defender, Health.fresh(defender), dice)
+    )  # attack 17; parry 10+2=12 fails; 6+5+1=12-2=10; Willpower 7 against 11 - 10 shock
+    rules = Rules(willpower_shock=WillpowerShock.ALL)  # the blow's own shock counts
+    outcome = resolve_attack(attacker, defender, Health.fresh(defender), dice, rules=rules)
     assert (outcome.natural, outcome.total, outcome.hit, outcome.defended) == (14, 17, True, False)
     assert (outcome.damage_rolled, outcome.damage) == (12, 10)
     assert (outcome.health.hit_points, outcome.health.life_points) == (0, 5)

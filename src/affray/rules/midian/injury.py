@@ -63,6 +63,16 @@ def no_retest(kind: RollKind, failed: Event) -> str | None:
     return None
 
 
+class WillpowerShock(StrEnum):
+    """Which shock penalises the Willpower check to stay conscious: ``earlier`` — the
+    shock of the round's earlier blows, not of the blow that forced the check (the
+    default: the chapter expects the check to be passable, "if you succeed—and run
+    away"); ``all`` — that blow's shock too."""
+
+    EARLIER = "earlier"
+    ALL = "all"
+
+
 class WillpowerRule(StrEnum):
     """When a Willpower check to stay conscious is due at 0 life points or below:
     ``first`` — once (a success means no more checks); ``each`` — after every blow."""
@@ -168,6 +178,7 @@ def take_damage(
     willpower: WillpowerRule = WillpowerRule.FIRST,
     serious: bool = True,
     retest: Retest = no_retest,
+    willpower_shock: WillpowerShock = WillpowerShock.EARLIER,
 ) -> InjuryOutcome:
     """Apply ``amount`` points of damage and make whatever rolls it calls for, in the
     SPEC's order: the Willpower check (2d20), then system shock (d100).
@@ -203,6 +214,7 @@ def take_damage(
         )
     ]
     will: CheckRolled | None = None
+    check_penalty = health.penalty - (amount if willpower_shock is WillpowerShock.EARLIER else 0)
     if (
         health.conscious
         and health.hit_points == 0
@@ -215,7 +227,7 @@ def take_damage(
                 "willpower",
                 dice,
                 purpose="check to stay conscious",
-                modifiers=nonzero(Modifier("shock and fatigue", -health.penalty)),
+                modifiers=nonzero(Modifier("shock and fatigue", -check_penalty)),
             )
             events.append(will)
             spent = None if will.success else retest(RollKind.WILLPOWER, will)

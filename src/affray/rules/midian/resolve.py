@@ -38,7 +38,14 @@ from affray.rules.midian.defence import (
     spend,
 )
 from affray.rules.midian.events import AttackRolled, DefenceRolled
-from affray.rules.midian.injury import Health, Retest, WillpowerRule, no_retest, take_damage
+from affray.rules.midian.injury import (
+    Health,
+    Retest,
+    WillpowerRule,
+    WillpowerShock,
+    no_retest,
+    take_damage,
+)
 from affray.rules.midian.modifiers import Modifier
 from affray.rules.midian.situations import (
     attacking_from_the_ground,
@@ -68,6 +75,7 @@ class Rules:
 
     hit_rule: HitRule = HitRule.AT_OR_ABOVE
     willpower: WillpowerRule = WillpowerRule.FIRST
+    willpower_shock: WillpowerShock = WillpowerShock.EARLIER
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,6 +247,7 @@ def resolve_attack(
         source=f"{attacker.name}'s {attacker.weapon.name.lower()}",
         willpower=rules.willpower,
         retest=retest,
+        willpower_shock=rules.willpower_shock,
     )
     events.extend(injury.events)
     return AttackOutcome(

@@ -305,6 +305,7 @@ def hurt(
         source=source,
         willpower=options.rules.willpower,
         retest=retester(encounter, cid, answers),
+        willpower_shock=options.rules.willpower_shock,
     )
     encounter = encounter.with_state(cid, replace(state, health=injury.health))
     encounter = note_retests(encounter, injury.events)

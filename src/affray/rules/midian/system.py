@@ -14,7 +14,7 @@ from affray.registry import EncounterKeys, RuleSystem, register
 from affray.rules.midian.attack import HitRule
 from affray.rules.midian.character import Character
 from affray.rules.midian.defence import Stance
-from affray.rules.midian.injury import WillpowerRule
+from affray.rules.midian.injury import WillpowerRule, WillpowerShock
 from affray.rules.midian.narration import HANDLERS
 from affray.rules.midian.resolve import Rules
 from affray.rules.midian.ruleset import MidianRuleset
@@ -30,6 +30,7 @@ class EncounterOptions(Strict):
     distance: int = Field(default=0, ge=0, le=10_000)
     hit_rule: Literal["at-or-above", "exceed"] = "at-or-above"
     willpower: Literal["first", "each"] = "first"
+    willpower_shock: Literal["earlier", "all"] = "earlier"
     critical_effects: bool = False
 
 
@@ -60,7 +61,11 @@ def _ruleset(keys: EncounterKeys) -> MidianRuleset:
         if validate(SideKeys, data, keys.where, prefix=keys.side_keys.get(side, side)).surprised
     ]
     return MidianRuleset(
-        rules=Rules(HitRule(options.hit_rule), WillpowerRule(options.willpower)),
+        rules=Rules(
+            HitRule(options.hit_rule),
+            WillpowerRule(options.willpower),
+            WillpowerShock(options.willpower_shock),
+        ),
         distance=options.distance,
         surprised=surprised,
         critical_effects=options.critical_effects,
