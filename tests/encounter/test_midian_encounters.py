@@ -224,8 +224,9 @@ def test_grapple_hold_squeezes_at_the_end_of_the_round_and_can_be_broken() -> No
     )
     encounter = with_actions(with_actions(encounter.next_round(), "Wrestler", 1), "Victim", 1)
     # grapple: 10+5 = 15 against the natural armour class 5 (armour does not count): hits;
-    # the victim dodges with its action: 2 fails; the first grapple hurts like a strike: [3] +2 = 5
-    encounter, events = rules.take_turn(encounter, "Wrestler", ScriptedDice([10, 2, 3]))
+    # the victim keeps its one action to strike back (the blow cannot fell it: it takes
+    # it); the first grapple hurts like a strike: [3] +2 = 5
+    encounter, events = rules.take_turn(encounter, "Wrestler", ScriptedDice([10, 3]))
     attack = next(e for e in events if isinstance(e, ev.AttackRolled))
     assert attack.armour_class == 5
     assert encounter.states["Victim"].held_by == "Wrestler"

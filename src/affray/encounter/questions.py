@@ -49,12 +49,15 @@ OptionT = TypeVar("OptionT", bound=Option)
 
 @dataclass(frozen=True, slots=True)
 class Question(Generic[OptionT]):
-    """A choice for combatant ``who``: ``prompt`` says why, ``options`` what is legal."""
+    """A choice for combatant ``who``: ``prompt`` says why, ``options`` what is legal,
+    ``about`` whom it concerns."""
 
     who: str
     topic: Enum
     prompt: str
     options: tuple[OptionT, ...]
+    about: str | None = None
+    """The other combatant the choice concerns, if any (the attacker, for a defence)."""
 
     def __post_init__(self) -> None:
         if not self.options:

@@ -72,6 +72,9 @@ class DefencePool:
     actions: int
     stance: Stance = Stance.NORMAL
     evasion_total: int | None = None
+    spare_dodges: int = 0
+    """Total defence: "may dodge twice for each action" — the second dodge of an
+    action already spent."""
 
     @classmethod
     def fresh(
@@ -141,15 +144,22 @@ def options(
             found.append(Choice(Defence.BLOCK, mods, Cost.FREE))
         elif pool.actions:
             found.append(Choice(Defence.BLOCK, mods, Cost.ACTION))
-    if Defence.DODGE in allowed and pool.actions:
+    if Defence.DODGE in allowed and pool.spare_dodges:
+        found.append(Choice(Defence.DODGE, dodge_modifiers(defender), Cost.FREE))
+    elif Defence.DODGE in allowed and pool.actions:
         found.append(Choice(Defence.DODGE, dodge_modifiers(defender), Cost.ACTION))
     found.sort(key=lambda c: (c.cost is not Cost.FREE, -total(c.modifiers)))
     return found
 
 
 def spend(pool: DefencePool, choice: Choice) -> DefencePool:
+    """Pay for a defence: a free parry or block, an action, or — on total defence — the
+    second dodge of an action already spent (each action buys two dodges)."""
+    if choice.kind is Defence.DODGE and choice.cost is Cost.FREE:
+        return replace(pool, spare_dodges=pool.spare_dodges - 1)
     if choice.cost is Cost.ACTION:
-        return replace(pool, actions=pool.actions - 1)
+        spare = 1 if choice.kind is Defence.DODGE and pool.stance is Stance.TOTAL_DEFENCE else 0
+        return replace(pool, actions=pool.actions - 1, spare_dodges=pool.spare_dodges + spare)
     if choice.kind is Defence.PARRY:
         return replace(pool, parries=pool.parries - 1)
     return replace(pool, blocks=pool.blocks - 1)

@@ -241,7 +241,12 @@ def perform(
             patient = encounter.states[target]
             health, events = tend_wounds(encounter.sheet(target), patient.health)
             return encounter.with_state(target, replace(patient, health=health)), events
-        case KeepSet() | KeepHold() | Defend() | Hold():
+        case Defend():
+            # on total defence or evasion the turn's action is kept for defending
+            state = encounter.states[cid]
+            state = replace(state, pool=replace(state.pool, actions=state.pool.actions + 1))
+            return encounter.with_state(cid, state), []
+        case KeepSet() | KeepHold() | Hold():
             return encounter, []
     raise RulesError(
         f"{action.label!r} is not a Midian action",

@@ -45,7 +45,8 @@ def defence_chooser(
     def choose(choices: Sequence[Choice], attack: AttackRolled) -> Choice | None:
         options: tuple[Choice | TakeIt, ...] = (*choices, TAKE_IT)
         prompt = f"{attacker}'s attack ({attack.total}) hits {defender}: defend how?"
-        answer = answers.ask(encounter, Question(defender, Topic.DEFENCE, prompt, options))
+        question = Question(defender, Topic.DEFENCE, prompt, options, about=attacker)
+        answer = answers.ask(encounter, question)
         return answer if isinstance(answer, Choice) else None
 
     return choose

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
-from affray.dice import Dice
+from affray.dice import Dice, distribution
 from affray.encounter import Action, Attack, Flee, Hold, Question, Shoot, Targeting, Topic
 from affray.encounter.questions import OptionT
 from affray.rules.midian.actions import (
@@ -20,7 +20,7 @@ from affray.rules.midian.actions import (
     KeepSet,
     SetAgainstCharge,
 )
-from affray.rules.midian.defence import Stance
+from affray.rules.midian.defence import Choice, Cost, Stance
 from affray.rules.midian.ruleset import MidianRuleset, disarmable
 from affray.rules.midian.state import CHARGE_RUN_UP, MidianEncounter, armed, foes_fighting, lost
 
@@ -75,12 +75,29 @@ class MidianAI:
             wanted = self.stance(encounter, question.who)
         elif question.topic is Topic.ACTION:
             wanted = self.action(encounter, question.who)
+        elif question.topic is Topic.DEFENCE:
+            return self.defence(encounter, question)
         else:
             return question.options[0]
         for option in question.options:
             if option == wanted:
                 return option
         return question.options[0]
+
+    def defence(self, encounter: MidianEncounter, question: Question[OptionT]) -> OptionT:
+        """A free defence always. One that costs an action (the next turn) only when it
+        is worth that turn: another action is left this round, or the defender is on
+        the defensive, or the blow would likely empty its hit points."""
+        best = question.options[0]
+        if not isinstance(best, Choice) or best.cost is Cost.FREE:
+            return best
+        state = encounter.states[question.who]
+        if state.pool.actions >= 2 or state.pool.stance is not Stance.NORMAL:
+            return best
+        attacker = question.about
+        if attacker is not None and likely_damage(encounter, attacker) >= state.health.hit_points:
+            return best
+        return question.options[-1]  # take it, and keep the action to strike back
 
     def stance(self, encounter: MidianEncounter, cid: str) -> Stance:
         tactics = self.tactics.get(cid, MidianTactics())
@@ -124,3 +141,10 @@ class MidianAI:
         if sheet.off_hand is not None and not state.weapon_lost:
             return BothWeapons(target)
         return Attack(target)
+
+
+def likely_damage(encounter: MidianEncounter, attacker: str) -> float:
+    """The mean damage of ``attacker``'s weapon and damage bonus (before the target's
+    resistance and reduction): a tactician's quick estimate."""
+    sheet = armed(encounter, attacker)
+    return float(distribution(sheet.weapon.damage).mean) + sheet.damage_bonus

@@ -1,0 +1,182 @@
+"""Midian fights as the chapter says (issue "Midian fights as the chapter says"): each
+test is a situation the encounter engine used to get wrong."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from affray.dice import RandomDice, ScriptedDice
+from affray.encounter import Answers, Attack, Encounter, FirstChoice, Shoot, run_encounter
+from affray.encounter.events import ActionChosen
+from affray.rules.midian import events as ev
+from affray.rules.midian.actions import Disarm
+from affray.rules.midian.character import Character
+from affray.rules.midian.defence import DefencePool, Stance
+from affray.rules.midian.ruleset import MidianRuleset
+from affray.rules.midian.tactics import MidianTactics
+from tests.encounter import driver
+from tests.rules.midian.helpers import character, weapon
+
+
+def pair(
+    a: Character, b: Character, ruleset: MidianRuleset | None = None
+) -> tuple[Encounter[Any, Any], driver.Driver]:
+    return driver.build(ruleset or MidianRuleset(), (a.name, "a", a, None), (b.name, "b", b, None))
+
+
+def test_the_surprised_cannot_parry_an_arrow() -> None:
+    bow = weapon(name="Bow", damage="1d6", type="stabbing", ranged="device", range_increment=50)
+    archer = character("Archer", attack_bonus=5, weapon=bow)
+    elf = character("Elf", weapon=weapon(skill=4), dodge=3, hit_points=30)
+    encounter, rules = driver.build(
+        MidianRuleset(surprised=["caravan"]),
+        ("Archer", "bandits", archer, None),
+        ("Elf", "caravan", elf, None),
+    )
+    encounter = encounter.next_round()
+    encounter, _, order = rules.begin_round(encounter, ScriptedDice([]))
+    assert list(order) == ["Archer"] and encounter.states["Elf"].surprised
+    # 12 + 5 = 17 hits; the Elf, surprised, has no parry and no dodge: 1d6 [4]
+    answers = Answers(ScriptedDice([12, 4]), FirstChoice())
+    _, events = rules.ruleset.perform(encounter, "Archer", Shoot("Elf"), answers)
+    assert not any(isinstance(e, ev.DefenceRolled) for e in events)
+    assert any(isinstance(e, ev.DamageTaken) and e.amount == 4 for e in events)
+
+
+def test_the_surprised_cannot_hold_on_to_a_weapon() -> None:
+    thief = character("Thief", attack_bonus=2, weapon=weapon(skill=1))
+    guard = character("Guard", weapon=weapon(skill=5))
+    encounter, rules = driver.build(
+        MidianRuleset(surprised=["watch"]),
+        ("Thief", "thieves", thief, None),
+        ("Guard", "watch", guard, None),
+    )
+    encounter = encounter.next_round()
+    encounter, _, _ = rules.begin_round(encounter, ScriptedDice([]))
+    # the thief's disarm roll alone (the guard rolls nothing): 5 + 2 = 7, and the weapon goes
+    dice = ScriptedDice([5])
+    after, _ = rules.ruleset.perform(encounter, "Thief", Disarm("Guard"), Answers(dice))
+    assert after.states["Guard"].weapon_lost and dice.remaining == ()
+
+
+def set_pike_and_charger(pike_reach: int) -> tuple[Encounter[Any, Any], driver.Driver]:
+    knight = character(
+        "Knight", attack_bonus=5, weapon=weapon(damage="2d6", reach=2), hit_points=40
+    )
+    pike = character(
+        "Pike",
+        attack_bonus=5,
+        weapon=weapon(damage="1d6", reach=pike_reach, hands=2, two_hand_grip=False),
+        hit_points=40,
+    )
+    encounter, rules = pair(knight, pike, MidianRuleset(distance=40))
+    encounter = driver.with_actions(encounter.next_round(), "Knight", 1)
+    state = encounter.states["Pike"]
+    return encounter.with_state("Pike", replace(state, set_against_charge=True)), rules
+
+
+def test_a_set_weapon_of_shorter_reach_still_strikes_the_charger_second() -> None:
+    encounter, rules = set_pike_and_charger(pike_reach=1)
+    # the knight's reach (2) is longer: it strikes first, 15 + 5 = 20, and the set
+    # pikeman cannot defend: 2d6 [3,3], doubled. Then the set pike strikes the charger,
+    # who cannot defend either: 15 + 5 - 12 shock = 8 hits armour class 5; 1d6 [2].
+    answers = Answers(ScriptedDice([15, 3, 3, 15, 2]), FirstChoice())
+    _, events = rules.ruleset.perform(encounter, "Knight", Attack("Pike"), answers)
+    attackers = [e.attacker for e in events if isinstance(e, ev.AttackRolled)]
+    assert attackers == ["Knight", "Pike"]
+    assert not any(isinstance(e, ev.DefenceRolled) for e in events)
+
+
+def test_a_charger_cannot_defend_for_the_rest_of_the_round() -> None:
+    knight = character("Knight", attack_bonus=5, weapon=weapon(skill=4), hit_points=40)
+    foe = character("Foe", attack_bonus=5, weapon=weapon(), hit_points=40)
+    encounter, rules = pair(knight, foe, MidianRuleset(distance=40))
+    encounter = driver.with_actions(
+        driver.with_actions(encounter.next_round(), "Knight", 2), "Foe", 1
+    )
+    answers = Answers(ScriptedDice([1, 10, 3]), FirstChoice())  # the charge fumbles
+    encounter, events = rules.ruleset.perform(encounter, "Knight", Attack("Foe"), answers)
+    assert encounter.states["Knight"].charged == encounter.round
+    # the foe strikes back: 10 + 5 hits; the knight, with free parries left, cannot parry
+    answers = Answers(ScriptedDice([10, 4]), FirstChoice())
+    _, events = rules.ruleset.perform(encounter, "Foe", Attack("Knight"), answers)
+    assert not any(isinstance(e, ev.DefenceRolled) for e in events)
+
+
+def test_shock_weakens_the_struggle_to_break_a_hold() -> None:
+    wrestler = character("Wrestler", grappling=2, attributes={"strength": 14})
+    victim = character("Victim", attributes={"strength": 14, "agility": 10})
+    encounter, rules = pair(wrestler, victim)
+    hurt = encounter.states["Victim"]
+    encounter = encounter.with_state(
+        "Victim", replace(hurt, held_by="Wrestler", health=replace(hurt.health, shock=10))
+    ).with_state("Wrestler", replace(encounter.states["Wrestler"], holding="Victim"))
+    encounter = driver.with_actions(encounter.next_round(), "Victim", 1)
+    _, events = rules.take_turn(encounter, "Victim", ScriptedDice([2, 2, 15, 15]))
+    check = next(e for e in events if isinstance(e, ev.CheckRolled) and e.character == "Victim")
+    assert check.effective == 14 - 5 - 10  # no grappling skill, 10 points of shock
+
+
+def test_total_defence_keeps_the_action_and_dodges_twice_for_it() -> None:
+    hitter = character("Hitter", attack_bonus=10, weapon=weapon())
+    turtle = character("Turtle", dodge=2, hit_points=40)
+    encounter, rules = pair(hitter, turtle)
+    encounter = encounter.next_round()
+    pool = DefencePool.fresh(turtle, actions=1, stance=Stance.TOTAL_DEFENCE)
+    encounter = encounter.with_state("Turtle", replace(encounter.states["Turtle"], pool=pool))
+    encounter = driver.with_actions(encounter, "Hitter", 2)
+    # the turtle's turn: it stays on total defence and keeps its action
+    encounter, events = rules.take_turn(encounter, "Turtle", ScriptedDice([]))
+    assert encounter.states["Turtle"].pool.actions == 1
+    # two attacks, two dodges for the one action (10+10 = 20 each; dodges 18+2, 19+2)
+    for dodge in (18, 19):
+        answers = Answers(ScriptedDice([10, dodge]), FirstChoice())
+        encounter, events = rules.ruleset.perform(encounter, "Hitter", Attack("Turtle"), answers)
+        defence = next(e for e in events if isinstance(e, ev.DefenceRolled))
+        assert defence.defence == "dodge" and defence.success
+    assert encounter.states["Turtle"].pool.actions == 0
+
+
+def test_a_one_action_brute_is_not_kept_dodging_by_a_faster_fighter() -> None:
+    fast = character("Fast", attack_bonus=3, initiative_bonus=10, weapon=weapon(damage="1d6"))
+    brute = character("Brute", attack_bonus=3, weapon=weapon(damage="2d6"), hit_points=30, dodge=2)
+    attacks = 0
+    for seed in range(20):
+        encounter, rules = pair(fast, brute)
+        result = run_encounter(
+            encounter, rules.ruleset, rules.answers(RandomDice(seed), fast), max_rounds=6
+        )
+        attacks += sum(
+            1
+            for e in result.events
+            if isinstance(e, ActionChosen) and e.combatant == "Brute" and e.action.kind == "attack"
+        )
+    assert attacks >= 20 * 3  # about one a round, not none
+
+
+def test_a_fallen_fighter_does_not_spend_its_get_up_turn_dodging() -> None:
+    hitter = character("Hitter", attack_bonus=10, weapon=weapon())
+    fallen = character("Fallen", dodge=5, hit_points=40)
+    encounter, rules = pair(hitter, fallen)
+    encounter = driver.with_actions(encounter.next_round(), "Fallen", 1)
+    state = encounter.states["Fallen"]
+    encounter = encounter.with_state("Fallen", replace(state, down_rounds=2))
+    answers = Answers(ScriptedDice([10, 4]), FirstChoice())
+    after, events = rules.ruleset.perform(encounter, "Hitter", Attack("Fallen"), answers)
+    assert not any(isinstance(e, ev.DefenceRolled) for e in events)
+    assert after.states["Fallen"].pool.actions == 1
+
+
+def test_a_disarmer_without_a_weapon_cannot_disarm() -> None:
+    duelist = character("Duelist", weapon=weapon(skill=3))
+    soldier = character("Soldier", weapon=weapon(skill=1))
+    encounter, rules = driver.build(
+        MidianRuleset(),
+        ("Duelist", "a", duelist, MidianTactics()),
+        ("Soldier", "b", soldier, None),
+    )
+    assert Disarm("Soldier") in rules.ruleset.actions(encounter, "Duelist")
+    lost = replace(encounter.states["Duelist"], weapon_lost=True)
+    encounter = encounter.with_state("Duelist", lost)
+    assert Disarm("Soldier") not in rules.ruleset.actions(encounter, "Duelist")
