@@ -122,7 +122,7 @@ def test_check_save_initiative() -> None:
             "is not a Midian sheet",
         ),
         (("midian", "check", GUARD, "charm"), "has no attribute 'charm'"),
-        (("midian", "save", GUARD, "boredom", "--target", "10"), "unknown saving throw"),
+        (("midian", "save", GUARD, " ", "--target", "10"), "a saving throw needs a name"),
         (("midian", "attack", GUARD, BRAWLER, "--cover", "95"), "Invalid value for '--cover'"),
         (("mst2", "attack", GUARD, BRAWLER), "is not an MST-2 sheet"),
     ],
@@ -278,3 +278,16 @@ def test_duel_narrate_tells_one_fight_for_either_system() -> None:
         "20,6,6,1,1",
     )
     assert data["winner"] == "Knight" and data["rounds"] == 1
+
+
+def test_any_saving_throw_the_game_master_names() -> None:
+    data = run_json("midian", "save", GUARD, "Electricity", "--target", "13", "--rolls", "15")
+    assert data["save"] == "electricity" and data["success"] is True
+
+
+def test_a_fall_save_needs_half_the_distance_rounded_up() -> None:
+    # 25 feet: 2d8 [4,4]; the save needs 12.5 or better, so 12 fails and 13 succeeds
+    failed = run_json("midian", "hazard", GUARD, "fall", "--feet", "25", "--rolls", "4,4,12")
+    saved = run_json("midian", "hazard", GUARD, "fall", "--feet", "25", "--rolls", "4,4,13")
+    assert (failed["save_target"], failed["saved"], failed["damage"]) == (13, False, 8)
+    assert (saved["saved"], saved["damage"]) == (True, 4)

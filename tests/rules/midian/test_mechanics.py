@@ -343,13 +343,26 @@ def test_serious_wounds_bleed_until_tended() -> None:
     assert after.hit_points == bled.hit_points and events == []
 
 
-def test_healing_waits_for_half_life_points() -> None:
+def test_healing_waits_for_half_life_points_once_they_fell_to_zero() -> None:
     fighter = character(hit_points=20, life_points=10)
-    health = Health(0, 2, 10)
+    health = Health(0, 2, 10, fell_to_zero=True)
     assert heal(fighter, health, life_points=2, hit_points=5) == replace(health, life_points=4)
     assert heal(fighter, health, life_points=3, hit_points=5) == replace(
         health, life_points=5, hit_points=5
     )
+    # life points that never reached 0: hit points heal at once
+    scratched = Health(0, 2, 10)
+    assert heal(fighter, scratched, life_points=1, hit_points=5) == replace(
+        scratched, life_points=3, hit_points=5
+    )
+
+
+def test_damage_and_bleeding_remember_that_life_points_fell_to_zero() -> None:
+    fighter = character(hit_points=2, life_points=4, system_shock=100)
+    hurt = take_damage(fighter, Health.fresh(fighter), 3, ScriptedDice([20, 20]), source="x")
+    assert hurt.health.life_points == 3 and not hurt.health.fell_to_zero
+    worse = take_damage(fighter, hurt.health, 3, ScriptedDice([1]), source="x")
+    assert worse.health.life_points == 0 and worse.health.fell_to_zero
 
 
 def test_heroic_armour_tires() -> None:

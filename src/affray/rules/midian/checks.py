@@ -45,15 +45,18 @@ class SaveType(Enum):
     PETRIFICATION = "petrification"
 
     @classmethod
-    def named(cls, name: str) -> SaveType:
-        key = name.strip().lower()
+    def named(cls, name: str) -> SaveType | str:
+        """The text's save of that name (or alias); any other name the game master gives
+        is a save of its own ("Other types of saving throws are possible, in
+        bewildering variety")."""
+        key = " ".join(name.strip().lower().split())
         aliases = {"chemicals": "poison", "shapeshift": "petrification", "neural": "paralysis"}
+        if not key:
+            raise RulesError("a saving throw needs a name", hint="e.g. poison, fire, electricity")
         try:
             return cls(aliases.get(key, key))
         except ValueError:
-            raise RulesError(
-                f"unknown saving throw {name!r}", hint=f"one of: {', '.join(s.value for s in cls)}"
-            ) from None
+            return key
 
 
 def repeat_penalty(attempt: int) -> Modifier:
@@ -154,14 +157,15 @@ def challenge(
 
 def saving_throw(
     character: Character,
-    save: SaveType,
+    save: SaveType | str,
     target: int,
     dice: Dice,
     *,
     modifiers: Sequence[Modifier] = (),
 ) -> SaveRolled:
     """d20 + ``modifiers`` at or above ``target``; natural 1-2 fail and 19-20 succeed."""
-    die = dice.roll(20, f"{character.name}'s saving throw against {save.value}")
+    kind = save.value if isinstance(save, SaveType) else save
+    die = dice.roll(20, f"{character.name}'s saving throw against {kind}")
     result = die.face + total(modifiers)
     if die.face <= 2:
         success = False
@@ -169,4 +173,4 @@ def saving_throw(
         success = True
     else:
         success = result >= target
-    return SaveRolled(character.name, save.value, die, tuple(modifiers), result, target, success)
+    return SaveRolled(character.name, kind, die, tuple(modifiers), result, target, success)

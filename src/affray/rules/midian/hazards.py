@@ -60,7 +60,10 @@ def fall(
     if count == 0:
         return HazardDamage((), 0, None, 0)
     result = roll(f"{count}d{FALL_DIE[surface]}", dice, f"{character.name}'s fall")
-    save = saving_throw(character, SaveType.CRUSHING, feet // 2, dice, modifiers=save_modifiers)
+    # "saving against crushing at 15 or higher ... from a 30-foot fall": half the feet,
+    # rounded up (a d20 total is whole: 12.5 or higher is 13 or higher)
+    target = -(-feet // 2)
+    save = saving_throw(character, SaveType.CRUSHING, target, dice, modifiers=save_modifiers)
     taken = result.total // 2 if save.success else result.total
     return HazardDamage(result.rolls, result.total, save, taken)
 

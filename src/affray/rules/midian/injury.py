@@ -100,6 +100,8 @@ class Health:
     carried_shock: int = 0
     fatigue: int = 0
     willpower_checked: bool = False
+    fell_to_zero: bool = False
+    """Life points have been at 0 or below (hit points then wait for half of them)."""
 
     @classmethod
     def fresh(cls, character: Character) -> Health:
@@ -198,6 +200,7 @@ def take_damage(
         health,
         hit_points=health.hit_points - from_hit_points,
         life_points=life_points,
+        fell_to_zero=health.fell_to_zero or life_points <= 0,
         serious_wounds=health.serious_wounds + wounds,
         tended=health.tended and not wounds,
         shock=health.shock + amount,
@@ -283,10 +286,12 @@ def _bleed(
     """Lose ``amount`` points (hit points first) to bleeding; it shocks like any damage."""
     events.append(Bled(character.name, amount, source))
     from_hit_points = min(health.hit_points, amount)
+    life_points = health.life_points - (amount - from_hit_points)
     return replace(
         health,
         hit_points=health.hit_points - from_hit_points,
-        life_points=health.life_points - (amount - from_hit_points),
+        life_points=life_points,
+        fell_to_zero=health.fell_to_zero or life_points <= 0,
         shock=health.shock + amount,
     )
 
@@ -311,7 +316,7 @@ def heal(
     half their maximum again (once they have fallen to 0 or below)."""
     life = min(health.max_life_points, health.life_points + life_points)
     hit = health.hit_points
-    if life * 2 >= health.max_life_points:
+    if not health.fell_to_zero or life * 2 >= health.max_life_points:
         hit = min(character.hit_points, hit + hit_points)
     return replace(health, life_points=life, hit_points=hit)
 
