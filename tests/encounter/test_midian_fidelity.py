@@ -180,3 +180,59 @@ def test_a_disarmer_without_a_weapon_cannot_disarm() -> None:
     lost = replace(encounter.states["Duelist"], weapon_lost=True)
     encounter = encounter.with_state("Duelist", lost)
     assert Disarm("Soldier") not in rules.ruleset.actions(encounter, "Duelist")
+
+
+def ganged_target() -> tuple[Encounter[Any, Any], driver.Driver]:
+    left = character("Left", attack_bonus=10, weapon=weapon())
+    right = character("Right", attack_bonus=10, weapon=weapon())
+    target = character("Target", weapon=weapon(skill=6), dodge=2, hit_points=40)
+    encounter, rules = driver.build(
+        MidianRuleset(),
+        ("Left", "a", left, None),
+        ("Right", "a", right, None),
+        ("Target", "b", target, None),
+    )
+    encounter = encounter.next_round().engage("Left", "Target", "melee")
+    encounter = encounter.engage("Right", "Target", "melee")
+    encounter = driver.with_actions(encounter, "Target", 2)
+    facing = replace(encounter.states["Target"], focus="Left")
+    return encounter.with_state("Target", facing), rules
+
+
+def test_ganged_up_on_the_target_can_only_dodge_the_one_it_faces() -> None:
+    encounter, rules = ganged_target()
+    # Left (faced): 10 + 10 + 2 ganging = 22; parries are out, the dodge (an action) is in
+    answers = Answers(ScriptedDice([10, 15, 4]), FirstChoice())
+    _, events = rules.ruleset.perform(encounter, "Left", Attack("Target"), answers)
+    attack = next(e for e in events if isinstance(e, ev.AttackRolled))
+    assert any(m.label == "ganging up" and m.value == 2 for m in attack.modifiers)
+    assert [e.defence for e in events if isinstance(e, ev.DefenceRolled)] == ["dodge"]
+
+
+def test_ganged_up_on_the_target_cannot_defend_against_the_one_it_does_not_face() -> None:
+    encounter, rules = ganged_target()
+    answers = Answers(ScriptedDice([10, 4]), FirstChoice())
+    _, events = rules.ruleset.perform(encounter, "Right", Attack("Target"), answers)
+    assert not any(isinstance(e, ev.DefenceRolled) for e in events)
+
+
+def test_no_more_than_eight_can_gang_up_on_one_target() -> None:
+    members = [(f"Foe {i}", "a", character(f"Foe {i}", weapon=weapon()), None) for i in range(9)]
+    target = character("Target", hit_points=40)
+    encounter, rules = driver.build(MidianRuleset(), *members, ("Target", "b", target, None))
+    for i in range(8):
+        encounter = encounter.engage(f"Foe {i}", "Target", "melee")
+    assert Attack("Target") in rules.ruleset.actions(encounter, "Foe 0")
+    assert Attack("Target") not in rules.ruleset.actions(encounter, "Foe 8")
+
+
+def test_a_disarmed_fighter_loses_its_weapon_skill() -> None:
+    fighter = character("Fighter", attack_bonus=6, weapon=weapon(skill=4))
+    foe = character("Foe", hit_points=40)
+    encounter, rules = pair(fighter, foe)
+    lost = replace(encounter.states["Fighter"], weapon_lost=True)
+    encounter = driver.with_actions(encounter.with_state("Fighter", lost).next_round(), "Foe", 0)
+    answers = Answers(ScriptedDice([10, 1]), FirstChoice())
+    _, events = rules.ruleset.perform(encounter, "Fighter", Attack("Foe"), answers)
+    attack = next(e for e in events if isinstance(e, ev.AttackRolled))
+    assert attack.weapon == "Unarmed" and attack.total == 10 + 6 - 4

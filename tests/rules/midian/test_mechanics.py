@@ -575,3 +575,13 @@ def test_a_charge_doubles_damage_and_a_critical_doubles_again() -> None:
         situation=Situation(charging=True),
     )
     assert both.damage == 20
+
+
+def test_a_disarm_where_both_roll_a_critical_is_decided_by_the_totals() -> None:
+    attacker = character("A", attack_bonus=3, weapon=weapon(skill=1))
+    defender = character("D", weapon=weapon(skill=2))
+    both = disarm(attacker, defender, ScriptedDice([20, 19]))
+    assert (both.attacker_total, both.defender_total) == (23, 21)
+    assert both.outcome == "disarmed"
+    lone = disarm(attacker, defender, ScriptedDice([10, 19]))
+    assert lone.outcome == "reversed"

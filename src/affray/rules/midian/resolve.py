@@ -102,6 +102,7 @@ class Situation:
     untrained_brawl: bool = False
     surprised: bool = False
     ganging: int = 0
+    large_target: bool = False
     extra_damage: tuple[Modifier, ...] = ()
     extra_attack: tuple[Modifier, ...] = ()
 
@@ -121,7 +122,7 @@ def situation_modifiers(attacker: Character, situation: Situation) -> tuple[Modi
     if situation.from_behind:
         found.append(flanking())
     elif situation.ganging >= 2:
-        found.append(ganging_up(situation.ganging, large_target=True))
+        found.append(ganging_up(situation.ganging, large_target=situation.large_target))
     if situation.helpless:
         found.append(helpless_target())
     if situation.target_down:
@@ -193,7 +194,7 @@ def resolve_attack(
     if attack.hit and defend:
         allowed = allowed_defences(
             critical=attack.critical,
-            from_behind=situation.from_behind,
+            from_behind=situation.from_behind or situation.ganging >= 2,
             no_active=situation.surprised or situation.set_against_charge,
         )
         choices = options(defender, pool, allowed=allowed)

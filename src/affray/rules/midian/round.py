@@ -52,10 +52,17 @@ def begin_round(
         for c in active:
             caught = c.side in options.surprised
             state = encounter.states[c.id]
-            pool = DefencePool.fresh(c.sheet, actions=0 if caught else 1)
-            encounter = encounter.with_state(c.id, replace(state, pool=pool, surprised=caught))
-            if not caught:
+            if caught:
+                pool = DefencePool.fresh(c.sheet, actions=0)
+            else:  # the ambushers choose how to fight, as in any round
+                stance = ask_stance(encounter, c.id, answers)
+                pool = DefencePool.fresh(c.sheet, actions=1, stance=stance)
+                if stance is Stance.EVASION:
+                    evasion = evade(c.sheet, answers.dice, penalty=state.health.penalty)
+                    events.append(evasion)
+                    pool = replace(pool, evasion_total=evasion.total)
                 order.append(c.id)
+            encounter = encounter.with_state(c.id, replace(state, pool=pool, surprised=caught))
         return encounter, events, order
     entries: list[tuple[str, int, int]] = []
     for c in active:

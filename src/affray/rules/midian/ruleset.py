@@ -46,6 +46,7 @@ from affray.rules.midian.state import (
     MidianState,
     armed,
     foes_fighting,
+    within_reach,
 )
 from affray.rules.midian.strikes import both_weapons, melee, shoot
 from affray.rules.midian.wrestling import disarm, escape, grapple
@@ -157,17 +158,18 @@ def legal_actions(options: MidianOptions, encounter: MidianEncounter, cid: str) 
     else:
         sheet = armed(encounter, cid)
         foes = foes_fighting(encounter, cid)
+        near = within_reach(encounter, cid)
         engaged = [f for f in encounter.engaged_with(cid) if f in foes]
-        legal.extend(Attack(f) for f in foes)
-        legal.extend(AimedAttack(f, difficulty) for f in foes for difficulty in CalledShot)
+        legal.extend(Attack(f) for f in near)
+        legal.extend(AimedAttack(f, difficulty) for f in near for difficulty in CalledShot)
         if sheet.off_hand is not None and not state.weapon_lost:
-            legal.extend(BothWeapons(f) for f in foes)
+            legal.extend(BothWeapons(f) for f in near)
         if sheet.weapon.ranged:
             legal.extend(Shoot(f) for f in foes)
         if sheet.grappling:
-            legal.extend(Grapple(f) for f in foes if encounter.states[f].held_by is None)
+            legal.extend(Grapple(f) for f in near if encounter.states[f].held_by is None)
         if disarmable(encounter, cid):  # one needs a weapon to strike a weapon away
-            legal.extend(Disarm(f) for f in foes if disarmable(encounter, f))
+            legal.extend(Disarm(f) for f in near if disarmable(encounter, f))
         if not engaged and options.distance >= CHARGE_RUN_UP:
             legal.append(KeepSet() if state.set_against_charge else SetAgainstCharge())
         legal.extend(TendWounds(a) for a in _bleeding(encounter, cid))

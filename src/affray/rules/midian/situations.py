@@ -232,7 +232,8 @@ def disarm(
     with both hands, less each side's shock and fatigue penalty; the higher decides. A
     natural 1-2 for the attacker, or a natural 19-20 for the defender, reverses it: the
     attacker's weapon is lost. A natural 19-20 for the attacker, or 1-2 for the
-    defender, disarms whatever the totals. A ``defenceless`` defender (surprised, or
+    defender, disarms whatever the totals. When both sides roll one of these they
+    cancel out and the totals decide. A ``defenceless`` defender (surprised, or
     charging) rolls nothing: the weapon goes unless the attacker fumbles."""
     a = dice.roll(20, f"{attacker.name}'s disarm")
     if defenceless:
@@ -253,9 +254,12 @@ def disarm(
         - defender_penalty
     )
     margin = abs(a_total - d_total)
-    if a.face <= 2 or d.face >= 19:
+    # a critical or a fumble decides, unless both sides have one (they cancel out)
+    attacker_decides = a.face >= 19 or d.face <= 2
+    defender_decides = a.face <= 2 or d.face >= 19
+    if defender_decides and not attacker_decides:
         return DisarmResult(a, d, a_total, d_total, "reversed", margin)
-    if a.face >= 19 or d.face <= 2 or a_total > d_total:
+    if (attacker_decides and not defender_decides) or a_total > d_total:
         return DisarmResult(a, d, a_total, d_total, "disarmed", margin)
     if d_total > a_total:
         return DisarmResult(a, d, a_total, d_total, "kept", 0)

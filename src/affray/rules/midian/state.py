@@ -9,6 +9,7 @@ from affray.rules.midian.character import UNARMED, Character
 from affray.rules.midian.defence import DefencePool
 from affray.rules.midian.injury import Health, RollKind
 from affray.rules.midian.resolve import Rules
+from affray.rules.midian.situations import MAX_GANG
 
 CHARGE_RUN_UP = 20
 """Feet of open ground a charge needs."""
@@ -78,9 +79,12 @@ def lost(encounter: MidianEncounter, cid: str) -> int:
 
 
 def armed(encounter: MidianEncounter, cid: str) -> Character:
-    """The sheet with the weapon actually in hand (fists once disarmed)."""
+    """The sheet with the weapon actually in hand: once disarmed, bare hands, and the
+    attack bonus without the lost weapon's skill."""
     sheet = encounter.sheet(cid)
-    return replace(sheet, weapon=UNARMED) if encounter.states[cid].weapon_lost else sheet
+    if not encounter.states[cid].weapon_lost:
+        return sheet
+    return replace(sheet, weapon=UNARMED, attack_bonus=sheet.attack_bonus - sheet.weapon.skill)
 
 
 def break_hold(encounter: MidianEncounter, holder: str, held: str) -> MidianEncounter:
@@ -108,3 +112,24 @@ def defenceless(encounter: MidianEncounter, cid: str) -> bool:
     """No active defence: surprised, or charged this round."""
     state = encounter.states[cid]
     return state.surprised or (state.charged != 0 and state.charged == encounter.round)
+
+
+def within_reach(encounter: MidianEncounter, cid: str) -> list[str]:
+    """The foes ``cid`` can come to blows with: those it is already engaged with, and
+    those not yet surrounded ("Up to 8 people can gang up against a single target on
+    open ground")."""
+    mine = set(encounter.engaged_with(cid))
+    return [
+        f
+        for f in foes_fighting(encounter, cid)
+        if f in mine or len(_foes_on(encounter, f)) < MAX_GANG
+    ]
+
+
+def _foes_on(encounter: MidianEncounter, cid: str) -> list[str]:
+    side = encounter.combatant(cid).side
+    return [
+        f
+        for f in encounter.engaged_with(cid)
+        if encounter.states[f].fighting and encounter.combatant(f).side != side
+    ]

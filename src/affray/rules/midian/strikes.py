@@ -15,7 +15,7 @@ from affray.encounter.events import Engaged
 from affray.events import Event
 from affray.rules.midian.character import Weapon
 from affray.rules.midian.criticals import Critical, critical_effect
-from affray.rules.midian.damage import roll_damage
+from affray.rules.midian.damage import damage_modifiers, roll_damage
 from affray.rules.midian.defence import TAKE_IT, Choice, DefencePool, Stance, TakeIt
 from affray.rules.midian.equipment import two_weapon_penalties
 from affray.rules.midian.events import AttackRolled, StatusChanged
@@ -165,10 +165,10 @@ def strike(
     weapon: Weapon | None = None,
 ) -> MidianOutcome:
     """One attack (with ``weapon`` instead of the one in hand, if given) with
-    everything the positions say. Two or more foes on one target
-    gang up: +2 each; the one the target is not facing strikes from the flank (+2,
-    only a dodge defends). Knocked down: +4 to hit the fallen, -4 for them. No
-    active defence for the surprised or a set defender being charged."""
+    everything the positions say. Two or more foes on one target gang up: +2 each,
+    and the target can only dodge; against one it is not facing it cannot defend at
+    all. Knocked down: +4 to hit the fallen, -4 for them. No active defence for the
+    surprised, a charger in the round of its charge, or a set defender being charged."""
     me = encounter.states[cid]
     them = encounter.states[target]
     foes_on_target = [
@@ -177,14 +177,16 @@ def strike(
         if encounter.states[f].fighting
         and encounter.combatant(f).side != encounter.combatant(target).side
     ]
-    flanked = len(foes_on_target) >= 2 and them.focus not in (None, cid)
+    # ganged up on from opposite sides, the target can only dodge; one whose attention
+    # is on another of them cannot defend against this one at all
+    unfaced = len(foes_on_target) >= 2 and them.focus not in (None, cid)
     situation = replace(
         situation,
-        from_behind=situation.from_behind or flanked,
         ganging=len(foes_on_target),
         target_down=them.down_rounds > 0,
         attacker_down=me.down_rounds > 0,
         surprised=defenceless(encounter, target)
+        or unfaced
         or (situation.charging and them.set_against_charge),
         attacker_defensive=me.pool.stance is Stance.DEFENSIVE,
         defender_stance=them.pool.stance,
@@ -279,8 +281,11 @@ def _stray(
     answers: MidianAnswers,
 ) -> MidianOutcome:
     """The shot strikes the ally in the way instead."""
-    shooter, victim = encounter.sheet(cid), encounter.sheet(obstacle)
-    damage = roll_damage(shooter, victim, answers.dice, critical=False, modifiers=())
+    shooter, victim = armed(encounter, cid), encounter.sheet(obstacle)
+    modifiers = damage_modifiers(
+        shooter, shooter.weapon, penalty=encounter.states[cid].health.penalty
+    )
+    damage = roll_damage(shooter, victim, answers.dice, critical=False, modifiers=modifiers)
     encounter, hurt_events = hurt(
         options, encounter, obstacle, damage.final, answers, f"{cid}'s stray shot"
     )

@@ -22,7 +22,14 @@ from affray.rules.midian.actions import (
 )
 from affray.rules.midian.defence import Choice, Cost, Stance
 from affray.rules.midian.ruleset import MidianRuleset, disarmable
-from affray.rules.midian.state import CHARGE_RUN_UP, MidianEncounter, armed, foes_fighting, lost
+from affray.rules.midian.state import (
+    CHARGE_RUN_UP,
+    MidianEncounter,
+    armed,
+    foes_fighting,
+    lost,
+    within_reach,
+)
 
 
 class Role(Enum):
@@ -132,7 +139,10 @@ class MidianAI:
             return Shoot(pick(encounter, self.ruleset, cid, foes, self.dice))
         if role is Role.PIKEMAN and room_to_charge:
             return KeepSet() if state.set_against_charge else SetAgainstCharge()
-        target = pick(encounter, self.ruleset, cid, engaged or foes, self.dice)
+        near = within_reach(encounter, cid)
+        if not near:
+            return Hold()  # every foe is surrounded by others
+        target = pick(encounter, self.ruleset, cid, engaged or near, self.dice)
         them = encounter.states[target]
         if role is Role.GRAPPLER and sheet.grappling and them.held_by is None:
             return Grapple(target)
