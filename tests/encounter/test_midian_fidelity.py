@@ -236,3 +236,32 @@ def test_a_disarmed_fighter_loses_its_weapon_skill() -> None:
     _, events = rules.ruleset.perform(encounter, "Fighter", Attack("Foe"), answers)
     attack = next(e for e in events if isinstance(e, ev.AttackRolled))
     assert attack.weapon == "Unarmed" and attack.total == 10 + 6 - 4
+
+
+def test_narration_of_a_critical_charge_an_evasion_and_an_evaded_blow() -> None:
+    from affray.narration import narrate_text
+
+    knight = character("Knight", attack_bonus=5, weapon=weapon(damage="1d6"), hit_points=40)
+    foe = character("Foe", hit_points=40, weapon=weapon())
+    encounter, rules = pair(knight, foe, MidianRuleset(distance=40))
+    encounter = driver.with_actions(encounter.next_round(), "Foe", 0)
+    answers = Answers(ScriptedDice([20, 3]), FirstChoice())  # a critical charge: ×4
+    _, events = rules.ruleset.perform(encounter, "Knight", Attack("Foe"), answers)
+    told = " ".join(narrate_text(events))
+    assert "×4" in told and "doubled" not in told
+
+    runner = character("Runner", dodge=10, hit_points=40)
+    encounter, rules = pair(character("Hitter", attack_bonus=2, weapon=weapon()), runner)
+    encounter = encounter.next_round()
+    from affray.encounter import ScriptedChooser, Topic
+
+    chooser = ScriptedChooser({Topic.STANCE: "evasion"}, FirstChoice(), who="Runner")
+    encounter, opening, _ = rules.ruleset.begin_round(
+        encounter, Answers(ScriptedDice([5, 5, 18]), chooser)
+    )
+    told_round = " ".join(narrate_text(opening))
+    assert "stands against every attack" in told_round and "vs 0" not in told_round
+    _, events = rules.ruleset.perform(
+        encounter, "Hitter", Attack("Runner"), Answers(ScriptedDice([10]), FirstChoice())
+    )
+    assert "Runner evades it (evasion 22 vs 12)" in " ".join(narrate_text(events))

@@ -129,5 +129,6 @@ def roll_damage(
             resisted,
             reduction,
             final,
+            (2 if critical else 1) * multiplier,
         )
     )

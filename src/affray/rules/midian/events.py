@@ -104,6 +104,8 @@ class DamageRolled(Event):
     resisted: tuple[tuple[str, int, int], ...]
     reduction: int
     final: int
+    times: int = 1
+    """What the damage was multiplied by: 2 for a critical or a charge, 4 for both."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,3 +157,12 @@ class CriticalEffect(Event):
     effect: str
     detail: str
     die: DieRoll | None
+
+
+@dataclass(frozen=True, slots=True)
+class Evaded(Event):
+    """An attack that the defender's evasion roll of the round stands against."""
+
+    defender: str
+    evasion: int
+    attack: int

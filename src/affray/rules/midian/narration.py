@@ -41,7 +41,24 @@ def _m_attack(event: mid.AttackRolled) -> tuple[list[Segment], bool]:
     ], False
 
 
+def _m_evaded(event: mid.Evaded) -> tuple[list[Segment], bool]:
+    return [
+        (f"{event.defender} evades it (evasion {event.evasion} vs {event.attack}) → ", ""),
+        ("stopped", "hit"),
+    ], True
+
+
 def _m_defence(event: mid.DefenceRolled) -> tuple[list[Segment], bool]:
+    if event.defence == "evasion":  # one roll for the whole round, not against one attack
+        return [
+            (event.defender, "name"),
+            (
+                f" weaves and dodges: evasion "
+                f"{_sum('d20', event.die.face, event.modifiers, event.total)}"
+                " stands against every attack this round",
+                "dim",
+            ),
+        ], False
     verdict = ("stopped", "hit") if event.success else ("fails", "miss")
     return [
         (
@@ -55,8 +72,10 @@ def _m_defence(event: mid.DefenceRolled) -> tuple[list[Segment], bool]:
 
 def _m_damage(event: mid.DamageRolled) -> tuple[list[Segment], bool]:
     steps = [f"damage {faces(event.dice)}{_mods(event.modifiers)} = {event.rolled}"]
-    if event.doubled:
+    if event.times == 2 or (event.doubled and event.times == 1):
         steps.append("doubled")
+    elif event.times > 2:
+        steps.append(f"×{event.times}")
     steps += [f"{kind} resistance {pct}% -{removed}" for kind, pct, removed in event.resisted]
     if event.reduction:
         steps.append(f"reduction -{event.reduction}")
@@ -161,6 +180,7 @@ def _m_critical(event: mid.CriticalEffect) -> tuple[list[Segment], bool]:
 HANDLERS: dict[type[Event], Handler] = {
     mid.AttackRolled: _m_attack,
     mid.DefenceRolled: _m_defence,
+    mid.Evaded: _m_evaded,
     mid.DamageRolled: _m_damage,
     mid.DamageTaken: _m_taken,
     mid.CheckRolled: _m_check,

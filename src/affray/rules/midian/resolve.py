@@ -37,7 +37,7 @@ from affray.rules.midian.defence import (
     roll_defence,
     spend,
 )
-from affray.rules.midian.events import AttackRolled, DefenceRolled
+from affray.rules.midian.events import AttackRolled, DefenceRolled, Evaded
 from affray.rules.midian.injury import (
     Health,
     Retest,
@@ -200,6 +200,8 @@ def resolve_attack(
         choices = options(defender, pool, allowed=allowed)
         if pool.stance is Stance.EVASION and pool.evasion_total is not None:
             defended = Defence.DODGE in allowed and evaded(pool.evasion_total, attack.total)
+            if defended:
+                events.append(Evaded(defender.name, pool.evasion_total, attack.total))
         elif choices:
             choice = choose_defence(choices, attack)
             if choice is not None:

@@ -57,7 +57,7 @@ def grapple(
     them = encounter.states[target]
     events.extend(outcome.events)
     them = replace(them, health=outcome.health, pool=outcome.pool)
-    if outcome.hit and not outcome.defended:
+    if outcome.hit and not outcome.defended and them.health.fighting:
         them = replace(them, held_by=cid)
         holder = replace(encounter.states[cid], holding=target, holding_since=encounter.round)
         encounter = encounter.with_state(cid, holder)
