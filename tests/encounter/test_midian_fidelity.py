@@ -265,3 +265,23 @@ def test_narration_of_a_critical_charge_an_evasion_and_an_evaded_blow() -> None:
         encounter, "Hitter", Attack("Runner"), Answers(ScriptedDice([10]), FirstChoice())
     )
     assert "Runner evades it (evasion 22 vs 12)" in " ".join(narrate_text(events))
+
+
+def test_a_charge_ends_the_chargers_round_and_longer_reach_strikes_first() -> None:
+    knight = character("Knight", attack_bonus=5, weapon=weapon(reach=1), hit_points=40)
+    spear = character("Spear", attack_bonus=5, weapon=weapon(reach=3), hit_points=40)
+    encounter, rules = pair(knight, spear, MidianRuleset(distance=40))
+    encounter = driver.with_actions(
+        driver.with_actions(encounter.next_round(), "Knight", 2), "Spear", 1
+    )
+    encounter = encounter.queued(("Spear", "Knight"))
+    # the spear (reach 3, not set) strikes the charger first with its one action:
+    # 10 + 5 hits, the charger cannot defend, 1d8 [2]; then the knight's charge:
+    # 10 + 5 - 2 shock hits, the spear has no action left to dodge with, [4] doubled
+    answers = Answers(ScriptedDice([10, 2, 10, 4]), FirstChoice())
+    after, events = rules.ruleset.perform(encounter, "Knight", Attack("Spear"), answers)
+    assert [e.attacker for e in events if isinstance(e, ev.AttackRolled)] == ["Spear", "Knight"]
+    assert not any(isinstance(e, ev.DefenceRolled) for e in events)
+    assert after.states["Spear"].pool.actions == 0 and "Spear" not in after.queue
+    # hit or miss, the charger has run past: no more actions this round
+    assert after.states["Knight"].pool.actions == 0 and "Knight" not in after.queue

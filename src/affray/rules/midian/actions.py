@@ -66,6 +66,14 @@ class PreEmpt(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class StrikeFirst(Action):
+    """Meet ``target``'s charge with a blow first (longer reach), using an action."""
+
+    kind: ClassVar[str] = "strike first"
+    words: ClassVar[str] = "strikes first at the charging {target}"
+
+
+@dataclass(frozen=True, slots=True)
 class LetAct(Action):
     """Let ``target`` act (no interrupt)."""
 

@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from affray.encounter import Question, Topic
-from affray.encounter.events import Engaged
+from affray.encounter.events import ActionChosen, Engaged
 from affray.events import Event
+from affray.rules.midian.actions import LetAct, StrikeFirst
 from affray.rules.midian.character import Weapon
 from affray.rules.midian.criticals import Critical, critical_effect
 from affray.rules.midian.damage import damage_modifiers, roll_damage
@@ -71,8 +72,11 @@ def melee(
     extra: tuple[Modifier, ...] = (),
 ) -> MidianOutcome:
     """A melee attack (``called``: a called shot's penalty; ``extra``: other attack
-    modifiers); across open ground (the encounter's distance, at least 20 feet) the
-    first blow is a charge, met first by a set weapon of longer reach."""
+    modifiers). Across open ground (the encounter's distance, at least 20 feet) the
+    first blow is a charge: double damage, no active defence for the charger this
+    round, and no more actions for it this round; a weapon set against it strikes it
+    too (double damage; the longer reach first), and a defender of longer reach who
+    is not set may strike first with one of its actions."""
     events: list[Event] = []
     charging = (
         options.distance >= CHARGE_RUN_UP
@@ -88,23 +92,71 @@ def melee(
         )
     situation = Situation(charging=charging, called_shot=called, extra_attack=extra)
     braced = charging and encounter.states[target].set_against_charge
-    if not braced:
+    if not charging:
         encounter, more = strike(options, encounter, cid, target, answers, situation)
         return encounter, [*events, *more]
-    # a weapon set against the charge strikes too; the longer reach strikes first
-    first_set = armed(encounter, target).weapon.reach > armed(encounter, cid).weapon.reach
-    order = ("set", "charge") if first_set else ("charge", "set")
-    for blow in order:
-        if not (encounter.states[cid].fighting and encounter.states[target].fighting):
-            break
-        if blow == "set":
-            encounter, more = strike(
-                options, encounter, target, cid, answers, Situation(set_against_charge=True)
-            )
-        else:
-            encounter, more = strike(options, encounter, cid, target, answers, situation)
+    if braced:
+        # a weapon set against the charge strikes too; the longer reach strikes first
+        first_set = armed(encounter, target).weapon.reach > armed(encounter, cid).weapon.reach
+        order = ("set", "charge") if first_set else ("charge", "set")
+        for blow in order:
+            if not (encounter.states[cid].fighting and encounter.states[target].fighting):
+                break
+            if blow == "set":
+                encounter, more = strike(
+                    options, encounter, target, cid, answers, Situation(set_against_charge=True)
+                )
+            else:
+                encounter, more = strike(options, encounter, cid, target, answers, situation)
+            events.extend(more)
+        encounter = _turned_around(_unset(encounter, target), target)
+    else:
+        encounter, more = _meet_the_charge(options, encounter, cid, target, answers)
         events.extend(more)
-    return _unset(encounter, target), events
+        if encounter.states[cid].fighting and encounter.states[target].fighting:
+            encounter, more = strike(options, encounter, cid, target, answers, situation)
+            events.extend(more)
+    # "Hit or miss, multiple attacks are generally precluded by having to turn around
+    # after running past": the charge ends the charger's actions for the round
+    return _turned_around(encounter, cid), events
+
+
+def _turned_around(encounter: MidianEncounter, cid: str) -> MidianEncounter:
+    """No more actions this round (after a charge, or meeting one with a set weapon)."""
+    state = encounter.states[cid]
+    encounter = encounter.with_state(cid, replace(state, pool=replace(state.pool, actions=0)))
+    return encounter.queued(tuple(t for t in encounter.queue if t != cid))
+
+
+def _meet_the_charge(
+    options: MidianOptions,
+    encounter: MidianEncounter,
+    cid: str,
+    target: str,
+    answers: MidianAnswers,
+) -> MidianOutcome:
+    """A defender of longer reach who is not set may spend one of its actions to strike
+    the charger first ("whoever has the greatest reach actually hits first whenever some
+    fool chooses to charge"); the charger cannot defend."""
+    them = encounter.states[target]
+    longer = armed(encounter, target).weapon.reach > armed(encounter, cid).weapon.reach
+    if not (
+        longer and them.fighting and them.pool.actions > 0 and not defenceless(encounter, target)
+    ):
+        return encounter, []
+    prompt = f"{cid} charges {target}, whose reach is longer: does {target} strike first?"
+    question = Question(target, Topic.INTERRUPT, prompt, (StrikeFirst(cid), LetAct(cid)), about=cid)
+    if isinstance(answers.ask(encounter, question), LetAct):
+        return encounter, []
+    encounter = encounter.with_state(
+        target, replace(them, pool=replace(them.pool, actions=them.pool.actions - 1))
+    )
+    queue = list(encounter.queue)
+    if target in queue:
+        queue.remove(target)  # the action it strikes with is its next one
+    encounter = encounter.queued(tuple(queue))
+    encounter, more = strike(options, encounter, target, cid, answers, Situation())
+    return encounter, [ActionChosen(target, StrikeFirst(cid)), *more]
 
 
 def both_weapons(
