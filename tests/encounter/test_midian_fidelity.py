@@ -285,3 +285,20 @@ def test_a_charge_ends_the_chargers_round_and_longer_reach_strikes_first() -> No
     assert after.states["Spear"].pool.actions == 0 and "Spear" not in after.queue
     # hit or miss, the charger has run past: no more actions this round
     assert after.states["Knight"].pool.actions == 0 and "Knight" not in after.queue
+
+
+def test_a_missed_attack_roll_may_be_retested() -> None:
+    lucky = character("Tanya", attack_bonus=2, weapon=weapon(), retests=("Very lucky",))
+    foe = character("Guard", armour_class=12, hit_points=40)
+    encounter, rules = pair(lucky, foe)
+    encounter = driver.with_actions(encounter.next_round(), "Guard", 0)
+    # a 2 fumbles; the retest (the AI spends it) rolls 15 + 2 = 17: a hit, 1d8 [4].
+    # The source is spent for attack rolls: the next miss stands.
+    answers = Answers(ScriptedDice([2, 15, 4]), FirstChoice())
+    after, events = rules.ruleset.perform(encounter, "Tanya", Attack("Guard"), answers)
+    attacks = [(e.die.face, e.hit) for e in events if isinstance(e, ev.AttackRolled)]
+    assert attacks == [(2, False), (15, True)]
+    assert after.states["Tanya"].retests_used == {("Very lucky", "attack")}
+    again = Answers(ScriptedDice([3]), FirstChoice())
+    _, events = rules.ruleset.perform(after, "Tanya", Attack("Guard"), again)
+    assert [e.die.face for e in events if isinstance(e, ev.AttackRolled)] == [3]

@@ -51,6 +51,7 @@ class RollKind(StrEnum):
 
     WILLPOWER = "willpower"
     SYSTEM_SHOCK = "system shock"
+    ATTACK = "attack"
 
 
 Retest = Callable[[RollKind, Event], str | None]

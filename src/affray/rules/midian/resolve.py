@@ -37,10 +37,11 @@ from affray.rules.midian.defence import (
     roll_defence,
     spend,
 )
-from affray.rules.midian.events import AttackRolled, DefenceRolled, Evaded
+from affray.rules.midian.events import AttackRolled, DefenceRolled, Evaded, RetestUsed
 from affray.rules.midian.injury import (
     Health,
     Retest,
+    RollKind,
     WillpowerRule,
     WillpowerShock,
     no_retest,
@@ -169,9 +170,12 @@ def resolve_attack(
     pool: DefencePool | None = None,
     choose_defence: DefenceChooser = best_defence,
     retest: Retest = no_retest,
+    attack_retest: Retest = no_retest,
 ) -> AttackOutcome:
     """Resolve one attack of ``attacker`` on ``defender`` (whose state is ``health``);
-    ``choose_defence`` is the defender's choice of defence, asked only when there is one."""
+    ``choose_defence`` is the defender's choice of defence, asked only when there is one;
+    ``attack_retest`` the attacker's after a missed attack roll (the last roll counts),
+    ``retest`` the defender's after a failed Willpower check or system shock roll."""
     pool = pool or DefencePool.fresh(defender, stance=situation.defender_stance)
     modifiers = attack_modifiers(
         attacker,
@@ -186,10 +190,16 @@ def resolve_attack(
         total_defence=situation.total_defence or situation.defender_stance is Stance.TOTAL_DEFENCE,
         shield=not situation.from_behind,
     )
-    attack: AttackRolled = roll_attack(
-        attacker, defender, dice, modifiers=modifiers, target=target, rule=rules.hit_rule
-    )
-    events: list[Event] = [attack]
+    events: list[Event] = []
+    while True:
+        attack: AttackRolled = roll_attack(
+            attacker, defender, dice, modifiers=modifiers, target=target, rule=rules.hit_rule
+        )
+        events.append(attack)
+        spent = None if attack.hit else attack_retest(RollKind.ATTACK, attack)
+        if spent is None:
+            break
+        events.append(RetestUsed(attacker.name, spent, RollKind.ATTACK.value))
     defended = False
     if attack.hit and defend:
         allowed = allowed_defences(

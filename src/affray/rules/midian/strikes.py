@@ -257,6 +257,7 @@ def strike(
         pool=getting_up(them.pool) if them.down_rounds else them.pool,
         choose_defence=defence_chooser(encounter, target, cid, answers),
         retest=retester(encounter, target, answers),
+        attack_retest=retester(encounter, cid, answers),
     )
     pool = replace(outcome.pool, actions=them.pool.actions) if them.down_rounds else outcome.pool
     encounter = encounter.with_state(target, replace(them, health=outcome.health, pool=pool))
@@ -304,6 +305,7 @@ def shoot(
         pool=them.pool,
         choose_defence=defence_chooser(encounter, target, cid, answers),
         retest=retester(encounter, target, answers),
+        attack_retest=retester(encounter, cid, answers),
     )
     events.extend(outcome.events)
     encounter = encounter.with_state(
@@ -311,8 +313,7 @@ def shoot(
     )
     encounter = note_retests(encounter, outcome.events)
     if not outcome.hit and allies_in_the_way and not outcome.fumble:
-        attack = outcome.events[0]
-        assert isinstance(attack, AttackRolled)
+        attack = [e for e in outcome.events if isinstance(e, AttackRolled)][-1]
         obstacle = allies_in_the_way[0]
         if strikes_obstacle(
             attack.total,

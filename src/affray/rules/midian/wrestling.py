@@ -52,6 +52,7 @@ def grapple(
         pool=them.pool,
         choose_defence=defence_chooser(encounter, target, cid, answers),
         retest=retester(encounter, target, answers),
+        attack_retest=retester(encounter, cid, answers),
     )
     encounter = note_retests(encounter, outcome.events)
     them = encounter.states[target]
