@@ -302,3 +302,24 @@ def test_a_missed_attack_roll_may_be_retested() -> None:
     again = Answers(ScriptedDice([3]), FirstChoice())
     _, events = rules.ruleset.perform(after, "Tanya", Attack("Guard"), again)
     assert [e.die.face for e in events if isinstance(e, ev.AttackRolled)] == [3]
+
+
+def test_fumble_mishaps_when_the_game_master_wants_them() -> None:
+    from affray.encounter import ScriptedChooser, Topic
+
+    fighter = character("Fighter", weapon=weapon())
+    foe = character("Foe", hit_points=40)
+    plain, rules = pair(fighter, foe)
+    plain = plain.next_round()
+    _, events = rules.ruleset.perform(
+        plain, "Fighter", Attack("Foe"), Answers(ScriptedDice([1]), FirstChoice())
+    )
+    assert not any(isinstance(e, ev.StatusChanged) for e in events)  # off by default
+    encounter, rules = pair(fighter, foe, MidianRuleset(fumble_effects=True))
+    encounter = encounter.next_round()
+    rolled = Answers(ScriptedDice([1, 1]), FirstChoice())  # the mishap die: 1, dropped
+    after, events = rules.ruleset.perform(encounter, "Fighter", Attack("Foe"), rolled)
+    assert after.states["Fighter"].weapon_lost
+    chosen = Answers(ScriptedDice([2]), ScriptedChooser({Topic.FUMBLE: "tripped"}, FirstChoice()))
+    after, events = rules.ruleset.perform(encounter, "Fighter", Attack("Foe"), chosen)
+    assert after.states["Fighter"].down_rounds == 2 and not after.states["Fighter"].weapon_lost

@@ -35,6 +35,7 @@ class Topic(Enum):
     RETEST = "retest"  # spend a retest on a failed roll (Midian)
     INTERRUPT = "interrupt"  # act just before someone else's action (Midian)
     CRITICAL = "critical"  # which critical effect (Midian: rolled, or the game master's pick)
+    FUMBLE = "fumble"  # what a fumble does (Midian, when fumble effects are on)
 
 
 class Option(Protocol):

@@ -61,6 +61,7 @@ class MidianRuleset:
         surprised: names of the sides caught by surprise.
         critical_effects: roll the critical-effect table on every critical (knocked
             down, knocked out and decapitated take effect; the others are narrated).
+        fumble_effects: a fumble drops or breaks the weapon, or trips the fumbler.
     """
 
     system = "midian"
@@ -72,9 +73,10 @@ class MidianRuleset:
         distance: int = 0,
         surprised: Sequence[str] = (),
         critical_effects: bool = False,
+        fumble_effects: bool = False,
     ) -> None:
         self.options = MidianOptions(
-            rules or Rules(), distance, frozenset(surprised), critical_effects
+            rules or Rules(), distance, frozenset(surprised), critical_effects, fumble_effects
         )
         self.interruptible = True
 

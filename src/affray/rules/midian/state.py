@@ -59,12 +59,14 @@ class MidianOptions:
         surprised: names of the sides caught by surprise.
         critical_effects: roll the critical-effect table on every critical (knocked
             down, knocked out and decapitated take effect; the others are narrated).
+        fumble_effects: a fumble drops or breaks the weapon, or trips the fumbler.
     """
 
     rules: Rules = field(default_factory=Rules)
     distance: int = 0
     surprised: frozenset[str] = frozenset()
     critical_effects: bool = False
+    fumble_effects: bool = False
 
 
 MidianEncounter = Encounter[Character, MidianState]

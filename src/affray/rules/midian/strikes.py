@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from enum import Enum
 
 from affray.encounter import Question, Topic
 from affray.encounter.events import ActionChosen, Engaged
 from affray.events import Event
 from affray.rules.midian.actions import LetAct, StrikeFirst
-from affray.rules.midian.character import Weapon
+from affray.rules.midian.character import Encumbrance, Weapon
 from affray.rules.midian.criticals import Critical, critical_effect
 from affray.rules.midian.damage import damage_modifiers, roll_damage
 from affray.rules.midian.defence import TAKE_IT, Choice, DefencePool, Stance, TakeIt
@@ -267,6 +268,9 @@ def strike(
     if outcome.critical and outcome.damage and options.critical_effects:
         encounter, more = critical(encounter, cid, target, answers)
         events.extend(more)
+    if outcome.fumble and options.fumble_effects:
+        encounter, more = fumble(encounter, cid, answers)
+        events.extend(more)
     return release_fallen(encounter, target), events
 
 
@@ -312,6 +316,9 @@ def shoot(
         target, replace(them, health=outcome.health, pool=outcome.pool)
     )
     encounter = note_retests(encounter, outcome.events)
+    if outcome.fumble and options.fumble_effects:
+        encounter, more = fumble(encounter, cid, answers)
+        events.extend(more)
     if not outcome.hit and allies_in_the_way and not outcome.fumble:
         attack = [e for e in outcome.events if isinstance(e, AttackRolled)][-1]
         obstacle = allies_in_the_way[0]
@@ -403,3 +410,38 @@ def critical(
         state = replace(state, health=replace(state.health, alive=False, conscious=False))
         events.append(StatusChanged(target, "dead", "critical: decapitated"))
     return encounter.with_state(target, state), events
+
+
+class Mishap(Enum):
+    """What a fumble does (the chapter's examples: "your weapon breaking or being
+    dropped or you may trip and fall")."""
+
+    DROPPED = "drops the weapon"
+    BROKEN = "the weapon breaks"
+    TRIPPED = "trips and falls"
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+
+def fumble(encounter: MidianEncounter, cid: str, answers: MidianAnswers) -> MidianOutcome:
+    """A fumble's mishap: rolled (one die, a side each) or the game master's pick. A
+    dropped or broken weapon is lost for the fight (bare hands from then on); a trip
+    knocks the fumbler down (two rounds getting up)."""
+    prompt = f"{cid} fumbles: roll the mishap, or choose one?"
+    options: tuple[RollTheTable | Mishap, ...] = (RollTheTable(), *Mishap)
+    answer = answers.ask(encounter, Question(cid, Topic.FUMBLE, prompt, options))
+    if isinstance(answer, Mishap):
+        mishap = answer
+    else:
+        mishap = list(Mishap)[answers.dice.roll(len(Mishap), f"{cid}'s fumble").face - 1]
+    state = encounter.states[cid]
+    natural = encounter.sheet(cid).weapon.encumbrance is Encumbrance.NONE
+    if mishap is Mishap.TRIPPED or natural:  # fists cannot be dropped: a stumble
+        mishap = Mishap.TRIPPED
+        state = replace(state, down_rounds=KNOCKED_DOWN_ROUNDS)
+    else:
+        state = replace(state, weapon_lost=True)
+    event = StatusChanged(cid, "fumbled", mishap.value)
+    return encounter.with_state(cid, state), [event]

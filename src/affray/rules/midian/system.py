@@ -32,6 +32,7 @@ class EncounterOptions(Strict):
     willpower: Literal["first", "each"] = "first"
     willpower_shock: Literal["earlier", "all"] = "earlier"
     critical_effects: bool = False
+    fumble_effects: bool = False
 
 
 class SideKeys(Strict):
@@ -69,6 +70,7 @@ def _ruleset(keys: EncounterKeys) -> MidianRuleset:
         distance=options.distance,
         surprised=surprised,
         critical_effects=options.critical_effects,
+        fumble_effects=options.fumble_effects,
     )
 
 
