@@ -15,7 +15,7 @@ from affray.encounter import Question, Topic
 from affray.encounter.events import ActionChosen, Engaged
 from affray.events import Event
 from affray.rules.midian.actions import LetAct, StrikeFirst
-from affray.rules.midian.character import Encumbrance, Weapon
+from affray.rules.midian.character import Character, Encumbrance, Weapon
 from affray.rules.midian.criticals import Critical, critical_effect
 from affray.rules.midian.damage import damage_modifiers, roll_damage
 from affray.rules.midian.defence import TAKE_IT, Choice, DefencePool, Stance, TakeIt
@@ -207,6 +207,38 @@ def getting_up(pool: DefencePool) -> DefencePool:
     return replace(pool, actions=0)
 
 
+def attack_roll(
+    options: MidianOptions,
+    encounter: MidianEncounter,
+    cid: str,
+    target: str,
+    answers: MidianAnswers,
+    situation: Situation,
+    attacker: Character,
+) -> tuple[MidianEncounter, AttackOutcome]:
+    """One attack roll of ``cid`` (as ``attacker``: its sheet with the weapon it uses)
+    on ``target``, with every choice asked (the defence, retests), and the target's
+    health, defences and retests updated. One getting back up defends with free
+    parries and blocks only."""
+    them = encounter.states[target]
+    outcome = resolve_attack(
+        attacker,
+        encounter.sheet(target),
+        them.health,
+        answers.dice,
+        situation=situation,
+        rules=options.rules,
+        attacker_penalty=encounter.states[cid].health.penalty,
+        pool=getting_up(them.pool) if them.down_rounds else them.pool,
+        choose_defence=defence_chooser(encounter, target, cid, answers),
+        retest=retester(encounter, target, answers),
+        attack_retest=retester(encounter, cid, answers),
+    )
+    pool = replace(outcome.pool, actions=them.pool.actions) if them.down_rounds else outcome.pool
+    encounter = encounter.with_state(target, replace(them, health=outcome.health, pool=pool))
+    return note_retests(encounter, outcome.events), outcome
+
+
 def strike(
     options: MidianOptions,
     encounter: MidianEncounter,
@@ -247,23 +279,8 @@ def strike(
     attacker = (
         armed(encounter, cid) if weapon is None else replace(encounter.sheet(cid), weapon=weapon)
     )
-    outcome = resolve_attack(
-        attacker,
-        encounter.sheet(target),
-        them.health,
-        answers.dice,
-        situation=situation,
-        rules=options.rules,
-        attacker_penalty=me.health.penalty,
-        pool=getting_up(them.pool) if them.down_rounds else them.pool,
-        choose_defence=defence_chooser(encounter, target, cid, answers),
-        retest=retester(encounter, target, answers),
-        attack_retest=retester(encounter, cid, answers),
-    )
-    pool = replace(outcome.pool, actions=them.pool.actions) if them.down_rounds else outcome.pool
-    encounter = encounter.with_state(target, replace(them, health=outcome.health, pool=pool))
+    encounter, outcome = attack_roll(options, encounter, cid, target, answers, situation, attacker)
     encounter = encounter.with_state(cid, replace(encounter.states[cid], focus=target))
-    encounter = note_retests(encounter, outcome.events)
     events = list(outcome.events)
     if outcome.critical and outcome.damage and options.critical_effects:
         encounter, more = critical(encounter, cid, target, answers)
@@ -297,25 +314,10 @@ def shoot(
         surprised=defenceless(encounter, target),
     )
     events: list[Event] = []
-    them = encounter.states[target]
-    outcome: AttackOutcome = resolve_attack(
-        armed(encounter, cid),
-        encounter.sheet(target),
-        them.health,
-        answers.dice,
-        situation=situation,
-        rules=options.rules,
-        attacker_penalty=encounter.states[cid].health.penalty,
-        pool=them.pool,
-        choose_defence=defence_chooser(encounter, target, cid, answers),
-        retest=retester(encounter, target, answers),
-        attack_retest=retester(encounter, cid, answers),
+    encounter, outcome = attack_roll(
+        options, encounter, cid, target, answers, situation, armed(encounter, cid)
     )
     events.extend(outcome.events)
-    encounter = encounter.with_state(
-        target, replace(them, health=outcome.health, pool=outcome.pool)
-    )
-    encounter = note_retests(encounter, outcome.events)
     if outcome.fumble and options.fumble_effects:
         encounter, more = fumble(encounter, cid, answers)
         events.extend(more)

@@ -13,8 +13,7 @@ from affray.rules.midian.character import Encumbrance
 from affray.rules.midian.damage import roll_damage
 from affray.rules.midian.events import StatusChanged
 from affray.rules.midian.modifiers import Modifier, nonzero
-from affray.rules.midian.resolve import Situation, resolve_attack
-from affray.rules.midian.retests import note_retests, retester
+from affray.rules.midian.resolve import Situation
 from affray.rules.midian.situations import disarm as disarm_contest
 from affray.rules.midian.situations import escape_hold
 from affray.rules.midian.state import (
@@ -27,7 +26,7 @@ from affray.rules.midian.state import (
     defenceless,
     release_fallen,
 )
-from affray.rules.midian.strikes import defence_chooser, hurt, meet
+from affray.rules.midian.strikes import attack_roll, hurt, meet
 
 
 def grapple(
@@ -40,24 +39,12 @@ def grapple(
     """A touch attack; if it lands undefended, ``target`` is held."""
     events: list[Event] = []
     encounter = meet(encounter, cid, target, events)
-    them = encounter.states[target]
-    outcome = resolve_attack(
-        encounter.sheet(cid),
-        encounter.sheet(target),
-        them.health,
-        answers.dice,
-        situation=Situation(touch=True, surprised=defenceless(encounter, target)),
-        rules=options.rules,
-        attacker_penalty=encounter.states[cid].health.penalty,
-        pool=them.pool,
-        choose_defence=defence_chooser(encounter, target, cid, answers),
-        retest=retester(encounter, target, answers),
-        attack_retest=retester(encounter, cid, answers),
+    situation = Situation(touch=True, surprised=defenceless(encounter, target))
+    encounter, outcome = attack_roll(
+        options, encounter, cid, target, answers, situation, encounter.sheet(cid)
     )
-    encounter = note_retests(encounter, outcome.events)
-    them = encounter.states[target]
     events.extend(outcome.events)
-    them = replace(them, health=outcome.health, pool=outcome.pool)
+    them = encounter.states[target]
     if outcome.hit and not outcome.defended and them.health.fighting:
         them = replace(them, held_by=cid)
         holder = replace(encounter.states[cid], holding=target, holding_since=encounter.round)
