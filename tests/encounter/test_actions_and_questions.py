@@ -459,7 +459,7 @@ def test_a_disarmed_archer_cannot_shoot_and_fists_cannot_be_struck_away() -> Non
 
 def test_an_evaded_interrupt_does_not_ruin_the_action() -> None:
     hero = character("Hero", attack_bonus=10, weapon=weapon(), interrupts=1)
-    runner = character("Runner", dodge=10, hit_points=30, weapon=weapon())
+    runner = character("Runner", dodge=10, hit_points=30, weapon=weapon(), melee_evasion=True)
     encounter, rules = driver.build(
         MidianRuleset(), ("Hero", "a", hero, None), ("Runner", "b", runner, None)
     )

@@ -250,7 +250,7 @@ def test_narration_of_a_critical_charge_an_evasion_and_an_evaded_blow() -> None:
     told = " ".join(narrate_text(events))
     assert "×4" in told and "doubled" not in told
 
-    runner = character("Runner", dodge=10, hit_points=40)
+    runner = character("Runner", dodge=10, hit_points=40, melee_evasion=True)
     encounter, rules = pair(character("Hitter", attack_bonus=2, weapon=weapon()), runner)
     encounter = encounter.next_round()
     from affray.encounter import ScriptedChooser, Topic
@@ -323,3 +323,22 @@ def test_fumble_mishaps_when_the_game_master_wants_them() -> None:
     chosen = Answers(ScriptedDice([2]), ScriptedChooser({Topic.FUMBLE: "tripped"}, FirstChoice()))
     after, events = rules.ruleset.perform(encounter, "Fighter", Attack("Foe"), chosen)
     assert after.states["Fighter"].down_rounds == 2 and not after.states["Fighter"].weapon_lost
+
+
+def test_evasion_stands_against_blows_only_with_a_skill_for_it() -> None:
+    from affray.encounter import ScriptedChooser, Topic
+
+    for skilled in (False, True):
+        runner = character("Runner", dodge=10, hit_points=40, melee_evasion=skilled)
+        encounter, rules = pair(character("Hitter", attack_bonus=2, weapon=weapon()), runner)
+        chooser = ScriptedChooser({Topic.STANCE: "evasion"}, FirstChoice(), who="Runner")
+        encounter, _, _ = rules.ruleset.begin_round(
+            encounter.next_round(), Answers(ScriptedDice([5, 5, 18]), chooser)
+        )
+        # 10 + 2 = 12 against an evasion of 22: evaded with the skill, no roll; without
+        # it the runner must dodge as usual, with its action: 3 + 10 = 13
+        answers = Answers(ScriptedDice([10] if skilled else [10, 3]), FirstChoice())
+        after, events = rules.ruleset.perform(encounter, "Hitter", Attack("Runner"), answers)
+        assert any(isinstance(e, ev.Evaded) for e in events) is skilled
+        assert any(isinstance(e, ev.DefenceRolled) for e in events) is not skilled
+        assert after.states["Runner"].pool.actions == (1 if skilled else 0)

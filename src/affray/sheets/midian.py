@@ -89,6 +89,7 @@ class MidianSheet(Strict):
     interrupts: int = Field(default=0, ge=0, le=10)
     off_hand: MidianWeaponTable | None = None
     two_weapon_style: bool = False
+    melee_evasion: bool = False
 
     NESTED: ClassVar[dict[str, type[BaseModel]]] = {
         "weapon": MidianWeaponTable,
@@ -180,6 +181,7 @@ def midian_character(sheet: MidianSheet, where: str | None) -> Character:
             interrupts=sheet.interrupts,
             off_hand=off_hand,
             two_weapon_style=sheet.two_weapon_style,
+            melee_evasion=sheet.melee_evasion,
         ),
     )
 

@@ -536,7 +536,7 @@ def test_untrained_brawler_hits_with_only_the_damage_bonus() -> None:
 def test_evasion_one_roll_at_minus_6_for_every_attack() -> None:
     from affray.rules.midian.defence import evade
 
-    runner = character("Runner", dodge=2)
+    runner = character("Runner", dodge=2, melee_evasion=True)  # evades blows too
     roll = evade(runner, ScriptedDice([15]))
     assert roll.total == 15 + 2 - 6
     pool = replace(DefencePool.fresh(runner, stance=Stance.EVASION), evasion_total=roll.total)

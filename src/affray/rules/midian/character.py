@@ -159,6 +159,8 @@ class Character:
     """A second weapon, in the other hand (one-handed, light enough to pair)."""
     two_weapon_style: bool = False
     """Trained to fight with two weapons (a Florentine-style skill): no penalty."""
+    melee_evasion: bool = False
+    """A skill that allows evasion in melee (otherwise it stands against shots only)."""
 
     def __post_init__(self) -> None:
         missing = [a for a in ATTRIBUTES if a not in self.attributes]

@@ -30,8 +30,7 @@ from affray.encounter.events import ActionChosen, TurnSkipped
 from affray.events import Event
 from affray.rules.midian.actions import Interrupt, LetAct, PreEmpt
 from affray.rules.midian.checks import challenge
-from affray.rules.midian.defence import evaded as evaded_by
-from affray.rules.midian.events import AttackRolled, DefenceRolled
+from affray.rules.midian.events import AttackRolled, DefenceRolled, Evaded
 from affray.rules.midian.state import MidianAnswers, MidianEncounter
 
 if TYPE_CHECKING:
@@ -85,12 +84,11 @@ def interruptions(
         queue.remove(c.id)  # the interrupt is that later action, taken now
         encounter = encounter.queued(tuple(queue))
         events.append(ActionChosen(c.id, Interrupt(cid)))
-        evasion = encounter.states[cid].pool.evasion_total
         encounter, turn = play_turn(encounter, ruleset.uninterrupted(), c.id, answers)
         events.extend(turn)
         if not encounter.states[cid].fighting:
             return encounter, events, False
-        if _ruined(turn, c.id, cid, evasion):
+        if _ruined(turn, c.id, cid):
             events.append(TurnSkipped(cid, f"its action was ruined by {c.id}'s interrupt"))
             return encounter, events, False
     return encounter, events, True
@@ -137,15 +135,15 @@ def _pre_empt(
     return encounter, [*events, *turn], True
 
 
-def _ruined(turn: list[Event], by: str, cid: str, evasion: int | None) -> bool:
-    """An attack by ``by`` on ``cid`` that hit and was neither defended nor evaded
-    (``evasion``: ``cid``'s evasion total this round, if it is evading)."""
+def _ruined(turn: list[Event], by: str, cid: str) -> bool:
+    """An attack by ``by`` on ``cid`` that hit and was neither defended nor evaded."""
     for index, event in enumerate(turn):
         if isinstance(event, AttackRolled) and event.attacker == by and event.defender == cid:
-            defended = any(
-                isinstance(e, DefenceRolled) and e.success for e in turn[index + 1 : index + 2]
+            following = turn[index + 1 : index + 2]
+            stopped = any(
+                (isinstance(e, DefenceRolled) and e.success) or isinstance(e, Evaded)
+                for e in following
             )
-            evaded = evasion is not None and not event.critical and evaded_by(evasion, event.total)
-            if event.hit and not defended and not evaded:
+            if event.hit and not stopped:
                 return True
     return False

@@ -208,10 +208,12 @@ def resolve_attack(
             no_active=situation.surprised or situation.set_against_charge,
         )
         choices = options(defender, pool, allowed=allowed)
-        if pool.stance is Stance.EVASION and pool.evasion_total is not None:
-            defended = Defence.DODGE in allowed and evaded(pool.evasion_total, attack.total)
+        # evasion stands against shots; against blows only with a skill that allows it
+        evasion = pool.evasion_total if pool.stance is Stance.EVASION else None
+        if evasion is not None and (situation.ranged or defender.melee_evasion):
+            defended = Defence.DODGE in allowed and evaded(evasion, attack.total)
             if defended:
-                events.append(Evaded(defender.name, pool.evasion_total, attack.total))
+                events.append(Evaded(defender.name, evasion, attack.total))
         elif choices:
             choice = choose_defence(choices, attack)
             if choice is not None:
