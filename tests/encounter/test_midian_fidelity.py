@@ -342,3 +342,18 @@ def test_evasion_stands_against_blows_only_with_a_skill_for_it() -> None:
         assert any(isinstance(e, ev.Evaded) for e in events) is skilled
         assert any(isinstance(e, ev.DefenceRolled) for e in events) is not skilled
         assert after.states["Runner"].pool.actions == (1 if skilled else 0)
+
+
+def test_cover_in_melee_penalises_both_sides() -> None:
+    left = character("Left", attack_bonus=4, weapon=weapon())
+    right = character("Right", attack_bonus=4, weapon=weapon())
+    encounter, rules = pair(left, right, MidianRuleset(melee_cover=25))
+    encounter = driver.with_actions(
+        driver.with_actions(encounter.next_round(), "Left", 0), "Right", 0
+    )
+    for attacker, target in (("Left", "Right"), ("Right", "Left")):
+        answers = Answers(ScriptedDice([10, 1]), FirstChoice())
+        _, events = rules.ruleset.perform(encounter, attacker, Attack(target), answers)
+        attack = next(e for e in events if isinstance(e, ev.AttackRolled))
+        assert any(m.label == "25% cover" and m.value == -5 for m in attack.modifiers)
+        assert attack.total == 10 + 4 - 5

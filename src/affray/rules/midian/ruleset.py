@@ -62,6 +62,7 @@ class MidianRuleset:
         critical_effects: roll the critical-effect table on every critical (knocked
             down, knocked out and decapitated take effect; the others are narrated).
         fumble_effects: a fumble drops or breaks the weapon, or trips the fumbler.
+        melee_cover: percent of cover between the sides in melee, for both.
     """
 
     system = "midian"
@@ -74,9 +75,15 @@ class MidianRuleset:
         surprised: Sequence[str] = (),
         critical_effects: bool = False,
         fumble_effects: bool = False,
+        melee_cover: int = 0,
     ) -> None:
         self.options = MidianOptions(
-            rules or Rules(), distance, frozenset(surprised), critical_effects, fumble_effects
+            rules or Rules(),
+            distance,
+            frozenset(surprised),
+            critical_effects,
+            fumble_effects,
+            melee_cover,
         )
         self.interruptible = True
 

@@ -60,6 +60,8 @@ class MidianOptions:
         critical_effects: roll the critical-effect table on every critical (knocked
             down, knocked out and decapitated take effect; the others are narrated).
         fumble_effects: a fumble drops or breaks the weapon, or trips the fumbler.
+        melee_cover: percent of cover between the sides in melee (a wall, a barricade,
+            a table): "For melee weapons, cover applies equally to both combatants."
     """
 
     rules: Rules = field(default_factory=Rules)
@@ -67,6 +69,7 @@ class MidianOptions:
     surprised: frozenset[str] = frozenset()
     critical_effects: bool = False
     fumble_effects: bool = False
+    melee_cover: int = 0
 
 
 MidianEncounter = Encounter[Character, MidianState]

@@ -267,6 +267,7 @@ def strike(
     unfaced = len(foes_on_target) >= 2 and them.focus not in (None, cid)
     situation = replace(
         situation,
+        cover=situation.cover or (0 if situation.ranged else options.melee_cover),
         ganging=len(foes_on_target),
         target_down=them.down_rounds > 0,
         attacker_down=me.down_rounds > 0,

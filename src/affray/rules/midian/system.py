@@ -33,6 +33,7 @@ class EncounterOptions(Strict):
     willpower_shock: Literal["earlier", "all"] = "earlier"
     critical_effects: bool = False
     fumble_effects: bool = False
+    melee_cover: int = Field(default=0, ge=0, le=90)
 
 
 class SideKeys(Strict):
@@ -71,6 +72,7 @@ def _ruleset(keys: EncounterKeys) -> MidianRuleset:
         surprised=surprised,
         critical_effects=options.critical_effects,
         fumble_effects=options.fumble_effects,
+        melee_cover=options.melee_cover,
     )
 
 
