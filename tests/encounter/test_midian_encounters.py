@@ -229,7 +229,7 @@ def test_grapple_hold_squeezes_at_the_end_of_the_round_and_can_be_broken() -> No
     encounter, events = rules.take_turn(encounter, "Wrestler", ScriptedDice([10, 3]))
     attack = next(e for e in events if isinstance(e, ev.AttackRolled))
     assert attack.armour_class == 5
-    assert encounter.states["Victim"].held_by == "Wrestler"
+    assert encounter.states["Victim"].held_by == ("Wrestler",)
     assert any(isinstance(e, ev.StatusChanged) and e.status == "held" for e in events)
     # the hold does no more harm the round it was taken (the grapple did its damage)
     encounter, events = rules.end_round(encounter, ScriptedDice([]))
@@ -247,9 +247,7 @@ def test_grapple_hold_squeezes_at_the_end_of_the_round_and_can_be_broken() -> No
     # the victim's turn: a Strength-or-Agility challenge; the victim has no grappling skill (-5)
     encounter, events = rules.take_turn(encounter, "Victim", ScriptedDice([2, 2, 15, 15]))
     assert isinstance(events[-1], ev.StatusChanged) and events[-1].status == "free"
-    assert (
-        encounter.states["Victim"].held_by is None and encounter.states["Wrestler"].holding is None
-    )
+    assert encounter.states["Victim"].held_by == () and encounter.states["Wrestler"].holding is None
 
 
 def test_disarmer_takes_the_weapon_and_the_victim_fights_with_fists() -> None:

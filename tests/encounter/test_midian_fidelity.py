@@ -110,7 +110,7 @@ def test_shock_weakens_the_struggle_to_break_a_hold() -> None:
     encounter, rules = pair(wrestler, victim)
     hurt = encounter.states["Victim"]
     encounter = encounter.with_state(
-        "Victim", replace(hurt, held_by="Wrestler", health=replace(hurt.health, shock=10))
+        "Victim", replace(hurt, held_by=("Wrestler",), health=replace(hurt.health, shock=10))
     ).with_state("Wrestler", replace(encounter.states["Wrestler"], holding="Victim"))
     encounter = driver.with_actions(encounter.next_round(), "Victim", 1)
     _, events = rules.take_turn(encounter, "Victim", ScriptedDice([2, 2, 15, 15]))
@@ -357,3 +357,40 @@ def test_cover_in_melee_penalises_both_sides() -> None:
         attack = next(e for e in events if isinstance(e, ev.AttackRolled))
         assert any(m.label == "25% cover" and m.value == -5 for m in attack.modifiers)
         assert attack.total == 10 + 4 - 5
+
+
+def test_two_may_hold_one_who_may_break_one_hold_or_grapple_back() -> None:
+    from affray.rules.midian.actions import Escape, Grapple
+    from affray.rules.midian.character import Encumbrance
+
+    fists = weapon(name="Fists", damage="1d4", type="smashing", encumbrance=Encumbrance.NONE)
+    one = character("One", attack_bonus=10, grappling=2, weapon=fists)
+    two = character("Two", attack_bonus=10, grappling=2, weapon=fists)
+    bear = character("Bear", grappling=3, hit_points=60, natural_armour_class=5)
+    encounter, rules = driver.build(
+        MidianRuleset(),
+        ("One", "a", one, None),
+        ("Two", "a", two, None),
+        ("Bear", "b", bear, None),
+    )
+    encounter = driver.with_actions(encounter.next_round(), "Bear", 0)
+    for holder in ("One", "Two"):  # 10 + 10 hits the natural armour class; [2] damage
+        answers = Answers(ScriptedDice([10, 2]), FirstChoice())
+        encounter, _ = rules.ruleset.perform(encounter, holder, Grapple("Bear"), answers)
+    assert encounter.states["Bear"].held_by == ("One", "Two")
+    assert rules.ruleset.actions(encounter, "Bear") == [
+        Escape("One"),
+        Escape("Two"),
+        Grapple("One"),
+        Grapple("Two"),
+    ]
+    # the bear breaks One's hold (its Strength challenge wins) and is still in Two's
+    answers = Answers(ScriptedDice([2, 2, 19, 19]), FirstChoice())
+    encounter, _ = rules.ruleset.perform(encounter, "Bear", Escape("One"), answers)
+    assert encounter.states["Bear"].held_by == ("Two",)
+    assert encounter.states["One"].holding is None
+    # then grapples Two back: now each holds the other
+    answers = Answers(ScriptedDice([15, 1]), FirstChoice())
+    encounter, _ = rules.ruleset.perform(encounter, "Bear", Grapple("Two"), answers)
+    assert encounter.states["Two"].held_by == ("Bear",)
+    assert encounter.states["Bear"].holding == "Two"

@@ -45,7 +45,7 @@ def can_interrupt(encounter: MidianEncounter, who: str, cid: str) -> bool:
         and state.fighting
         and state.interrupts_left > 0
         and state.pool.actions > 0
-        and state.held_by is None
+        and not state.held_by
         and not state.down_rounds
         and who in encounter.queue
     )
@@ -100,7 +100,7 @@ def _can_pre_empt(encounter: MidianEncounter, who: str, cid: str) -> bool:
         state.waiting_for == cid
         and encounter.combatant(who).side != encounter.combatant(cid).side
         and state.fighting
-        and state.held_by is None
+        and not state.held_by
         and state.pool.actions > 0
         and who in encounter.queue
     )

@@ -68,7 +68,7 @@ def begin_round(
     for c in active:
         state = encounter.states[c.id]
         sheet = c.sheet
-        if state.holding is not None:  # a continuing hold rolls no initiative
+        if state.holding is not None and not state.held_by:  # a continuing hold: no roll
             stance = ask_stance(encounter, c.id, answers)
             pool = DefencePool.fresh(sheet, actions=0, stance=stance)
             encounter = encounter.with_state(c.id, replace(state, pool=pool))

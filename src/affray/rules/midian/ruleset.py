@@ -147,7 +147,8 @@ class MidianRuleset:
 def legal_actions(options: MidianOptions, encounter: MidianEncounter, cid: str) -> Sequence[Action]:
     """Every action open to ``cid`` now.
 
-    Held: only trying to break free. On total defence or evasion: defending, fleeing
+    Held: only trying to break free of a holder, or (with the grappling skill, not
+    holding anyone yet) grappling a holder back. On total defence or evasion: defending, fleeing
     or holding. Holding someone: keeping the hold (or fleeing is out: let go first).
     Otherwise attack (plainly, or with an easy or hard called shot), shoot (with a
     ranged weapon), grapple (with the grappling skill, a foe not yet held) or disarm
@@ -157,8 +158,11 @@ def legal_actions(options: MidianOptions, encounter: MidianEncounter, cid: str) 
     there is one, and this turn is not already a waited one), or hold.
     """
     state = encounter.states[cid]
-    if state.held_by is not None:
-        return [Escape(state.held_by)]
+    if state.held_by:  # held: break free, or (with the skill) grapple a holder back
+        grip = [Grapple(h) for h in state.held_by if encounter.sheet(cid).grappling]
+        if state.holding is not None:
+            grip = []  # already holding one of them
+        return [*(Escape(h) for h in state.held_by), *grip]
     legal: list[Action] = []
     if state.pool.stance in DEFENDING:
         legal.append(Defend(stance=state.pool.stance))
@@ -176,7 +180,7 @@ def legal_actions(options: MidianOptions, encounter: MidianEncounter, cid: str) 
         if sheet.weapon.ranged:
             legal.extend(Shoot(f) for f in foes)
         if sheet.grappling:
-            legal.extend(Grapple(f) for f in near if encounter.states[f].held_by is None)
+            legal.extend(Grapple(f) for f in near if cid not in encounter.states[f].held_by)
         if disarmable(encounter, cid):  # one needs a weapon to strike a weapon away
             legal.extend(Disarm(f) for f in near if disarmable(encounter, f))
         if not engaged and options.distance >= CHARGE_RUN_UP:
@@ -233,8 +237,8 @@ def perform(
             return grapple(options, encounter, cid, target, answers)
         case Disarm(target=str(target)):
             return disarm(encounter, cid, target, answers.dice)
-        case Escape():
-            return escape(encounter, cid, answers.dice)
+        case Escape(target=str(holder)):
+            return escape(encounter, cid, holder, answers.dice)
         case SetAgainstCharge():
             state = encounter.states[cid]
             return encounter.with_state(cid, _set(state)), []

@@ -31,7 +31,8 @@ class MidianState:
     holding: str | None = None
     holding_since: int = 0
     """The round the hold was taken (it squeezes from the next round's end on)."""
-    held_by: str | None = None
+    held_by: tuple[str, ...] = ()
+    """Everyone holding this combatant (several may, and it may hold one of them back)."""
     charged: int = 0
     """The round of this combatant's last charge (no active defence for its rest)."""
     focus: str | None = None
@@ -93,8 +94,12 @@ def armed(encounter: MidianEncounter, cid: str) -> Character:
 
 
 def break_hold(encounter: MidianEncounter, holder: str, held: str) -> MidianEncounter:
+    """``holder`` lets go of (or loses its hold on) ``held``."""
     encounter = encounter.with_state(holder, replace(encounter.states[holder], holding=None))
-    return encounter.with_state(held, replace(encounter.states[held], held_by=None))
+    them = encounter.states[held]
+    return encounter.with_state(
+        held, replace(them, held_by=tuple(h for h in them.held_by if h != holder))
+    )
 
 
 def release_fallen(encounter: MidianEncounter, cid: str) -> MidianEncounter:
@@ -104,8 +109,8 @@ def release_fallen(encounter: MidianEncounter, cid: str) -> MidianEncounter:
         return encounter
     if state.holding is not None:
         encounter = break_hold(encounter, cid, state.holding)
-    if state.held_by is not None:
-        encounter = break_hold(encounter, state.held_by, cid)
+    for holder in state.held_by:
+        encounter = break_hold(encounter, holder, cid)
     return encounter.release(cid)
 
 

@@ -15,6 +15,7 @@ from affray.rules.midian.actions import (
     BothWeapons,
     Defend,
     Disarm,
+    Escape,
     Grapple,
     KeepHold,
     KeepSet,
@@ -115,8 +116,8 @@ class MidianAI:
     def action(self, encounter: MidianEncounter, cid: str) -> Action:
         tactics = self.tactics.get(cid, MidianTactics())
         state = encounter.states[cid]
-        if state.held_by is not None:
-            return Hold()  # not asked: breaking free is the only legal action
+        if state.held_by:
+            return Escape(state.held_by[0])  # break free of the first who took hold
         if (
             tactics.retreat_at is not None
             and lost(encounter, cid) >= tactics.retreat_at
@@ -144,7 +145,7 @@ class MidianAI:
             return Hold()  # every foe is surrounded by others
         target = pick(encounter, self.ruleset, cid, engaged or near, self.dice)
         them = encounter.states[target]
-        if role is Role.GRAPPLER and sheet.grappling and them.held_by is None:
+        if role is Role.GRAPPLER and sheet.grappling and not them.held_by:
             return Grapple(target)
         if role is Role.DISARMER and disarmable(encounter, cid) and disarmable(encounter, target):
             return Disarm(target)

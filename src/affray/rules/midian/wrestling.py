@@ -46,7 +46,7 @@ def grapple(
     events.extend(outcome.events)
     them = encounter.states[target]
     if outcome.hit and not outcome.defended and them.health.fighting:
-        them = replace(them, held_by=cid)
+        them = replace(them, held_by=(*them.held_by, cid))
         holder = replace(encounter.states[cid], holding=target, holding_since=encounter.round)
         encounter = encounter.with_state(cid, holder)
         events.append(StatusChanged(target, "held", f"in {cid}'s hold"))
@@ -79,10 +79,9 @@ def squeeze(
     return encounter, [ActionChosen(holder, Squeeze(held)), damage.event, *hurt_events]
 
 
-def escape(encounter: MidianEncounter, cid: str, dice: Dice) -> MidianOutcome:
-    """A contest to break the hold ``cid`` is in."""
-    holder = encounter.states[cid].held_by
-    if holder is None:
+def escape(encounter: MidianEncounter, cid: str, holder: str, dice: Dice) -> MidianOutcome:
+    """A contest to break ``holder``'s hold on ``cid``."""
+    if holder not in encounter.states[cid].held_by:
         return encounter, []
     result, checks = escape_hold(
         encounter.sheet(cid),
