@@ -585,3 +585,17 @@ def test_a_disarm_where_both_roll_a_critical_is_decided_by_the_totals() -> None:
     assert both.outcome == "disarmed"
     lone = disarm(attacker, defender, ScriptedDice([10, 19]))
     assert lone.outcome == "reversed"
+
+
+def test_a_regenerating_creature_does_not_bleed_and_gets_back_up() -> None:
+    troll = character("Troll", hit_points=0, life_points=10, regenerates=True, system_shock=100)
+    down = Health(0, -2, 10, conscious=False, serious_wounds=2, fell_to_zero=True)
+    # system shock at -2: 100 - 10 = 90 %: 50 passes; no bleeding; a life point back
+    health, events = end_of_round(troll, down, ScriptedDice([50]))
+    assert [e.kind for e in events] == ["system_shock_rolled", "regenerated"]
+    assert health.life_points == -1 and not health.conscious
+    back, events = end_of_round(troll, replace(health, life_points=0), ScriptedDice([50]))
+    assert back.life_points == 1 and back.conscious
+    ordinary = replace(troll, regenerates=False)
+    _, events = end_of_round(ordinary, down, ScriptedDice([50]))
+    assert "bled" in [e.kind for e in events]

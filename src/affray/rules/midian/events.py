@@ -166,3 +166,13 @@ class Evaded(Event):
     defender: str
     evasion: int
     attack: int
+
+
+@dataclass(frozen=True, slots=True)
+class Regenerated(Event):
+    """A regenerating creature's wounds close: life points back at the end of a round."""
+
+    character: str
+    points: int
+    life_points: int
+    woke: bool

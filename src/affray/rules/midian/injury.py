@@ -36,6 +36,7 @@ from affray.rules.midian.events import (
     Bled,
     CheckRolled,
     DamageTaken,
+    Regenerated,
     RetestUsed,
     StatusChanged,
     SystemShockRolled,
@@ -260,7 +261,7 @@ def end_of_round(
     """Bleeding, heroic-armour fatigue and the round's system shock roll (which may be
     retested); then this round's shock becomes next round's initiative penalty."""
     events: list[Event] = []
-    if health.alive and not health.tended:
+    if health.alive and not health.tended and not character.regenerates:
         below = -health.life_points if health.life_points < 0 else 0
         if below:
             health = _bleed(character, health, below, "below 0 life points", events)
@@ -278,7 +279,24 @@ def end_of_round(
             retest=retest,
         )
         events.extend(more)
+    if character.regenerates and health.alive and health.life_points < health.max_life_points:
+        health, more = _regenerate(character, health)
+        events.extend(more)
     return replace(health, carried_shock=health.shock, shock=0), events
+
+
+REGENERATION_PER_ROUND = 1
+"""Life points a regenerating creature gets back at the end of each round (decision: the
+chapter gives no rate; see docs/rules/midian.md)."""
+
+
+def _regenerate(character: Character, health: Health) -> tuple[Health, list[Event]]:
+    """The wounds close: a life point back; above 0 again, it wakes (not from a coma)."""
+    life = min(health.max_life_points, health.life_points + REGENERATION_PER_ROUND)
+    gained = life - health.life_points
+    woke = life > 0 and not health.conscious and not health.coma
+    health = replace(health, life_points=life, conscious=health.conscious or woke)
+    return health, [Regenerated(character.name, gained, life, woke)]
 
 
 def _bleed(

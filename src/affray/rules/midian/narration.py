@@ -41,6 +41,14 @@ def _m_attack(event: mid.AttackRolled) -> tuple[list[Segment], bool]:
     ], False
 
 
+def _m_regenerated(event: mid.Regenerated) -> tuple[list[Segment], bool]:
+    woke = ", and gets back up" if event.woke else ""
+    return [
+        (event.character, "name"),
+        (f" regenerates {event.points} → {event.life_points} LP{woke}", "dim"),
+    ], False
+
+
 def _m_evaded(event: mid.Evaded) -> tuple[list[Segment], bool]:
     return [
         (f"{event.defender} evades it (evasion {event.evasion} vs {event.attack}) → ", ""),
@@ -181,6 +189,7 @@ HANDLERS: dict[type[Event], Handler] = {
     mid.AttackRolled: _m_attack,
     mid.DefenceRolled: _m_defence,
     mid.Evaded: _m_evaded,
+    mid.Regenerated: _m_regenerated,
     mid.DamageRolled: _m_damage,
     mid.DamageTaken: _m_taken,
     mid.CheckRolled: _m_check,
