@@ -232,10 +232,13 @@ def test_a_disarmed_fighter_loses_its_weapon_skill() -> None:
     encounter, rules = pair(fighter, foe)
     lost = replace(encounter.states["Fighter"], weapon_lost=True)
     encounter = driver.with_actions(encounter.with_state("Fighter", lost).next_round(), "Foe", 0)
-    answers = Answers(ScriptedDice([10, 1]), FirstChoice())
+    answers = Answers(ScriptedDice([10]), FirstChoice())
     _, events = rules.ruleset.perform(encounter, "Fighter", Attack("Foe"), answers)
     attack = next(e for e in events if isinstance(e, ev.AttackRolled))
     assert attack.weapon == "Unarmed" and attack.total == 10 + 6 - 4
+    # an untrained brawler's bare hands: no damage dice, only the damage bonus (0 here)
+    damage = next(e for e in events if isinstance(e, ev.DamageRolled))
+    assert damage.dice == () and damage.final == 0
 
 
 def test_narration_of_a_critical_charge_an_evasion_and_an_evaded_blow() -> None:

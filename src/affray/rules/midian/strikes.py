@@ -268,6 +268,7 @@ def strike(
     situation = replace(
         situation,
         cover=situation.cover or (0 if situation.ranged else options.melee_cover),
+        untrained_brawl=situation.untrained_brawl or (weapon is None and me.weapon_lost),
         ganging=len(foes_on_target),
         target_down=them.down_rounds > 0,
         attacker_down=me.down_rounds > 0,
