@@ -397,3 +397,43 @@ def test_two_may_hold_one_who_may_break_one_hold_or_grapple_back() -> None:
     encounter, _ = rules.ruleset.perform(encounter, "Bear", Grapple("Two"), answers)
     assert encounter.states["Two"].held_by == ("Bear",)
     assert encounter.states["Bear"].holding == "Two"
+
+
+def test_a_stray_shot_carries_the_shooters_damage_bonus() -> None:
+    bow = weapon(name="Bow", damage="1d6", type="stabbing", ranged="device", range_increment=50)
+    archer = character("Archer", attack_bonus=0, damage_bonus=3, weapon=bow)
+    friend = character("Friend", armour_class=5, hit_points=40)
+    foe = character("Foe", armour_class=10, hit_points=40)
+    encounter, rules = driver.build(
+        MidianRuleset(),
+        ("Archer", "a", archer, None),
+        ("Friend", "a", friend, None),
+        ("Foe", "b", foe, None),
+    )
+    encounter = driver.with_actions(
+        encounter.next_round().engage("Friend", "Foe", "melee"), "Foe", 0
+    )
+    # 10 - 8 (40 % cover: the friend in the way) = 2 misses AC 10, but 10 alone would
+    # have hit: the shot strikes the friend (AC 8 at range), 1d6 [4] + 3 damage bonus = 7
+    answers = Answers(ScriptedDice([10, 4]), FirstChoice())
+    after, events = rules.ruleset.perform(encounter, "Archer", Shoot("Foe"), answers)
+    stray = [e for e in events if isinstance(e, ev.DamageRolled)]
+    assert len(stray) == 1 and stray[0].final == 7
+    assert after.states["Friend"].health.hit_points == 40 - 7
+
+
+def test_ambushers_choose_a_stance_in_the_surprise_round() -> None:
+    from affray.encounter import ScriptedChooser, Topic
+
+    bandit = character("Bandit", weapon=weapon())
+    merchant = character("Merchant")
+    encounter, rules = driver.build(
+        MidianRuleset(surprised=["caravan"]),
+        ("Bandit", "bandits", bandit, None),
+        ("Merchant", "caravan", merchant, None),
+    )
+    chooser = ScriptedChooser({Topic.STANCE: "defensive"}, FirstChoice())
+    encounter, _, _ = rules.ruleset.begin_round(
+        encounter.next_round(), Answers(ScriptedDice([]), chooser)
+    )
+    assert encounter.states["Bandit"].pool.stance is Stance.DEFENSIVE
