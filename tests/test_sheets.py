@@ -148,7 +148,9 @@ def test_several_problems_are_reported_together() -> None:
     [
         ("a.toml", 'system = "mst2"\nname = ', "not valid TOML"),
         ("a.json", '{"system": ', "not valid JSON"),
-        ("a.json", "[1, 2]", "top level is list"),
+        ("a.json", "[1, 2]", "holds a list, not a table"),
+        ("a.json", "null", "holds null, not a table"),
+        ("a.json", '{"system": "mst2", "name": "A", "name": "B"}', "'name' appears twice"),
         ("a.toml", "a = " + "[" * 100 + "]" * 100, "nested more than"),
         ("a.json", "[" * 100_000, "nested more than"),
         ("a.yaml", "system: mst2", "unknown file type"),
@@ -208,3 +210,22 @@ def test_a_byte_order_mark_is_harmless(tmp_path: Path) -> None:
     path = tmp_path / "bom.json"
     path.write_bytes(b"\xef\xbb\xbf" + json.dumps({**BASE, "skill": 2}).encode())
     assert load_sheet(path).skill == 2
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("\u001b[31mRed", "control character"),
+        ("Evil\nKnight attacks", "line break"),
+        ("   ", "is blank"),
+    ],
+)
+def test_names_are_plain_text(name: str, words: str) -> None:
+    with pytest.raises(SheetError) as caught:
+        sheet_from_data({**BASE, "name": name}, "named.toml")
+    assert caught.value.key == "name" and words in str(caught.value)
+    assert "\x1b" not in caught.value.message.replace("\\x1b", "")  # shown escaped, not raw
+
+
+def test_a_name_keeps_its_words_and_drops_stray_spaces() -> None:
+    assert sheet_from_data({**BASE, "name": "  Sir   Bors "}, "named.toml").name == "Sir Bors"

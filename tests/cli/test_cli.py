@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -355,3 +357,30 @@ def test_fight_with_live_odds() -> None:
     assert lines[first + 2].startswith("Sellsword attacks Ogre")
     midian = run("fight", str(EXAMPLES / "encounters" / "city_watch.toml"), "--seed", "1", "--odds")
     assert midian.exit_code == 0 and "Midian has no exact odds of an attack" in midian.stderr
+
+
+def run_script(*args: str) -> subprocess.CompletedProcess[str]:
+    """The real console script in a fresh process (its own error handling included)."""
+    code = "import sys; sys.argv[0] = 'affray'; from affray.cli.main import main; main()"
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=60
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("roll", "d0"), "2 to 1000 sides"),
+        (("roll", "3d6+"), "expression ends"),
+        (("roll", "(("), "expression ends"),
+        (("duel", SELLSWORD, SPEARMAN, "-n", "0"), "Invalid value for '-n'"),
+        (("nosuch",), "No such command"),
+    ],
+)
+def test_every_user_error_has_one_line_and_a_tip(args: tuple[str, ...], words: str) -> None:
+    result = run_script(*args)
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith("error: ") and words in lines[0]
+    assert lines[1].startswith("Tip: ") and len(lines) == 2
+    assert "Traceback" not in result.stderr

@@ -27,8 +27,18 @@ class UserError(click.ClickException):
     def show(self, file: Any = None) -> None:
         stream = file or sys.stderr
         click.echo(f"error: {self.error.message}", file=stream)
-        if self.error.hint:
-            click.echo(f"Tip: {self.error.hint}", file=stream)
+        click.echo(f"Tip: {self.error.hint or default_tip(self.error)}", file=stream)
+
+
+def default_tip(error: AffrayError) -> str:
+    """A tip for an error raised without one, by its kind."""
+    from affray.errors import DiceError, SheetError
+
+    if isinstance(error, DiceError):
+        return "write dice like 3d6+2 or 2d10-(1d4+1): NdM with 2 to 1000 sides, + - ( )"
+    if isinstance(error, SheetError):
+        return "docs/sheets.md lists every key of a sheet and what it takes"
+    return "add --help to the command to see what it takes"
 
 
 class AffrayGroup(click.Group):
@@ -78,7 +88,21 @@ def main() -> None:
     import os
 
     try:
-        cli(prog_name="affray", standalone_mode=True)
+        code = cli.main(prog_name="affray", standalone_mode=False)
+    except click.UsageError as error:  # click's own: a bad option or argument
+        if type(error).__name__ == "NoArgsIsHelpError":  # a bare group: its help
+            click.echo(error.format_message())
+            sys.exit(0)
+        click.echo(f"error: {error.format_message()}", err=True)
+        where = error.ctx.command_path if error.ctx is not None else "affray"
+        click.echo(f"Tip: {where} --help lists its arguments and options", err=True)
+        sys.exit(2)
+    except click.ClickException as error:
+        error.show()
+        sys.exit(error.exit_code)
+    except (click.Abort, KeyboardInterrupt):
+        click.echo("interrupted", err=True)
+        sys.exit(130)
     except Exception as error:  # pragma: no cover - only reached through a bug
         if os.environ.get("AFFRAY_DEBUG"):
             raise
@@ -88,3 +112,4 @@ def main() -> None:
             err=True,
         )
         sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)

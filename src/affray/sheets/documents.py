@@ -63,7 +63,11 @@ def parse_document(text: str, kind: str, where: str | None = None) -> dict[str, 
         raise SheetError(f"document is larger than {MAX_FILE_BYTES:,} characters", path=where)
     _check_bracket_depth(text, where)
     try:
-        data: Any = tomllib.loads(text) if kind == "toml" else json.loads(text)
+        data: Any = (
+            tomllib.loads(text)
+            if kind == "toml"
+            else json.loads(text, object_pairs_hook=_refuse_duplicates)
+        )
     except tomllib.TOMLDecodeError as error:
         raise SheetError(f"not valid TOML: {error}", path=where) from None
     except json.JSONDecodeError as error:
@@ -72,6 +76,12 @@ def parse_document(text: str, kind: str, where: str | None = None) -> dict[str, 
         ) from None
     except (RecursionError, MemoryError):  # defensive: the depth check runs first
         raise SheetError("nested too deeply", path=where) from None
+    except DuplicateKeyError as error:
+        raise SheetError(
+            f"the key {str(error)!r} appears twice in one table",
+            path=where,
+            hint="keep one of them (TOML refuses this too)",
+        ) from None
     except ValueError as error:  # e.g. an integer literal thousands of digits long
         raise SheetError(
             f"unreadable value: {str(error).split(';')[0]}",
@@ -80,11 +90,39 @@ def parse_document(text: str, kind: str, where: str | None = None) -> dict[str, 
         ) from None
     if not isinstance(data, dict):
         raise SheetError(
-            f"the top level is {type(data).__name__}, not a table of keys",
+            f"the file holds {_what(data)}, not a table of keys",
             path=where,
             hint='a sheet is a table such as {"system": "mst2", "name": ...}',
         )
     return data
+
+
+class DuplicateKeyError(ValueError):
+    """A JSON object names the same key twice."""
+
+
+def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise DuplicateKeyError(key)
+        seen[key] = value
+    return seen
+
+
+def _what(data: object) -> str:
+    """A JSON value described in the words of a sheet."""
+    if data is None:
+        return "null"
+    if isinstance(data, bool):
+        return "true or false"
+    if isinstance(data, int | float):
+        return "a number"
+    if isinstance(data, str):
+        return "a string"
+    if isinstance(data, list):
+        return "a list"
+    return "something else"
 
 
 def _check_bracket_depth(text: str, where: str | None) -> None:

@@ -7,9 +7,9 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Generic
+from typing import Annotated, Any, Generic
 
-from pydantic import ConfigDict, Field
+from pydantic import AfterValidator, ConfigDict, Field
 
 from affray import bestiary, registry
 from affray.dice import Dice, RandomDice
@@ -18,9 +18,14 @@ from affray.encounter.model import Combatant
 from affray.errors import AffrayError, SheetError
 from affray.sheets.combatants import Sheet, load_sheet, sheet_from_data
 from affray.sheets.documents import load_document, parse_document
-from affray.sheets.validation import Strict, validate
+from affray.sheets.validation import Name80, Strict, plain_name, validate
 
 MAX_COMBATANTS = 200
+
+
+def _title(value: str) -> str:
+    """An encounter's name: plain text, or empty for the file's name."""
+    return plain_name(value) if value.strip() or not value else ""
 
 
 class _Open(Strict):
@@ -35,12 +40,12 @@ class MemberTable(_Open):
 
     sheet: str = Field(min_length=1, max_length=300)
     count: int = Field(default=1, ge=1, le=MAX_COMBATANTS)
-    name: str | None = Field(default=None, min_length=1, max_length=80)
+    name: Name80 | None = None
     tactics: str | None = None
 
 
 class SideTable(_Open):
-    name: str = Field(min_length=1, max_length=80)
+    name: Name80
     tactics: str = "nearest"
     members: list[str | MemberTable] = Field(min_length=1, max_length=MAX_COMBATANTS)
 
@@ -48,7 +53,7 @@ class SideTable(_Open):
 class EncounterFile(_Open):
     """The keys of an encounter file every rule system shares (docs/encounters.md)."""
 
-    name: str = Field(default="", max_length=120)
+    name: Annotated[str, Field(max_length=120), AfterValidator(_title)] = ""
     system: str
     max_rounds: int = Field(default=100, ge=1, le=1000)
     sides: list[SideTable] = Field(min_length=2, max_length=20)

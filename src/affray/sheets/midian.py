@@ -11,7 +11,7 @@ from affray.errors import SheetError
 from affray.rules.midian.character import DAMAGE_TYPES, UNARMED, Character, Encumbrance, Experience
 from affray.rules.midian.character import Shield as MidianShield
 from affray.rules.midian.character import Weapon as MidianWeapon
-from affray.sheets.validation import Strict, blame
+from affray.sheets.validation import Name60, Name80, Strict, blame
 
 
 class MidianAttributes(Strict):
@@ -34,7 +34,7 @@ Encumbrances = Literal["none", "light", "medium", "heavy", "very heavy", "heroic
 class MidianWeaponTable(Strict):
     """``{ name = "Claymore", damage = "2d6", type = "hacking", hands = 2, ... }``."""
 
-    name: str = Field(min_length=1, max_length=60)
+    name: Name60
     damage: str = Field(min_length=1, max_length=100)
     type: str = Field(min_length=1, max_length=30)
     hands: Literal[1, 2] = 1
@@ -62,7 +62,7 @@ class MidianSheet(Strict):
     """The keys of a Midian character sheet (SPEC "Sheets")."""
 
     system: Literal["midian"]
-    name: str = Field(min_length=1, max_length=80)
+    name: Name80
     attributes: MidianAttributes
     attack_bonus: int = Field(default=0, ge=-50, le=50)
     damage_bonus: int = Field(default=0, ge=-50, le=100)

@@ -10,7 +10,7 @@ from affray.errors import SheetError
 from affray.rules.mst2 import catalog
 from affray.rules.mst2.catalog import Grip, Missile, Reach, Weapon
 from affray.rules.mst2.fighter import Fighter, HitDice, parse_pool
-from affray.sheets.validation import Strict, blame, name_or_table
+from affray.sheets.validation import Name60, Name80, Strict, blame, name_or_table
 
 
 class WeaponTable(Strict):
@@ -20,7 +20,7 @@ class WeaponTable(Strict):
     one-handed power (``hands`` must be 1).
     """
 
-    name: str = Field(min_length=1, max_length=60)
+    name: Name60
     reach: Literal["close", "mid", "far"]
     power: str = Field(min_length=1, max_length=100)
     hands: Literal[1, 2] = 1
@@ -30,7 +30,7 @@ class WeaponTable(Strict):
 class MissileTable(Strict):
     """An inline missile: ``{ name = "Javelin", power = "1d8" }``."""
 
-    name: str = Field(min_length=1, max_length=60)
+    name: Name60
     power: str = Field(min_length=1, max_length=100)
 
 
@@ -38,7 +38,7 @@ class Mst2Sheet(Strict):
     """The keys of an MST-2 fighter sheet (SPEC "Sheets")."""
 
     system: Literal["mst2"]
-    name: str = Field(min_length=1, max_length=80)
+    name: Name80
     skill: int = Field(default=0, ge=0, le=100)
     weapon: name_or_table(WeaponTable, "weapon") = "unarmed"  # type: ignore[valid-type]
     grip: Literal["one-handed", "two-handed"] | None = None

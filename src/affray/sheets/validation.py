@@ -4,10 +4,19 @@ the key, the bad value and what is allowed."""
 from __future__ import annotations
 
 import reprlib
+import unicodedata
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    ValidationError,
+)
 
 from affray.errors import AffrayError, SheetError
 
@@ -20,6 +29,21 @@ short = reprlib.Repr()
 short.maxstring = 40
 short.maxother = 40
 short.maxlevel = 2
+
+
+def plain_name(value: str) -> str:
+    """A name is text: no control characters (no colours, no line breaks), not blank;
+    spaces around it are dropped."""
+    if any(unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp") for char in value):
+        raise ValueError("contains a control character or a line break; names are plain text")
+    stripped = " ".join(value.split())
+    if not stripped:
+        raise ValueError("is blank; give a name")
+    return stripped
+
+
+Name60 = Annotated[str, Field(min_length=1, max_length=60), AfterValidator(plain_name)]
+Name80 = Annotated[str, Field(min_length=1, max_length=80), AfterValidator(plain_name)]
 
 
 class Strict(BaseModel):
@@ -78,7 +102,8 @@ def _describe(detail: ErrorDetails, model: type[Any]) -> tuple[str, str]:
         return key, f"unknown key; allowed keys are: {', '.join(allowed)}"
     if kind == "missing":
         return key, "is required"
-    return key, f"{detail['msg'].replace('Input should', 'should')} (got {got})"
+    message = detail["msg"].replace("Input should", "should").removeprefix("Value error, ")
+    return key, f"{message} (got {got})"
 
 
 def _allowed_keys(model: type[Any], parent: list[str]) -> list[str]:
