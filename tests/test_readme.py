@@ -1,0 +1,41 @@
+"""Every usage line of the README runs as written, from the repository's root."""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+LINES = [
+    line.split("  #")[0].strip()
+    for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    if line.startswith(".venv/bin/affray ")
+]
+
+
+def test_the_readme_has_usage_lines() -> None:
+    assert len(LINES) >= 20
+
+
+@pytest.mark.parametrize("line", LINES)
+def test_a_readme_usage_line_runs_as_written(line: str) -> None:
+    args = shlex.split(line)[1:]
+    expanded: list[str] = []
+    for arg in args:  # the shell's globbing, for lines such as examples/midian/*.toml
+        expanded.extend(
+            sorted(str(p.relative_to(ROOT)) for p in ROOT.glob(arg)) if "*" in arg else [arg]
+        )
+    code = "import sys; sys.argv[0] = 'affray'; from affray.cli.main import main; main()"
+    result = subprocess.run(
+        [sys.executable, "-c", code, *expanded],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, f"{line}\n{result.stderr}"
+    assert result.stdout.strip()
