@@ -384,3 +384,47 @@ def test_every_user_error_has_one_line_and_a_tip(args: tuple[str, ...], words: s
     assert lines[0].startswith("error: ") and words in lines[0]
     assert lines[1].startswith("Tip: ") and len(lines) == 2
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("--narrate", "-n", "10"), "--narrate tells one duel"),
+        (("--rolls", "1,2,3"), "add --narrate"),
+        (("-n", "100", "--plot", "x.png"), "--plot draws the exact distribution"),
+        (("--narrate", "--plot", "x.png"), "--plot draws the exact distribution"),
+    ],
+)
+def test_duel_refuses_options_it_would_ignore_before_any_work(
+    args: tuple[str, ...], words: str
+) -> None:
+    result = run("duel", SELLSWORD, SPEARMAN, *args)
+    assert result.exit_code == 2 and words in result.output
+
+
+def test_a_simulated_duel_always_reports_a_short_seed_that_repeats_it() -> None:
+    guard = str(EXAMPLES / "midian" / "guard.toml")
+    brawler = str(EXAMPLES / "midian" / "brawler.toml")
+    first = run_json("duel", guard, brawler, "-n", "200", "--workers", "1")
+    assert isinstance(first["seed"], int) and 0 <= first["seed"] < 1_000_000
+    again = run_json(
+        "duel", guard, brawler, "-n", "200", "--workers", "1", "--seed", str(first["seed"])
+    )
+    assert again["a_wins"] == first["a_wins"] and again["mean_rounds"] == first["mean_rounds"]
+
+
+def test_a_duel_of_namesakes_tells_them_apart() -> None:
+    knight = str(EXAMPLES / "mst2" / "knight.json")
+    result = run("duel", knight, knight)
+    assert "Knight (A) wins" in result.stdout and "Knight (B) wins" in result.stdout
+
+
+def test_repeated_members_are_numbered_across_sides(tmp_path: Path) -> None:
+    path = tmp_path / "wolves.toml"
+    path.write_text(
+        'system = "mst2"\n'
+        '[[sides]]\nname = "North"\nmembers = ["2 wolves"]\n'
+        '[[sides]]\nname = "South"\nmembers = ["2 wolves"]\n'
+    )
+    data = run_json("fight", str(path), "--seed", "1")
+    assert [c["id"] for c in data["combatants"]] == ["Wolf 1", "Wolf 2", "Wolf 3", "Wolf 4"]

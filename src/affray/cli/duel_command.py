@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -77,6 +78,12 @@ def duel_command(
 
     if exact and count is not None:
         raise click.UsageError("choose one of --exact and -n N")
+    if narrate and (exact or count is not None):
+        raise click.UsageError("--narrate tells one duel: leave out --exact and -n")
+    if rolls is not None and not narrate:
+        raise click.UsageError("--rolls types in the dice of one told duel: add --narrate")
+    if plot is not None and (narrate or count is not None):
+        raise click.UsageError("--plot draws the exact distribution of rounds: use it alone")
     if plot is not None:
         check_plot_path(plot)
     first, second = load_sheet(a), load_sheet(b)
@@ -88,6 +95,10 @@ def duel_command(
             key="system",
             hint=f"a duel needs two sheets of one system ({a} is a {system.name} sheet)",
         )
+    if first.name == second.name:  # tell them apart in every line of the report
+        from affray.encounter import named
+
+        first, second = named(first, f"{first.name} (A)"), named(second, f"{second.name} (B)")
     if narrate:
         from affray.api import duel_setup
         from affray.cli.fight_command import ai_seed, narrated_duel
@@ -100,17 +111,17 @@ def duel_command(
         )
         return
     if count is None and system.exact_duel is None:
-        if exact:
+        if exact or plot is not None:
             raise AffrayError(
-                f"{system.title} has no exact duel odds",
+                f"{system.title} has no exact duel odds" + (" to plot" if plot is not None else ""),
                 hint="simulate the duel instead: affray duel A B -n 10000",
             )
         count = 10_000
     if count is None:
         _exact(system, first, second, plot, as_json)
         return
-    if plot is not None:
-        click.echo("warning: --plot draws exact distributions; use it with --exact", err=True)
+    if seed is None:  # every run prints the seed that repeats it: a short one
+        seed = secrets.randbelow(1_000_000)
     _simulate(system, first, second, count, seed, engine, workers or os.cpu_count() or 1, as_json)
 
 
@@ -219,7 +230,8 @@ def _report(
         )
         return
     table(
-        f"{a_name} vs {b_name}: {stats.n:,} simulated duels ({engine} engine, seed {seed}), "
+        f"{a_name} vs {b_name}: {stats.n:,} simulated duel{'' if stats.n == 1 else 's'} "
+        f"({engine} engine, seed {seed}), "
         f"mean {stats.mean_rounds:.2f} rounds",
         ("outcome", "duels", "share"),
         [

@@ -135,11 +135,8 @@ def encounter_from_data(
                 f"{key}.tactics" if table.tactics else f"sides[{s}].tactics",
             )
             tactics = system.tactics(targeting, {**side_tactics, **mine}, where, key)
-            label = table.name or sheet.name
-            for number in range(1, table.count + 1):
-                members.append(
-                    (side.name, f"{label} {number}" if table.count > 1 else label, sheet, tactics)
-                )
+            label = table.name or sheet.name  # repeated labels are numbered across sides
+            members.extend((side.name, label, sheet, tactics) for _ in range(table.count))
             if len(members) > MAX_COMBATANTS:
                 raise SheetError(
                     f"more than {MAX_COMBATANTS} combatants",

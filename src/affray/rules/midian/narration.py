@@ -94,7 +94,8 @@ def _m_damage(event: mid.DamageRolled) -> tuple[list[Segment], bool]:
 
 
 def _m_taken(event: mid.DamageTaken) -> tuple[list[Segment], bool]:
-    wounds = f", {event.serious_wounds} serious wounds" if event.serious_wounds else ""
+    count = event.serious_wounds
+    wounds = f", {count} serious wound{'' if count == 1 else 's'}" if count else ""
     return [
         (
             f"{event.character} at {event.hit_points} HP / {event.life_points} LP{wounds}, "
