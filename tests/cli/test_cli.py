@@ -428,3 +428,38 @@ def test_repeated_members_are_numbered_across_sides(tmp_path: Path) -> None:
     )
     data = run_json("fight", str(path), "--seed", "1")
     assert [c["id"] for c in data["combatants"]] == ["Wolf 1", "Wolf 2", "Wolf 3", "Wolf 4"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        (KNIGHT, str(EXAMPLES / "mst2" / "ogre.toml"), "-n", "100000000", "--workers", "2"),
+        (
+            str(EXAMPLES / "midian" / "guard.toml"),
+            str(EXAMPLES / "midian" / "brawler.toml"),
+            "-n",
+            "10000000",
+            "--workers",
+            "2",
+        ),
+    ],
+)
+def test_ctrl_c_stops_a_long_duel_and_its_workers_at_once(args: tuple[str, ...]) -> None:
+    import signal
+    import time
+
+    code = "import sys; sys.argv[0] = 'affray'; from affray.cli.main import main; main()"
+    process = subprocess.Popen(
+        [sys.executable, "-c", code, "duel", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(3)  # the workers are at work
+    assert process.poll() is None, "the run ended before it was interrupted"
+    sent = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=30)
+    assert time.monotonic() - sent < 10  # loose: the target is well under a second
+    assert process.returncode == 130
+    assert err.strip() == "interrupted"

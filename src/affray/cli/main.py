@@ -41,12 +41,18 @@ def default_tip(error: AffrayError) -> str:
     return "add --help to the command to see what it takes"
 
 
+class Interrupted(Exception):  # noqa: N818 - what the user sees: interrupted
+    """Ctrl-C, carried past click (which would print a blank line of its own)."""
+
+
 class AffrayGroup(click.Group):
     """A group that turns library errors into clean exits."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise Interrupted from None
         except AffrayError as error:
             raise UserError(error) from None
         except RecursionError:  # defensive: inputs are bounded before this could happen
@@ -100,7 +106,7 @@ def main() -> None:
     except click.ClickException as error:
         error.show()
         sys.exit(error.exit_code)
-    except (click.Abort, KeyboardInterrupt):
+    except (Interrupted, click.Abort, KeyboardInterrupt):
         click.echo("interrupted", err=True)
         sys.exit(130)
     except Exception as error:  # pragma: no cover - only reached through a bug

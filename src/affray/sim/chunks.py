@@ -2,14 +2,18 @@
 
 Chunk ``i`` of a run draws from ``SeedSequence(entropy, spawn_key=(i,))`` (what
 ``SeedSequence.spawn`` hands out), so the totals depend on the seed and the
-number of duels only, never on the number of workers; memory is one chunk's.
+number of duels only, never on the number of workers. Chunks are made as they are
+needed and only a few are in flight at once, so memory stays flat however many
+duels are asked for, and an interrupt (Ctrl-C) stops the workers at once.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+import signal
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
 
 import numpy as np
 
@@ -17,6 +21,19 @@ from affray.sim.stats import DuelStats
 
 Job = Callable[[int, int, int], DuelStats]
 """``job(entropy, index, size)``: fight ``size`` duels of chunk ``index``; picklable."""
+
+IN_FLIGHT_PER_WORKER = 2
+
+
+def chunks(n: int, chunk: int) -> Iterator[tuple[int, int]]:
+    """``(index, size)`` of each chunk of a run of ``n`` duels, made as needed."""
+    for index, start in enumerate(range(0, n, chunk)):
+        yield index, min(chunk, n - start)
+
+
+def _quiet_worker() -> None:
+    """Workers leave Ctrl-C to the main process, which stops them."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def run_chunks(
@@ -35,19 +52,40 @@ def run_chunks(
         None) so that any run can be repeated.
     """
     entropy = int(np.random.SeedSequence(seed).entropy)  # type: ignore[arg-type]
-    jobs = [(index, min(chunk, n - start)) for index, start in enumerate(range(0, n, chunk))]
     total = DuelStats()
-    workers = min(workers, len(jobs), os.cpu_count() or 1)
+    workers = min(workers, -(-n // chunk), os.cpu_count() or 1)
     if workers <= 1:
-        for index, size in jobs:
+        for index, size in chunks(n, chunk):
             total = total + job(entropy, index, size)
             if progress is not None:
                 progress(size)
         return total, entropy
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(job, entropy, index, size) for index, size in jobs]
-        for future, (_, size) in zip(futures, jobs, strict=True):
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_quiet_worker)
+    try:
+        todo = chunks(n, chunk)
+        pending: deque[tuple[Future[DuelStats], int]] = deque()
+        for index, size in todo:
+            pending.append((pool.submit(job, entropy, index, size), size))
+            if len(pending) >= workers * IN_FLIGHT_PER_WORKER:
+                break
+        while pending:
+            future, size = pending.popleft()
             total = total + future.result()
             if progress is not None:
                 progress(size)
+            following = next(todo, None)
+            if following is not None:
+                pending.append((pool.submit(job, entropy, *following), following[1]))
+    except BaseException:
+        _stop(pool)
+        raise
+    pool.shutdown()
     return total, entropy
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Stop the workers now: cancel what has not started, end what has."""
+    processes = list(getattr(pool, "_processes", {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
