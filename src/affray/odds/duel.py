@@ -27,6 +27,7 @@ from fractions import Fraction
 from heapq import heappop, heappush
 from math import lcm
 
+from affray.errors import AffrayError
 from affray.odds.mst2 import hit_chance, hit_dice_distribution, wound_distribution
 from affray.rules.mst2.catalog import Reach
 from affray.rules.mst2.duel import MAX_ROUNDS, can_ever_wound
@@ -192,6 +193,31 @@ def _steps(chain: _Chain) -> dict[Shape, dict[tuple[str, str, int, Shape], Fract
     return steps
 
 
+EXACT_DUEL_BUDGET = 25_000
+"""Wound pairs an exact duel may track (each fighter's wounds up to its highest hit-dice
+total): 15d10 against 15d10 is within it and answers in a few seconds."""
+
+
+def check_exact_budget(a: Fighter, b: Fighter) -> None:
+    """Refuse, at once, an exact duel that would take minutes.
+
+    Raises:
+        AffrayError: the wound pairs to track exceed :data:`EXACT_DUEL_BUDGET`.
+    """
+    pairs = (_most(a) + 1) * (_most(b) + 1)
+    if pairs > EXACT_DUEL_BUDGET:
+        raise AffrayError(
+            f"exact odds of this duel would track {pairs:,} pairs of wound totals, "
+            f"over the limit of {EXACT_DUEL_BUDGET:,} (hit dice {a.hit_dice.text} "
+            f"and {b.hit_dice.text})",
+            hint="simulate it instead: affray duel A B -n 100000",
+        )
+
+
+def _most(fighter: Fighter) -> int:
+    return sum(fighter.hit_dice.pool) + max(fighter.hit_dice.bonus, 0)
+
+
 def duel_odds(a: Fighter, b: Fighter) -> DuelOdds:
     """Exact P(A wins), P(B wins), P(draw), expected rounds and the winner's final
     wounds for a duel between ``a`` (attacking first) and ``b``.
@@ -202,6 +228,7 @@ def duel_odds(a: Fighter, b: Fighter) -> DuelOdds:
     """
     if not (can_ever_wound(a, b) or can_ever_wound(b, a)):
         return DuelOdds(Fraction(0), Fraction(0), Fraction(1), Fraction(0), {"a": {}, "b": {}}, 0)
+    check_exact_budget(a, b)
     chain = _Chain(a, b)
     steps = _steps(chain)
     rounds_per = {
@@ -327,6 +354,7 @@ def rounds_distribution(
 
     if not (can_ever_wound(a, b) or can_ever_wound(b, a)):
         return RoundsDistribution({}, {}, 0.0, 0)
+    check_exact_budget(a, b)
     chain = _Chain(a, b)
     index: dict[tuple[int, int, Shape], int] = {(0, 0, chain.start): 0}
     order = [(0, 0, chain.start)]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 
 from affray.dice import Distribution
 from affray.odds.format import percent
@@ -32,8 +33,10 @@ def wound_distribution(pool: Pool, protection: int) -> Distribution:
     return result
 
 
+@cache
 def hit_dice_distribution(hit_dice: HitDice) -> Distribution:
-    """Distribution of a hit-dice total including its bonus."""
+    """Distribution of a hit-dice total including its bonus (kept: grids and duels ask
+    for the same hit dice again and again)."""
     result = Distribution.constant(hit_dice.bonus)
     for sides in hit_dice.pool:
         result = result + Distribution.die(sides)

@@ -22,6 +22,11 @@ from affray.rules.mst2.catalog import (
     pool_text,
 )
 
+MAX_HIT_DICE = 30
+MAX_HIT_DIE_SIDES = 20
+"""Hit dice are at most 30 dice of at most 20 sides: far past any fighter in the text,
+and small enough that every shock check answers at once."""
+
 
 @dataclass(frozen=True, slots=True)
 class HitDice:
@@ -33,6 +38,12 @@ class HitDice:
     def __post_init__(self) -> None:
         if not self.pool:
             raise RulesError("hit dice need at least one die", hint="e.g. 1d8 or 2d10+1")
+        if len(self.pool) > MAX_HIT_DICE or max(self.pool) > MAX_HIT_DIE_SIDES:
+            raise RulesError(
+                f"hit dice {pool_text(self.pool)} are more than affray handles: at most "
+                f"{MAX_HIT_DICE} dice of at most {MAX_HIT_DIE_SIDES} sides",
+                hint="fighters in the text have a few d6, d8 or d10 (e.g. 3d10+2)",
+            )
 
     @property
     def text(self) -> str:
