@@ -135,6 +135,14 @@ class Encounter(Generic[SheetT, StateT]):
         """Whose turn comes now, and the encounter with it taken off the queue."""
         return self.queue[0], replace(self, queue=self.queue[1:])
 
+    def take_turn_now(self, cid: str) -> Encounter[SheetT, StateT]:
+        """``cid``'s next turn this round is used now (an interrupt, a pre-emptive blow):
+        it comes off the queue (nothing changes if ``cid`` has no turn left)."""
+        if cid not in self.queue:
+            return self
+        at = self.queue.index(cid)
+        return replace(self, queue=(*self.queue[:at], *self.queue[at + 1 :]))
+
     def wait_for(self, cid: str, other: str) -> Encounter[SheetT, StateT]:
         """``cid`` waits: its turn comes again just after ``other``'s next turn."""
         if other not in self.queue:

@@ -80,9 +80,7 @@ def interruptions(
         encounter = encounter.with_state(
             c.id, replace(state, interrupts_left=state.interrupts_left - 1, waiting_for=cid)
         )
-        queue = list(encounter.queue)
-        queue.remove(c.id)  # the interrupt is that later action, taken now
-        encounter = encounter.queued(tuple(queue))
+        encounter = encounter.take_turn_now(c.id)  # the interrupt is that later action
         events.append(ActionChosen(c.id, Interrupt(cid)))
         encounter, turn = play_turn(encounter, ruleset.uninterrupted(), c.id, answers)
         events.extend(turn)
@@ -128,9 +126,7 @@ def _pre_empt(
     events: list[Event] = [ActionChosen(who, PreEmpt(cid)), *checks, result]
     if result.winner != who:  # it keeps waiting, and acts after ``cid``
         return encounter, events, False
-    queue = list(encounter.queue)
-    queue.remove(who)  # its waiting turn, taken now
-    encounter = encounter.queued(tuple(queue))
+    encounter = encounter.take_turn_now(who)  # its waiting turn, taken now
     encounter, turn = play_turn(encounter, ruleset.uninterrupted(), who, answers)
     return encounter, [*events, *turn], True
 

@@ -152,10 +152,7 @@ def _meet_the_charge(
     encounter = encounter.with_state(
         target, replace(them, pool=replace(them.pool, actions=them.pool.actions - 1))
     )
-    queue = list(encounter.queue)
-    if target in queue:
-        queue.remove(target)  # the action it strikes with is its next one
-    encounter = encounter.queued(tuple(queue))
+    encounter = encounter.take_turn_now(target)  # the action it strikes with is its next
     encounter, more = strike(options, encounter, target, cid, answers, Situation())
     return encounter, [ActionChosen(target, StrikeFirst(cid)), *more]
 
