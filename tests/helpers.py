@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 from click.testing import CliRunner, Result
@@ -12,6 +13,12 @@ from affray.rules.mst2 import Fighter, HitDice, armor, weapon
 from affray.sheets import load_sheet
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+SCRIPT = [
+    sys.executable,
+    "-c",
+    "import sys; sys.argv[0] = 'affray'; from affray.cli.main import main; main()",
+]
+"""The real console script in a fresh process (its own error handling included)."""
 
 
 def make_fighter(

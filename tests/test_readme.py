@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import shlex
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.helpers import SCRIPT
 
 ROOT = Path(__file__).resolve().parent.parent
 LINES = [
@@ -29,9 +30,8 @@ def test_a_readme_usage_line_runs_as_written(line: str) -> None:
         expanded.extend(
             sorted(str(p.relative_to(ROOT)) for p in ROOT.glob(arg)) if "*" in arg else [arg]
         )
-    code = "import sys; sys.argv[0] = 'affray'; from affray.cli.main import main; main()"
     result = subprocess.run(
-        [sys.executable, "-c", code, *expanded],
+        [*SCRIPT, *expanded],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.helpers import EXAMPLES, run, run_json
+from tests.helpers import EXAMPLES, SCRIPT, run, run_json
 
 SELLSWORD = str(EXAMPLES / "mst2" / "sellsword.toml")
 SPEARMAN = str(EXAMPLES / "mst2" / "spearman.toml")
@@ -361,10 +360,7 @@ def test_fight_with_live_odds() -> None:
 
 def run_script(*args: str) -> subprocess.CompletedProcess[str]:
     """The real console script in a fresh process (its own error handling included)."""
-    code = "import sys; sys.argv[0] = 'affray'; from affray.cli.main import main; main()"
-    return subprocess.run(
-        [sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=60
-    )
+    return subprocess.run([*SCRIPT, *args], capture_output=True, text=True, timeout=60)
 
 
 @pytest.mark.parametrize(
@@ -448,9 +444,8 @@ def test_ctrl_c_stops_a_long_duel_and_its_workers_at_once(args: tuple[str, ...])
     import signal
     import time
 
-    code = "import sys; sys.argv[0] = 'affray'; from affray.cli.main import main; main()"
     process = subprocess.Popen(
-        [sys.executable, "-c", code, "duel", *args],
+        [*SCRIPT, "duel", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
