@@ -53,17 +53,8 @@ from affray.rules.midian.wrestling import disarm, escape, grapple
 
 
 class MidianRuleset:
-    """The Midian rules for the encounter engine.
-
-    Args:
-        rules: the hit and Willpower options.
-        distance: feet between the sides when the fight opens (0: already at blows).
-        surprised: names of the sides caught by surprise.
-        critical_effects: roll the critical-effect table on every critical (knocked
-            down, knocked out and decapitated take effect; the others are narrated).
-        fumble_effects: a fumble drops or breaks the weapon, or trips the fumbler.
-        melee_cover: percent of cover between the sides in melee, for both.
-    """
+    """The Midian rules for the encounter engine; the arguments are the encounter's
+    options (:class:`~affray.rules.midian.state.MidianOptions` says what each means)."""
 
     system = "midian"
 
