@@ -90,12 +90,36 @@ class RulesError(AffrayError, ValueError):
     """The rules do not allow what was asked (two-handed grip with a shield, ...)."""
 
 
+class TableError(AffrayError):
+    """A table (a tracked fight) cannot do what was asked: no such table, nothing
+    to undo, a database that cannot be used."""
+
+
+class ConflictError(TableError):
+    """The table changed since the version the writer read: nothing was applied.
+
+    Attributes:
+        expected: the version the writer read.
+        current: the table's version now.
+    """
+
+    def __init__(self, expected: int, current: int) -> None:
+        super().__init__(
+            f"the table is at version {current}, not {expected}: someone changed it first",
+            hint="reload the table and try again",
+        )
+        self.expected = expected
+        self.current = current
+
+
 __all__ = [
     "AffrayError",
+    "ConflictError",
     "DiceError",
     "DiceLimitError",
     "DiceSyntaxError",
     "RulesError",
     "ScriptedDiceError",
     "SheetError",
+    "TableError",
 ]

@@ -3,7 +3,7 @@
 from affray.dice.distribution import Distribution, distribution
 from affray.dice.parser import parse
 from affray.dice.roll import RollResult, roll
-from affray.dice.source import Dice, DieRoll, RandomDice, ScriptedDice, parse_faces
+from affray.dice.source import Dice, DieRoll, RandomDice, ScriptedDice, TypedDice, parse_faces
 from affray.dice.syntax import Constant, DiceTerm, Group, Negate, Node, Sum, to_text
 
 __all__ = [
@@ -19,6 +19,7 @@ __all__ = [
     "RollResult",
     "ScriptedDice",
     "Sum",
+    "TypedDice",
     "distribution",
     "parse",
     "parse_faces",

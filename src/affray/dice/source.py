@@ -118,6 +118,35 @@ class ScriptedDice(Dice):
         return face
 
 
+class TypedDice(ScriptedDice):
+    """Faces typed in at the table first, then dice rolled by the machine.
+
+    Args:
+        faces: the faces rolled at the table, in the order the rules roll them.
+        rng: where the machine's faces come from once the typed ones run out, or
+            ``None`` to roll nothing: a die not typed in is then an error that says
+            which die comes next.
+        record: keep every roll in :attr:`log`.
+    """
+
+    def __init__(
+        self, faces: Iterable[int], rng: random.Random | None, *, record: bool = False
+    ) -> None:
+        super().__init__(faces, record=record)
+        self.rng = rng
+
+    def _face(self, sides: int, purpose: str) -> int:
+        if self.used >= len(self.faces) and self.rng is not None:
+            return self.rng.randint(1, sides)
+        if self.used >= len(self.faces):
+            raise ScriptedDiceError(
+                f"the next die is a d{sides} for {purpose}, and no face was given for it",
+                hint=f"roll it and add its face to the end of --rolls "
+                f"({len(self.faces)} given so far)",
+            )
+        return super()._face(sides, purpose)
+
+
 def parse_faces(text: str) -> tuple[int, ...]:
     """Parse typed-in faces such as ``"14, 5,2,6"`` (commas and/or spaces).
 

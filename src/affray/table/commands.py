@@ -1,0 +1,168 @@
+"""The commands a table takes, as small typed values, and the inputs they used.
+
+A command is what a person asked for (``act Knight attack Ogre``); its
+:class:`Inputs` are what answered the rules while it ran (every die face, typed in
+or rolled, and every choice). The log keeps both, so the table's state is the
+fold of its log and replays without a random number in sight.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, ClassVar
+
+from pydantic import TypeAdapter, ValidationError
+
+from affray.errors import TableError
+
+
+class Edge(Enum):
+    """Which end of a turn a condition lasts until."""
+
+    START = "start"
+    END = "end"
+
+
+@dataclass(frozen=True, slots=True)
+class Add:
+    """A combatant joins: its sheet's data (kept whole, so the file may change later)."""
+
+    combatant: str
+    side: str
+    source: str
+    sheet: Mapping[str, Any]
+    tactics: str = "nearest"
+    verb: ClassVar[str] = "add"
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """Round 1 begins (initiative, where the system has it)."""
+
+    verb: ClassVar[str] = "start"
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    """``actor`` takes ``action`` (at ``target``) on its turn."""
+
+    actor: str
+    action: str
+    target: str | None = None
+    verb: ClassVar[str] = "act"
+
+
+@dataclass(frozen=True, slots=True)
+class Next:
+    """End the current turn without an action, or, between rounds, start the next."""
+
+    verb: ClassVar[str] = "next"
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """A condition the game master keeps on a combatant (prone, blessed, on fire),
+    ending after ``turns`` starts or ends of ``of``'s turns, or when removed."""
+
+    combatant: str
+    text: str
+    ends: Edge | None = None
+    of: str | None = None
+    turns: int = 1
+    verb: ClassVar[str] = "mark"
+
+
+@dataclass(frozen=True, slots=True)
+class Unmark:
+    """Remove a condition by its text."""
+
+    combatant: str
+    text: str
+    verb: ClassVar[str] = "unmark"
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A line for the journal."""
+
+    text: str
+    verb: ClassVar[str] = "note"
+
+
+Command = Add | Start | Act | Next | Mark | Unmark | Note
+COMMANDS: Mapping[str, type[Command]] = {
+    c.verb: c for c in (Add, Start, Act, Next, Mark, Unmark, Note)
+}
+ROLLING = frozenset({"start", "act", "next"})
+"""Verbs whose rules may roll dice and ask questions."""
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """One choice made while a command ran: whose, about what (a topic's word), which."""
+
+    who: str
+    topic: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Inputs:
+    """Everything that answered the rules while a command ran."""
+
+    faces: tuple[int, ...] = ()
+    answers: tuple[Answer, ...] = field(default=())
+
+
+def command_data(command: Command) -> dict[str, Any]:
+    """``{"verb": ..., field: value, ...}``: JSON-ready."""
+    data: dict[str, Any] = {"verb": command.verb}
+    for f in dataclasses.fields(command):
+        value = getattr(command, f.name)
+        data[f.name] = value.value if isinstance(value, Enum) else value
+    return data
+
+
+_ADAPTERS: dict[str, TypeAdapter[Any]] = {}
+
+
+def command_from_data(data: Mapping[str, Any]) -> Command:
+    """A command from its data (the log's, or a request's).
+
+    Raises:
+        TableError: no such verb, or a field missing or of the wrong kind.
+    """
+    verb = data.get("verb")
+    kind = COMMANDS.get(verb) if isinstance(verb, str) else None
+    if kind is None:
+        raise TableError(
+            f"unknown command {verb!r}", hint="a command is one of: " + ", ".join(COMMANDS)
+        )
+    adapter = _ADAPTERS.setdefault(kind.verb, TypeAdapter(kind))
+    fields = {k: v for k, v in data.items() if k != "verb"}
+    try:
+        command: Command = adapter.validate_python(fields)
+    except ValidationError as error:
+        problem = error.errors()[0]
+        where = ".".join(str(part) for part in problem["loc"]) or verb
+        raise TableError(
+            f"command {verb!r}: {where}: {problem['msg']}",
+            hint=f"{verb} takes: " + ", ".join(f.name for f in dataclasses.fields(kind)),
+        ) from None
+    return command
+
+
+def inputs_data(inputs: Inputs) -> dict[str, Any]:
+    return {
+        "faces": list(inputs.faces),
+        "answers": [[a.who, a.topic, a.label] for a in inputs.answers],
+    }
+
+
+def inputs_from_data(data: Mapping[str, Any]) -> Inputs:
+    faces: Sequence[int] = data.get("faces", ())
+    answers: Sequence[Sequence[str]] = data.get("answers", ())
+    return Inputs(tuple(faces), tuple(Answer(*answer) for answer in answers))

@@ -1,0 +1,205 @@
+"""The table's state as the fold of its log, with undo and redo.
+
+Each row of the log is a change: a command with the inputs it used, or an undo or
+a redo of some steps. Folding keeps the changes in effect as a stack (``done``)
+and those undone as another (``undone``, the redo branch): an undo moves steps
+from one to the other, a redo moves them back, and a new command drops the redo
+branch (the log still has it). Every state along the stack is kept, so undo and
+redo cost nothing and a new command costs one command.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from affray.dice import ScriptedDice, TypedDice
+from affray.encounter import Answers
+from affray.errors import ScriptedDiceError, TableError
+from affray.events import Event
+from affray.sheets.encounters import tactics_dice
+from affray.table.answers import LogChooser, TableChooser
+from affray.table.commands import (
+    ROLLING,
+    Command,
+    Inputs,
+    command_data,
+    command_from_data,
+    inputs_data,
+    inputs_from_data,
+)
+from affray.table.state import Rules, TableState, apply
+
+UNDO = "undo"
+REDO = "redo"
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """A command in effect: the change that made it, and the state after it."""
+
+    version: int
+    command: Command
+    inputs: Inputs
+    state: TableState
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A command just played live: what to write to the log, and what happened."""
+
+    command: Command
+    inputs: Inputs
+    state: TableState
+    events: tuple[Event, ...]
+    unused_choices: tuple[str, ...] = ()
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "command": command_data(self.command),
+            **inputs_data(self.inputs),
+            "events": [event.to_dict() for event in self.events],
+        }
+
+
+@dataclass(slots=True)
+class Fold:
+    """A table's log, folded: ``version`` is the last change read."""
+
+    rules: Rules
+    version: int = 0
+    done: list[Applied] = field(default_factory=list)
+    undone: list[Applied] = field(default_factory=list)
+    initial: TableState = field(default_factory=TableState.empty)
+
+    @property
+    def state(self) -> TableState:
+        return self.done[-1].state if self.done else self.initial
+
+    def feed(self, version: int, verb: str, payload: Mapping[str, Any]) -> None:
+        """Read the next change of the log."""
+        if version != self.version + 1:
+            raise TableError(f"the log skips from version {self.version} to {version}")
+        if verb == UNDO:
+            self._move(self.done, self.undone, int(payload["steps"]))
+        elif verb == REDO:
+            self._move(self.undone, self.done, int(payload["steps"]))
+        else:
+            command = command_from_data(payload["command"])
+            inputs = inputs_from_data(payload)
+            state, events = replay(self.rules, self.state, command, inputs)
+            self.push(version, command, inputs, state, events)
+        self.version = version
+
+    def push(
+        self,
+        version: int,
+        command: Command,
+        inputs: Inputs,
+        state: TableState,
+        events: Sequence[Event],
+    ) -> None:
+        self.done.append(Applied(version, command, inputs, state, tuple(events)))
+        self.undone.clear()
+        self.version = version
+
+    def check_undo(self, steps: int) -> list[Applied]:
+        """The changes ``steps`` undos would take back (the latest first).
+
+        Raises:
+            TableError: fewer changes than that are in effect.
+        """
+        return _check(self.done, steps, "undo", "in effect")
+
+    def check_redo(self, steps: int) -> list[Applied]:
+        """The changes ``steps`` redos would bring back (the first first)."""
+        return _check(self.undone, steps, "redo", "undone since the last change")
+
+    def undo(self, version: int, steps: int) -> None:
+        self.check_undo(steps)
+        self._move(self.done, self.undone, steps)
+        self.version = version
+
+    def redo(self, version: int, steps: int) -> None:
+        self.check_redo(steps)
+        self._move(self.undone, self.done, steps)
+        self.version = version
+
+    @staticmethod
+    def _move(source: list[Applied], target: list[Applied], steps: int) -> None:
+        if not 1 <= steps <= len(source):
+            raise TableError(f"the log moves {steps} steps, but only {len(source)} are there")
+        for _ in range(steps):
+            target.append(source.pop())
+
+
+def _check(stack: list[Applied], steps: int, verb: str, what: str) -> list[Applied]:
+    if steps < 1:
+        raise TableError(f"{verb} at least 1 step, not {steps}")
+    if steps > len(stack):
+        have = f"only {len(stack)} {'change is' if len(stack) == 1 else 'changes are'} {what}"
+        raise TableError(
+            f"cannot {verb} {steps} {'step' if steps == 1 else 'steps'}: {have}",
+            hint=f"{verb} at most {len(stack)}" if stack else f"there is nothing to {verb}",
+        )
+    return list(reversed(stack[-steps:]))
+
+
+def replay(
+    rules: Rules, state: TableState, command: Command, inputs: Inputs
+) -> tuple[TableState, list[Event]]:
+    """``command`` played again from the faces and answers it used."""
+    dice = ScriptedDice(inputs.faces)
+    chooser = LogChooser(inputs.answers)
+    try:
+        after, events = apply(rules, state, command, Answers(dice, chooser))
+    except ScriptedDiceError as error:
+        raise TableError(
+            f"replaying {command.verb}: {error.message}",
+            hint="the log was written by another version of the rules",
+        ) from None
+    if dice.remaining or chooser.used != len(inputs.answers):
+        raise TableError(
+            f"replaying {command.verb} left recorded dice or answers unused",
+            hint="the log was written by another version of the rules",
+        )
+    return after, events
+
+
+def play(
+    rules: Rules,
+    state: TableState,
+    command: Command,
+    *,
+    rolls: Sequence[int] = (),
+    choices: Mapping[str, str] | None = None,
+    seed: int | None = None,
+    roll_missing: bool = True,
+) -> Played:
+    """``command`` played live: ``rolls`` are the faces typed in (in the order the
+    rules roll), the dice after them are rolled (from ``seed``) unless
+    ``roll_missing`` is off; ``choices`` answer questions by topic, the combatants'
+    tactics answer the rest.
+
+    Raises:
+        AffrayError: the rules refuse the command, a face cannot be shown by its
+            die, faces are left over, or (without ``roll_missing``) a die is missing.
+    """
+    if command.verb not in ROLLING and (rolls or choices):
+        raise TableError(f"{command.verb} rolls no dice and asks nothing")
+    rng = random.Random(seed) if roll_missing else None
+    dice = TypedDice(rolls, rng, record=True)
+    chooser = TableChooser(choices or {}, rules.ai(state, tactics_dice(seed)))
+    after, events = apply(rules, state, command, Answers(dice, chooser))
+    if dice.used < len(rolls):
+        left = ", ".join(str(face) for face in rolls[dice.used :])
+        raise ScriptedDiceError(
+            f"{len(rolls)} faces given, but the rules rolled only {dice.used} dice; "
+            f"left over: {left}",
+            hint="give only the faces of the dice this command rolls, in order",
+        )
+    inputs = Inputs(dice.recorded, tuple(chooser.answers))
+    return Played(command, inputs, after, tuple(events), tuple(chooser.unused))

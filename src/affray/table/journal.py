@@ -1,0 +1,80 @@
+"""The journal: every change of a table's log, for people (text, Markdown a game
+master pastes into a campaign journal) or programs (JSON). Undone changes stay in
+it, marked as undone."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from affray.table.commands import command_from_data
+from affray.table.fold import REDO, UNDO, Fold
+from affray.table.store import ChangeRow, TableRow
+from affray.table.view import describe
+
+
+def entries(changes: Sequence[ChangeRow], fold: Fold) -> list[dict[str, Any]]:
+    """One entry per change: ``{"version", "verb", "what", "lines", "in_effect", "at"}``."""
+    effective = {applied.version for applied in fold.done}
+    result = []
+    for change in changes:
+        payload = change.payload
+        if change.verb in (UNDO, REDO):
+            versions = ", ".join(str(v) for v in payload.get("versions", ()))
+            steps = int(payload["steps"])
+            what = f"{change.verb} {steps} {'step' if steps == 1 else 'steps'} ({versions})"
+            lines: list[str] = []
+            in_effect = True
+        else:
+            what = describe(command_from_data(payload["command"]))
+            lines = list(payload.get("lines", ()))
+            in_effect = change.version in effective
+        result.append(
+            {
+                "version": change.version,
+                "verb": change.verb,
+                "what": what,
+                "lines": lines,
+                "in_effect": in_effect,
+                "at": change.created,
+            }
+        )
+    return result
+
+
+def text(table: TableRow, items: Sequence[dict[str, Any]]) -> str:
+    out = [f"{table.name} ({table.system}), {len(items)} changes"]
+    for item in items:
+        mark = "" if item["in_effect"] else "  [undone]"
+        out.append(f"{item['version']:>4}  {item['what']}{mark}")
+        out.extend(f"        {line}" for line in item["lines"])
+    return "\n".join(out)
+
+
+def markdown(table: TableRow, items: Sequence[dict[str, Any]]) -> str:
+    """The fight as a game master's journal: what happened, in order; undone changes
+    and the undos themselves are left out (the JSON and text logs keep them)."""
+    out = [f"## {_md(table.name)}", "", f"*{table.system}*, {_day(items)}", ""]
+    for item in items:
+        if not item["in_effect"] or item["verb"] in (UNDO, REDO):
+            continue
+        lines = item["lines"] or [item["what"]]
+        for line in lines:
+            if line.startswith("— Round"):
+                out.extend(["", f"### {_md(line.strip('— ').split(' order:')[0])}", ""])
+                order = line.partition(" order: ")[2]
+                if order:
+                    out.append(f"*Order:* {_md(order)}")
+                    out.append("")
+            else:
+                out.append(f"- {_md(line)}")
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _md(text: str) -> str:
+    """Text with Markdown's special characters escaped."""
+    return "".join("\\" + ch if ch in "\\`*_{}[]<>()#+!|~" else ch for ch in text)
+
+
+def _day(items: Sequence[dict[str, Any]]) -> str:
+    return str(items[0]["at"])[:10] if items else "no changes yet"

@@ -1,0 +1,137 @@
+"""Tables: the store and the rules together — what the terminal verbs and the web
+tracker call. Every write is one transaction on the store; every read folds the
+log (in memory, a table's fold is kept and only new changes are read)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from affray import registry
+from affray.errors import AffrayError, TableError
+from affray.events import Event
+from affray.narration.core import narrate_text
+from affray.table.commands import Command, command_data
+from affray.table.fold import REDO, UNDO, Applied, Fold, play
+from affray.table.state import Rules, TableState
+from affray.table.store import Store, TableRow
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    """A change made: the table's new version, and what it did."""
+
+    table: TableRow
+    version: int
+    state: TableState
+    events: tuple[Event, ...] = ()
+    lines: tuple[str, ...] = ()
+    moved: tuple[Applied, ...] = ()
+    """For an undo or a redo: the changes taken back or brought back."""
+    unused_choices: tuple[str, ...] = ()
+
+
+class Tables:
+    """The tables of one database."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._folds: dict[str, Fold] = {}
+
+    def new(self, name: str, system: str, options: Mapping[str, Any] | None = None) -> TableRow:
+        """A new, empty table playing ``system`` (with its encounter options).
+
+        Raises:
+            AffrayError: no such system, or an option it does not take.
+        """
+        name = " ".join(name.split())
+        if not name or len(name) > 80 or not name.isprintable():
+            raise TableError(
+                "a table's name is 1 to 80 characters of plain text", hint='e.g. "Goblin ambush"'
+            )
+        if system not in registry.systems():
+            raise TableError(
+                f"unknown rule system {system!r}",
+                hint="--system is one of: " + ", ".join(registry.systems()),
+            )
+        options = dict(options or {})
+        try:
+            Rules.of(system, options)
+        except AffrayError as error:
+            raise TableError(f"option {error.message}", hint=error.hint) from None
+        return self.store.create(name, system, options)
+
+    def table(self, ref: str) -> TableRow:
+        return self.store.table(ref)
+
+    def fold(self, table: TableRow) -> Fold:
+        """The table's log folded up to its latest change."""
+        fold = self._folds.get(table.id)
+        if fold is None:
+            fold = Fold(Rules.of(table.system, table.options))
+        try:
+            for change in self.store.changes(table.id, after=fold.version):
+                fold.feed(change.version, change.verb, change.payload)
+        except Exception:
+            self._folds.pop(table.id, None)
+            raise
+        self._folds[table.id] = fold
+        return fold
+
+    def run(
+        self,
+        table: TableRow,
+        command: Command,
+        *,
+        rolls: Sequence[int] = (),
+        choices: Mapping[str, str] | None = None,
+        seed: int | None = None,
+        roll_missing: bool = True,
+        expected: int | None = None,
+    ) -> Done:
+        """Play ``command`` and log it, as one transaction.
+
+        Raises:
+            ConflictError: ``expected`` is not the table's version (nothing applied).
+            AffrayError: the rules refuse it (nothing applied).
+        """
+        with self.store.writing(table.id, expected) as writer:
+            fold = self.fold(table)
+            played = play(
+                fold.rules,
+                fold.state,
+                command,
+                rolls=rolls,
+                choices=choices,
+                seed=seed,
+                roll_missing=roll_missing,
+            )
+            lines = tuple(narrate_text(played.events))
+            version = writer.append(command.verb, {**played.payload(), "lines": list(lines)})
+        fold.push(version, played.command, played.inputs, played.state, played.events)
+        return Done(table, version, played.state, played.events, lines, (), played.unused_choices)
+
+    def undo(self, table: TableRow, steps: int = 1, expected: int | None = None) -> Done:
+        """Take back the last ``steps`` changes in effect (turns and initiative too)."""
+        return self._move(table, UNDO, steps, expected)
+
+    def redo(self, table: TableRow, steps: int = 1, expected: int | None = None) -> Done:
+        """Bring back the last ``steps`` changes undone (before any new change)."""
+        return self._move(table, REDO, steps, expected)
+
+    def _move(self, table: TableRow, verb: str, steps: int, expected: int | None) -> Done:
+        with self.store.writing(table.id, expected) as writer:
+            fold = self.fold(table)
+            moved = fold.check_undo(steps) if verb == UNDO else fold.check_redo(steps)
+            payload = {
+                "steps": steps,
+                "versions": [applied.version for applied in moved],
+                "commands": [command_data(applied.command) for applied in moved],
+            }
+            version = writer.append(verb, payload)
+        if verb == UNDO:
+            fold.undo(version, steps)
+        else:
+            fold.redo(version, steps)
+        return Done(table, version, fold.state, moved=tuple(moved))

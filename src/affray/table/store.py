@@ -1,0 +1,259 @@
+"""Where tables live: an SQLite database (WAL), one row per change.
+
+Each change is one transaction. A writer opens it with ``BEGIN IMMEDIATE`` (one
+writer at a time, others wait), reads the changes it has not seen, checks the
+version it expects, appends its change and commits; ``synchronous=FULL`` makes a
+committed change survive the process being killed, or the machine losing power.
+The schema is versioned (``PRAGMA user_version``) and migrated on open.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import sqlite3
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from affray.errors import ConflictError, TableError
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        """CREATE TABLE tables (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            system TEXT NOT NULL,
+            options TEXT NOT NULL,
+            gm_token TEXT NOT NULL,
+            player_token TEXT NOT NULL,
+            created TEXT NOT NULL
+        )""",
+        """CREATE TABLE changes (
+            table_id TEXT NOT NULL REFERENCES tables(id),
+            version INTEGER NOT NULL,
+            verb TEXT NOT NULL,
+            payload TEXT NOT NULL,
+            created TEXT NOT NULL,
+            PRIMARY KEY (table_id, version)
+        )""",
+    ),
+)
+"""Schema migrations, in order; ``user_version`` is how many have run."""
+
+BUSY_TIMEOUT_S = 30.0
+
+
+def default_path() -> Path:
+    """``AFFRAY_DB``, or ``tables.db`` in the user's data directory."""
+    if env := os.environ.get("AFFRAY_DB"):
+        return Path(env)
+    from platformdirs import user_data_path
+
+    return user_data_path("affray") / "tables.db"
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    id: str
+    name: str
+    system: str
+    options: Mapping[str, Any]
+    gm_token: str
+    player_token: str
+    created: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeRow:
+    version: int
+    verb: str
+    payload: Mapping[str, Any]
+    created: str
+
+
+class Store:
+    """An open table database.
+
+    Raises:
+        TableError: the file is not an affray database, or one a newer affray made.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(
+                self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
+            )
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            self._migrate()
+        except sqlite3.DatabaseError as error:
+            raise TableError(
+                f"{self.path}: cannot use it as a table database ({error})",
+                hint="give another file with --db (or AFFRAY_DB)",
+            ) from None
+        except OSError as error:
+            raise TableError(
+                f"{self.path}: {error.strerror or error}",
+                hint="give a writable file with --db (or AFFRAY_DB)",
+            ) from None
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _migrate(self) -> None:
+        with self._transaction():
+            (done,) = self.db.execute("PRAGMA user_version").fetchone()
+            if done > len(MIGRATIONS):
+                raise TableError(
+                    f"{self.path} was made by a newer affray (schema {done})",
+                    hint="upgrade affray to open it",
+                )
+            for number, statements in enumerate(MIGRATIONS[done:], start=done + 1):
+                for statement in statements:
+                    self.db.execute(statement)
+                self.db.execute(f"PRAGMA user_version = {number}")
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    # -- tables -------------------------------------------------------------------------
+
+    def create(self, name: str, system: str, options: Mapping[str, Any]) -> TableRow:
+        """A new table with a short id made from ``name`` and fresh tokens."""
+        base = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40] or "table"
+        with self._transaction():
+            taken = {row[0] for row in self.db.execute("SELECT id FROM tables")}
+            table_id, n = base, 1
+            while table_id in taken:
+                n += 1
+                table_id = f"{base}-{n}"
+            row = TableRow(
+                table_id,
+                name,
+                system,
+                dict(options),
+                secrets.token_urlsafe(18),
+                secrets.token_urlsafe(18),
+                _now(),
+            )
+            self.db.execute(
+                "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    row.id,
+                    row.name,
+                    row.system,
+                    json.dumps(row.options),
+                    row.gm_token,
+                    row.player_token,
+                    row.created,
+                ),
+            )
+        return row
+
+    def table(self, ref: str) -> TableRow:
+        """The table with id ``ref`` (or, failing that, the one called ``ref``).
+
+        Raises:
+            TableError: there is none.
+        """
+        found = self.db.execute("SELECT * FROM tables WHERE id = ?", (ref,)).fetchone()
+        if found is None:
+            named = self.db.execute(
+                "SELECT * FROM tables WHERE lower(name) = lower(?)", (ref,)
+            ).fetchall()
+            found = named[0] if len(named) == 1 else None
+        if found is None:
+            ids = [row[0] for row in self.db.execute("SELECT id FROM tables ORDER BY created")]
+            raise TableError(
+                f"no table {ref!r} in {self.path}",
+                hint=("tables here: " + ", ".join(ids))
+                if ids
+                else "make one with `affray table new NAME --system mst2`",
+            )
+        return _table_row(found)
+
+    def tables(self) -> list[tuple[TableRow, int]]:
+        """Every table, oldest first, with its version."""
+        rows = self.db.execute(
+            "SELECT t.*, (SELECT coalesce(max(version), 0) FROM changes c "
+            "WHERE c.table_id = t.id) FROM tables t ORDER BY created, id"
+        ).fetchall()
+        return [(_table_row(row[:7]), row[7]) for row in rows]
+
+    # -- changes ------------------------------------------------------------------------
+
+    def version(self, table_id: str) -> int:
+        (version,) = self.db.execute(
+            "SELECT coalesce(max(version), 0) FROM changes WHERE table_id = ?", (table_id,)
+        ).fetchone()
+        return int(version)
+
+    def changes(self, table_id: str, after: int = 0) -> list[ChangeRow]:
+        """The changes of a table after version ``after``, in order."""
+        rows = self.db.execute(
+            "SELECT version, verb, payload, created FROM changes "
+            "WHERE table_id = ? AND version > ? ORDER BY version",
+            (table_id, after),
+        ).fetchall()
+        return [ChangeRow(v, verb, json.loads(payload), at) for v, verb, payload, at in rows]
+
+    @contextmanager
+    def writing(self, table_id: str, expected: int | None = None) -> Iterator[Writer]:
+        """One change, as one transaction: the block reads what it needs through the
+        :class:`Writer` and appends the change; it commits when the block ends, and
+        rolls back (nothing changed) if the block raises.
+
+        Raises:
+            ConflictError: ``expected`` is given and is not the table's version.
+        """
+        with self._transaction():
+            current = self.version(table_id)
+            if expected is not None and expected != current:
+                raise ConflictError(expected, current)
+            yield Writer(self, table_id, current)
+
+
+@dataclass(slots=True)
+class Writer:
+    store: Store
+    table_id: str
+    version: int
+
+    def append(self, verb: str, payload: Mapping[str, Any]) -> int:
+        self.version += 1
+        self.store.db.execute(
+            "INSERT INTO changes VALUES (?, ?, ?, ?, ?)",
+            (self.table_id, self.version, verb, json.dumps(payload), _now()),
+        )
+        return self.version
+
+
+def _table_row(row: tuple[Any, ...]) -> TableRow:
+    tid, name, system, options, gm, player, created = row
+    return TableRow(tid, name, system, json.loads(options), gm, player, created)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
