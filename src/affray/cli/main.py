@@ -72,6 +72,7 @@ def _register() -> None:
         fight_command,
         midian_commands,
         mst2_commands,
+        table_commands,
     )
 
     cli.add_command(dice_commands.roll_command)
@@ -80,6 +81,7 @@ def _register() -> None:
     cli.add_command(midian_commands.midian)
     cli.add_command(duel_command.duel_command)
     cli.add_command(fight_command.fight_command)
+    cli.add_command(table_commands.table)
 
 
 _register()

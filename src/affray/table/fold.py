@@ -10,21 +10,25 @@ redo cost nothing and a new command costs one command.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from affray.dice import ScriptedDice, TypedDice
 from affray.encounter import Answers
-from affray.errors import ScriptedDiceError, TableError
+from affray.errors import RulesError, ScriptedDiceError, TableError
 from affray.events import Event
 from affray.sheets.encounters import tactics_dice
 from affray.table.answers import LogChooser, TableChooser
 from affray.table.commands import (
     ROLLING,
+    Act,
     Command,
     Inputs,
+    Mark,
+    Unmark,
     command_data,
     command_from_data,
     inputs_data,
@@ -190,6 +194,7 @@ def play(
     """
     if command.verb not in ROLLING and (rolls or choices):
         raise TableError(f"{command.verb} rolls no dice and asks nothing")
+    command = _named(state, command)
     rng = random.Random(seed) if roll_missing else None
     dice = TypedDice(rolls, rng, record=True)
     chooser = TableChooser(choices or {}, rules.ai(state, tactics_dice(seed)))
@@ -203,3 +208,23 @@ def play(
         )
     inputs = Inputs(dice.recorded, tuple(chooser.answers))
     return Played(command, inputs, after, tuple(events), tuple(chooser.unused))
+
+
+def _named(state: TableState, command: Command) -> Command:
+    """The command with combatants named by their ids (as typed, case and all, they
+    would make a poor journal)."""
+    match command:
+        case Act(actor=actor, target=target):
+            aim = target
+            if target is not None:
+                with contextlib.suppress(RulesError):
+                    aim = state.resolve(target)
+            return replace(command, actor=state.resolve(actor), target=aim)
+        case Mark(combatant=who, of=of):
+            return replace(
+                command, combatant=state.resolve(who), of=state.resolve(of) if of else None
+            )
+        case Unmark(combatant=who):
+            return replace(command, combatant=state.resolve(who))
+        case _:
+            return command

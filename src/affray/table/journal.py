@@ -4,6 +4,7 @@ it, marked as undone."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -60,20 +61,22 @@ def markdown(table: TableRow, items: Sequence[dict[str, Any]]) -> str:
             continue
         lines = item["lines"] or [item["what"]]
         for line in lines:
-            if line.startswith("— Round"):
-                out.extend(["", f"### {_md(line.strip('— ').split(' order:')[0])}", ""])
-                order = line.partition(" order: ")[2]
-                if order:
-                    out.append(f"*Order:* {_md(order)}")
-                    out.append("")
+            heading = _ROUND.match(line)
+            if heading:
+                out.extend(["", f"### {heading['round']}", ""])
+                if heading["order"]:
+                    out.extend([f"*Order:* {_md(heading['order'])}", ""])
             else:
                 out.append(f"- {_md(line)}")
     return "\n".join(out).rstrip() + "\n"
 
 
+_ROUND = re.compile(r"— (?P<round>Round \d+) —(?: order: (?P<order>.*))?$")
+
+
 def _md(text: str) -> str:
-    """Text with Markdown's special characters escaped."""
-    return "".join("\\" + ch if ch in "\\`*_{}[]<>()#+!|~" else ch for ch in text)
+    """Text with the characters that would turn into Markdown formatting escaped."""
+    return "".join("\\" + ch if ch in "\\`*_[]<|~" else ch for ch in text)
 
 
 def _day(items: Sequence[dict[str, Any]]) -> str:

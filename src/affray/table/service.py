@@ -12,7 +12,10 @@ from affray import registry
 from affray.errors import AffrayError, TableError
 from affray.events import Event
 from affray.narration.core import narrate_text
-from affray.table.commands import Command, command_data
+from affray.sheets.combatants import sheet_from_data
+from affray.sheets.documents import load_document, parse_document
+from affray.sheets.validation import plain_name
+from affray.table.commands import Add, Command, command_data
 from affray.table.fold import REDO, UNDO, Applied, Fold, play
 from affray.table.state import Rules, TableState
 from affray.table.store import Store, TableRow
@@ -79,6 +82,38 @@ class Tables:
         self._folds[table.id] = fold
         return fold
 
+    def joining(
+        self,
+        table: TableRow,
+        sheet: str,
+        *,
+        side: str | None = None,
+        name: str | None = None,
+        tactics: str = "nearest",
+    ) -> Add:
+        """The command that adds the combatant of ``sheet`` (a .toml/.json file, or a
+        bestiary name of the table's system) as ``name`` (its sheet's name, numbered
+        if taken) on ``side`` (its own, by default).
+
+        Raises:
+            SheetError: the file or the sheet is invalid, or there is no such creature.
+        """
+        data, source = _sheet_data(table.system, sheet)
+        parsed = sheet_from_data(data, source)
+        if name is not None:
+            try:
+                name = plain_name(name)
+            except ValueError as error:
+                raise TableError(f"--as: the name {error}") from None
+        taken = {c.id.lower() for c in self.fold(table).state.encounter.combatants}
+        cid = name or parsed.name
+        if name is None and cid.lower() in taken:
+            n = 2
+            while f"{cid} {n}".lower() in taken:
+                n += 1
+            cid = f"{cid} {n}"
+        return Add(cid, side or cid, source, data, tactics)
+
     def run(
         self,
         table: TableRow,
@@ -135,3 +170,21 @@ class Tables:
         else:
             fold.redo(version, steps)
         return Done(table, version, fold.state, moved=tuple(moved))
+
+
+def _sheet_data(system: str, reference: str) -> tuple[dict[str, Any], str]:
+    """A sheet's data from a file, or from the bestiary of ``system``."""
+    from pathlib import Path
+
+    from affray import bestiary
+
+    if reference.lower().endswith((".toml", ".json")) or Path(reference).exists():
+        return dict(load_document(reference)), reference
+    text = bestiary.text(system, reference)
+    if text is None:
+        raise TableError(
+            f"no sheet file or {system} bestiary creature called {reference!r}",
+            hint="give a .toml/.json sheet, or one of: " + ", ".join(bestiary.names(system)),
+        )
+    label = f"bestiary {reference}"
+    return dict(parse_document(text, "toml", label)), label

@@ -8,9 +8,12 @@ function plays a command live (typed-in faces, rolled dice, the tactics AI) and
 replays it from the log (the faces and answers it used).
 
 Turns: the round's queue comes from the rules (``begin_round``). The first turn
-in the queue of someone still fighting is the current one; a turn the rules skip
-without asking anything (a Midian action spent on defending) is skipped at once.
-``act`` plays the current combatant's turn; ``next`` passes it, or, when every
+in the queue of someone still fighting is the current one. When it comes, the
+rules' bookkeeping of the turn (``begin_turn``: spending the action) is done at
+once, unless it asks something (whether anyone interrupts): then it is done by
+the turn's command, with that command's dice and choices. A turn the rules skip
+(a Midian action spent on defending) is skipped at once. ``act`` plays the
+current combatant's turn; ``next`` passes it (the combatant holds), or, when every
 turn of the round is taken, ends the round and starts the next.
 """
 
@@ -92,6 +95,9 @@ class TableState:
     tactics: Mapping[str, object] = field(default_factory=dict)
     started: bool = False
     current: str | None = None
+    begun: bool = False
+    """Whether the rules' bookkeeping of the current turn is done (it is done when the
+    turn comes, unless it asks something, such as whether anyone interrupts)."""
     conditions: tuple[Condition, ...] = ()
     notes: tuple[str, ...] = ()
 
@@ -222,17 +228,30 @@ def _act(
     actor = state.resolve(command.actor)
     _check_turn(rules, state, actor)
     ruleset = rules.ruleset
-    # say what is wrong with the action before any die is rolled
-    choose_action(ruleset.actions(state.encounter, actor), actor, command.action, command.target)
-    encounter, events, free = ruleset.begin_turn(state.encounter, actor, answers)
+    if state.begun:  # say what is wrong with the action before any die is rolled
+        choose_action(
+            ruleset.actions(state.encounter, actor), actor, command.action, command.target
+        )
+    state, events, free = _begin_turn(rules, state, actor, answers)
     if free:
-        legal = ruleset.actions(encounter, actor)
+        legal = ruleset.actions(state.encounter, actor)
         action = choose_action(legal, actor, command.action, command.target)
-        encounter, more = ruleset.perform(encounter, actor, action, answers)
+        encounter, more = ruleset.perform(state.encounter, actor, action, answers)
+        state = replace(state, encounter=encounter)
         events = [*events, ActionChosen(actor, action), *more]
-    state, ended = _end_turn(replace(state, encounter=encounter), actor)
+    state, ended = _end_turn(state, actor)
     state, skipped = _advance(rules, state)
     return state, [*events, *ended, *skipped]
+
+
+def _begin_turn(
+    rules: Rules, state: TableState, cid: str, answers: Answers[Any, Any]
+) -> tuple[TableState, list[Event], bool]:
+    """The rules' bookkeeping of ``cid``'s turn, unless done when the turn came."""
+    if state.begun:
+        return state, [], True
+    encounter, events, free = rules.ruleset.begin_turn(state.encounter, cid, answers)
+    return replace(state, encounter=encounter, begun=True), events, free
 
 
 def _next(
@@ -246,9 +265,11 @@ def _next(
     if phase is Phase.TURN:
         assert state.current is not None
         actor = state.current
+        state, events, free = _begin_turn(rules, state, actor, answers)
+        passed: list[Event] = [TurnPassed(actor)] if free else []
         state, ended = _end_turn(state, actor)
         state, skipped = _advance(rules, state)
-        return state, [TurnPassed(actor), *ended, *skipped]
+        return state, [*events, *passed, *ended, *skipped]
     encounter, events = rules.ruleset.end_round(state.encounter, answers)
     state = replace(state, encounter=encounter)
     if state.phase(rules) is Phase.OVER:
@@ -361,22 +382,23 @@ def _advance(rules: Rules, state: TableState) -> tuple[TableState, list[Event]]:
         state = replace(state, encounter=encounter)
         if not ruleset.fighting(encounter, cid):
             continue
-        state, ended = _expire(replace(state, current=cid), cid, Edge.START)
+        state, ended = _expire(replace(state, current=cid, begun=False), cid, Edge.START)
         events.extend(ended)
         try:
             after, skipped, free = ruleset.begin_turn(encounter, cid, Answers(_NoDice(), _NoOne()))
         except _InputNeededError:
-            break  # it asks something: the turn is played when someone acts
-        if free:
-            break  # nothing happens before the action: the turn waits for it
+            break  # it asks something (an interrupt?): that waits for the turn's command
+        state = replace(state, encounter=after, begun=True)
         events.extend(skipped)
-        state, ended = _end_turn(replace(state, encounter=after), cid)
+        if free:
+            break  # the turn waits for its action
+        state, ended = _end_turn(state, cid)
         events.extend(ended)
     return state, events
 
 
 def _end_turn(state: TableState, cid: str) -> tuple[TableState, list[Event]]:
-    return _expire(replace(state, current=None), cid, Edge.END)
+    return _expire(replace(state, current=None, begun=False), cid, Edge.END)
 
 
 def _expire(state: TableState, cid: str, edge: Edge) -> tuple[TableState, list[Event]]:

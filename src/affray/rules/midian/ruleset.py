@@ -180,7 +180,7 @@ def legal_actions(options: MidianOptions, encounter: MidianEncounter, cid: str) 
     if state.holding is None:
         legal.append(Flee())
     later = [o for o in encounter.queue if o != cid and encounter.states[o].fighting]
-    if later and not state.waited:
+    if later and not state.waited and state.waiting_for is None:  # not a waited turn
         legal.append(Wait(later[0]))
     legal.append(Hold())
     return legal

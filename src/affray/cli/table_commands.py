@@ -1,0 +1,554 @@
+"""``affray table …``: a tracked fight at a real table (SPEC.md, "The table").
+
+Thin: options → :class:`affray.table.Tables` → output. Every verb takes ``--db``
+(default: the user's data directory, or ``AFFRAY_DB``) and ``--json``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+from affray.cli.options import json_option, seed_option
+from affray.cli.output import console, emit_json, print_lines
+
+if TYPE_CHECKING:
+    from affray.table import Done, TableRow, Tables
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+db_option = click.option(
+    "--db",
+    type=click.Path(dir_okay=False, path_type=str),
+    default=None,
+    metavar="PATH",
+    help="The table database (default: AFFRAY_DB, or tables.db in your data directory).",
+)
+expect_option = click.option(
+    "--expect",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="VERSION",
+    help="Refuse (and change nothing) unless the table is at this version.",
+)
+
+
+def dice_options(function: F) -> F:
+    """``--rolls``, ``--no-roll``, ``--choose`` and ``--seed``: what answers the rules."""
+    for option in reversed(
+        (
+            click.option(
+                "--rolls",
+                metavar="R,R,...",
+                default=None,
+                help="Faces rolled at the table, in the order the rules roll them; "
+                "dice after them are rolled for you.",
+            ),
+            click.option(
+                "--no-roll",
+                is_flag=True,
+                help="Roll nothing for me: stop and say which die comes next.",
+            ),
+            click.option(
+                "--choose",
+                "choices",
+                multiple=True,
+                metavar="KEY=VALUE",
+                help="Answer a question of the rules (defence=dodge, stance=defensive, ...); "
+                "the rest go to the combatants' tactics.",
+            ),
+            seed_option,
+        )
+    ):
+        function = option(function)
+    return function
+
+
+def _tables(db: str | None) -> Tables:
+    from affray.table import Store, Tables, default_path
+
+    return Tables(Store(db if db is not None else default_path()))
+
+
+@click.group("table")
+def table() -> None:
+    """A tracked fight: people choose and roll, affray keeps the rules and the log.
+
+    \b
+    affray table new "Goblin ambush" --system mst2
+    affray table add goblin-ambush examples/mst2/knight.json --side heroes
+    affray table add goblin-ambush ogre --side monsters
+    affray table start goblin-ambush
+    affray table act goblin-ambush Knight attack Ogre --rolls 14,5,2,6
+    affray table undo goblin-ambush
+    """
+
+
+@table.command("new")
+@click.argument("name")
+@click.option("--system", "system", required=True, metavar="SYSTEM", help="mst2 or midian.")
+@click.option(
+    "--option",
+    "options",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="An encounter option of the system (as in an encounter file), e.g. order=shuffled.",
+)
+@db_option
+@json_option
+def new_command(
+    name: str, system: str, options: Sequence[str], db: str | None, as_json: bool
+) -> None:
+    """Make a new table NAME playing SYSTEM; prints its id and tokens."""
+    tables = _tables(db)
+    row = tables.new(name, system, _options(options))
+    if as_json:
+        emit_json(
+            {
+                "table": row.id,
+                "name": row.name,
+                "system": row.system,
+                "version": 0,
+                "gm_token": row.gm_token,
+                "player_token": row.player_token,
+                "db": str(tables.store.path),
+            }
+        )
+        return
+    out = console()
+    out.print(f"Table [bold]{row.id}[/bold] ({row.system}) in {tables.store.path}")
+    out.print(f"game master token: {row.gm_token}")
+    out.print(f"player token:      {row.player_token}")
+    out.print(f"Next: affray table add {row.id} SHEET --side SIDE", style="dim")
+
+
+@table.command("add")
+@click.argument("table_ref", metavar="TABLE")
+@click.argument("sheet")
+@click.option("--side", default=None, help="Its side (default: a side of its own).")
+@click.option("--as", "name", default=None, metavar="NAME", help="Its name at the table.")
+@click.option(
+    "--tactics",
+    default="nearest",
+    show_default=True,
+    help="Who it goes for when no one chooses for it (nearest, weakest, strongest, random).",
+)
+@expect_option
+@db_option
+@json_option
+def add_command(
+    table_ref: str,
+    sheet: str,
+    side: str | None,
+    name: str | None,
+    tactics: str,
+    expect: int | None,
+    db: str | None,
+    as_json: bool,
+) -> None:
+    """Add the combatant of SHEET (a sheet file or a bestiary name) to TABLE."""
+    tables = _tables(db)
+    row = tables.table(table_ref)
+    command = tables.joining(row, sheet, side=side, name=name, tactics=tactics)
+    done = tables.run(row, command, expected=expect)
+    if as_json:
+        emit_json({"combatant": command.combatant, "version": done.version, **_events(done)})
+        return
+    print_lines(_lines(done))
+
+
+@table.command("start")
+@click.argument("table_ref", metavar="TABLE")
+@dice_options
+@expect_option
+@db_option
+@json_option
+def start_command(table_ref: str, db: str | None, as_json: bool, **given: Any) -> None:
+    """Start round 1 (rolling initiative, where the system has it)."""
+    from affray.table import Start
+
+    _play(table_ref, db, as_json, Start(), **given)
+
+
+@table.command("act")
+@click.argument("table_ref", metavar="TABLE")
+@click.argument("actor")
+@click.argument("action")
+@click.argument("target", required=False)
+@dice_options
+@expect_option
+@db_option
+@json_option
+def act_command(
+    table_ref: str,
+    actor: str,
+    action: str,
+    target: str | None,
+    db: str | None,
+    as_json: bool,
+    **given: Any,
+) -> None:
+    """ACTOR, whose turn it is, takes ACTION (at TARGET): attack, shoot, flee, hold, ..."""
+    from affray.table import Act
+
+    _play(table_ref, db, as_json, Act(actor, action, target), **given)
+
+
+@table.command("next")
+@click.argument("table_ref", metavar="TABLE")
+@dice_options
+@expect_option
+@db_option
+@json_option
+def next_command(table_ref: str, db: str | None, as_json: bool, **given: Any) -> None:
+    """End the current turn (the combatant passes); after the last turn of a round,
+    end the round and start the next (its initiative rolls in --rolls)."""
+    from affray.table import Next
+
+    _play(table_ref, db, as_json, Next(), **given)
+
+
+@table.command("mark")
+@click.argument("table_ref", metavar="TABLE")
+@click.argument("who")
+@click.argument("condition")
+@click.option(
+    "--until",
+    type=click.Choice(["start", "end"]),
+    default=None,
+    help="It ends at the start or end of a turn (default: when removed).",
+)
+@click.option("--of", "of", default=None, metavar="NAME", help="Whose turn (default: WHO's).")
+@click.option("--turns", type=click.IntRange(min=1, max=1000), default=1, show_default=True)
+@expect_option
+@db_option
+@json_option
+def mark_command(
+    table_ref: str,
+    who: str,
+    condition: str,
+    until: str | None,
+    of: str | None,
+    turns: int,
+    expect: int | None,
+    db: str | None,
+    as_json: bool,
+) -> None:
+    """Put CONDITION (prone, blessed, on fire, ...) on WHO, for as long as you say."""
+    from affray.table import Edge, Mark
+
+    ends = Edge(until) if until else None
+    _simple(table_ref, db, as_json, Mark(who, condition, ends, of, turns), expect)
+
+
+@table.command("unmark")
+@click.argument("table_ref", metavar="TABLE")
+@click.argument("who")
+@click.argument("condition")
+@expect_option
+@db_option
+@json_option
+def unmark_command(
+    table_ref: str, who: str, condition: str, expect: int | None, db: str | None, as_json: bool
+) -> None:
+    """Take CONDITION off WHO."""
+    from affray.table import Unmark
+
+    _simple(table_ref, db, as_json, Unmark(who, condition), expect)
+
+
+@table.command("note")
+@click.argument("table_ref", metavar="TABLE")
+@click.argument("text")
+@expect_option
+@db_option
+@json_option
+def note_command(
+    table_ref: str, text: str, expect: int | None, db: str | None, as_json: bool
+) -> None:
+    """Add a line to the table's journal."""
+    from affray.table import Note
+
+    _simple(table_ref, db, as_json, Note(text), expect)
+
+
+@table.command("show")
+@click.argument("table_ref", metavar="TABLE")
+@db_option
+@json_option
+def show_command(table_ref: str, db: str | None, as_json: bool) -> None:
+    """The initiative, every combatant's state and conditions, whose turn it is."""
+    from affray.table.view import show_data
+
+    tables = _tables(db)
+    row = tables.table(table_ref)
+    data = show_data(row, tables.fold(row))
+    if as_json:
+        emit_json(data)
+        return
+    _print_show(data)
+
+
+@table.command("undo")
+@click.argument("table_ref", metavar="TABLE")
+@click.option("--steps", type=click.IntRange(min=1), default=1, show_default=True)
+@expect_option
+@db_option
+@json_option
+def undo_command(
+    table_ref: str, steps: int, expect: int | None, db: str | None, as_json: bool
+) -> None:
+    """Take back the last STEPS changes (turns and initiative included)."""
+    tables = _tables(db)
+    row = tables.table(table_ref)
+    _moved(tables, row, tables.undo(row, steps, expect), "undone", as_json)
+
+
+@table.command("redo")
+@click.argument("table_ref", metavar="TABLE")
+@click.option("--steps", type=click.IntRange(min=1), default=1, show_default=True)
+@expect_option
+@db_option
+@json_option
+def redo_command(
+    table_ref: str, steps: int, expect: int | None, db: str | None, as_json: bool
+) -> None:
+    """Bring back the last STEPS changes undone (until a new change is made)."""
+    tables = _tables(db)
+    row = tables.table(table_ref)
+    _moved(tables, row, tables.redo(row, steps, expect), "redone", as_json)
+
+
+@table.command("log")
+@click.argument("table_ref", metavar="TABLE")
+@click.option(
+    "--format",
+    "form",
+    type=click.Choice(["text", "markdown", "json"]),
+    default="text",
+    show_default=True,
+)
+@db_option
+@json_option
+def log_command(table_ref: str, form: str, db: str | None, as_json: bool) -> None:
+    """Every change of TABLE in order (Markdown: a journal to paste into your notes)."""
+    from affray.table import journal
+
+    tables = _tables(db)
+    row = tables.table(table_ref)
+    fold = tables.fold(row)
+    items = journal.entries(tables.store.changes(row.id), fold)
+    if as_json or form == "json":
+        emit_json({"table": row.id, "version": fold.version, "changes": items})
+    elif form == "markdown":
+        click.echo(journal.markdown(row, items), nl=False)
+    else:
+        click.echo(journal.text(row, items))
+
+
+@table.command("list")
+@db_option
+@json_option
+def list_command(db: str | None, as_json: bool) -> None:
+    """The tables in the database."""
+    tables = _tables(db)
+    found = tables.store.tables()
+    if as_json:
+        emit_json(
+            {
+                "tables": [
+                    {
+                        "table": row.id,
+                        "name": row.name,
+                        "system": row.system,
+                        "version": version,
+                        "created": row.created,
+                    }
+                    for row, version in found
+                ]
+            }
+        )
+        return
+    out = console()
+    if not found:
+        out.print(f"No tables in {tables.store.path}.")
+        return
+    for row, version in found:
+        out.print(f"{row.id:<24} {row.system:<7} version {version:<5} {row.name}")
+
+
+# -- helpers ----------------------------------------------------------------------------
+
+
+def _options(pairs: Sequence[str]) -> dict[str, Any]:
+    """``KEY=VALUE`` pairs, each value read as TOML (a number, a word, a list)."""
+    import tomllib
+
+    from affray.errors import AffrayError
+
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, equals, value = pair.partition("=")
+        if not equals or not key.strip():
+            raise AffrayError(
+                f"--option {pair!r} is not KEY=VALUE", hint="e.g. --option order=shuffled"
+            )
+        try:
+            options[key.strip()] = tomllib.loads(f"v = {value}")["v"]
+        except tomllib.TOMLDecodeError:
+            options[key.strip()] = value
+    return options
+
+
+def _play(
+    table_ref: str,
+    db: str | None,
+    as_json: bool,
+    command: Any,
+    *,
+    rolls: str | None,
+    no_roll: bool,
+    choices: Sequence[str],
+    seed: int | None,
+    expect: int | None,
+) -> None:
+    from affray.dice import parse_faces
+    from affray.table.answers import parse_choices
+
+    faces = parse_faces(rolls) if rolls is not None else ()
+    chosen = parse_choices(choices)
+    tables = _tables(db)
+    row = tables.table(table_ref)
+    done = tables.run(
+        row,
+        command,
+        rolls=faces,
+        choices=chosen,
+        seed=seed,
+        roll_missing=not no_roll,
+        expected=expect,
+    )
+    if done.unused_choices:
+        click.echo("note: no question asked for: " + ", ".join(done.unused_choices), err=True)
+    _report(tables, row, done, as_json)
+
+
+def _simple(
+    table_ref: str, db: str | None, as_json: bool, command: Any, expect: int | None
+) -> None:
+    tables = _tables(db)
+    row = tables.table(table_ref)
+    _report(tables, row, tables.run(row, command, expected=expect), as_json)
+
+
+def _events(done: Done) -> dict[str, Any]:
+    return {
+        "events": [event.to_dict() for event in done.events],
+        "lines": list(done.lines),
+    }
+
+
+def _report(tables: Tables, row: TableRow, done: Done, as_json: bool) -> None:
+    from affray.table.view import show_data
+
+    shown = show_data(row, tables.fold(row))
+    if as_json:
+        emit_json(
+            {
+                "version": done.version,
+                **_events(done),
+                "round": shown["round"],
+                "turn": shown["turn"],
+                "phase": shown["phase"],
+                "winner": shown["winner"],
+                "unused_choices": list(done.unused_choices),
+            }
+        )
+        return
+    print_lines(_lines(done))
+    console().print(_whats_next(shown), style="dim")
+
+
+def _lines(done: Done) -> Any:
+    from affray.narration import narrate
+
+    return narrate(done.events)
+
+
+def _whats_next(shown: dict[str, Any]) -> str:
+    table = shown["table"]
+    match shown["phase"]:
+        case "setup":
+            return f"Next: add combatants, then `affray table start {table}`"
+        case "turn":
+            return f"Round {shown['round']}: {shown['turn']}'s turn"
+        case "round over":
+            return (
+                f"Round {shown['round']} is over: `affray table next {table}` "
+                f"starts round {shown['round'] + 1}"
+            )
+        case _:
+            won = shown["winner"]
+            return f"The fight is over: {won} won" if won else "The fight is over: no one is left"
+
+
+def _moved(tables: Tables, row: TableRow, done: Done, word: str, as_json: bool) -> None:
+    from affray.table.view import describe, show_data
+
+    shown = show_data(row, tables.fold(row))
+    moved = [{"version": a.version, "what": describe(a.command)} for a in done.moved]
+    if as_json:
+        emit_json(
+            {
+                "version": done.version,
+                word: moved,
+                "round": shown["round"],
+                "turn": shown["turn"],
+                "phase": shown["phase"],
+            }
+        )
+        return
+    out = console()
+    for item in moved:
+        out.print(f"{word}: {item['what']}")
+    out.print(_whats_next(shown), style="dim")
+
+
+def _print_show(data: dict[str, Any]) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    out = console()
+    out.print(
+        Text.assemble(
+            (data["name"], "bold"),
+            f" ({data['system']}) · round {data['round']} · version {data['version']}",
+        )
+    )
+    grid = Table(show_edge=False, pad_edge=False, box=None, header_style="bold")
+    for column in ("", "combatant", "side", "condition", "state", "conditions"):
+        grid.add_column(column)
+    for c in data["combatants"]:
+        marker = "▶" if c["id"] == data["turn"] else ""
+        state = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in c["state"].items())
+        kept = "; ".join(
+            k["text"] + (f" (until {k['until']})" if k["until"] else "") for k in c["conditions"]
+        )
+        style = "" if c["condition"] == "fighting" else "dim"
+        grid.add_row(
+            marker,
+            Text(c["id"], style="bold"),
+            Text(c["side"]),
+            Text(c["condition"]),
+            Text(state),
+            Text(kept),
+            style=style,
+        )
+    out.print(grid)
+    if data["queue"]:
+        out.print(Text("Still to act this round: " + ", ".join(data["queue"]), style="dim"))
+    for note in data["notes"]:
+        out.print(Text(f"Note: {note}", style="dim"))
+    out.print(_whats_next(data), style="dim")
