@@ -211,7 +211,7 @@ def _start(
     if state.started:
         raise RulesError(
             f"the fight has started already (round {state.round})",
-            hint="undo back to before the start to change who is in it",
+            hint="go on with `affray table act` and `affray table next`",
         )
     sides = {c.side for c in state.encounter.combatants}
     if len(sides) < 2:
