@@ -135,7 +135,7 @@ def test_a_stale_writer_gets_a_conflict_and_changes_nothing(tmp_path: Path) -> N
 
 def test_concurrent_writers_never_lose_an_update(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
-    tables, row = new_table(db, "mst2", MST2[:2])
+    _, row = new_table(db, "mst2", MST2[:2])
 
     def write(i: int) -> None:
         mine = Tables(Store(db))
@@ -176,7 +176,7 @@ def test_sigkill_at_random_points_loses_no_acknowledged_change(tmp_path: Path) -
         pid = _fork()
         if pid == 0:
             os.close(read)
-            _child(lambda: _stream(tables, db, row, write, attempt))
+            _child(lambda out=write, seed=attempt: _stream(tables, db, row, out, seed))
         os.close(write)
         wanted = rng.randint(0, 6)
         seen = 0
