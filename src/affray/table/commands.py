@@ -141,7 +141,9 @@ def command_from_data(data: Mapping[str, Any]) -> Command:
         raise TableError(
             f"unknown command {verb!r}", hint="a command is one of: " + ", ".join(COMMANDS)
         )
-    adapter = _ADAPTERS.setdefault(kind.verb, TypeAdapter(kind))
+    adapter = _ADAPTERS.get(kind.verb)
+    if adapter is None:
+        adapter = _ADAPTERS[kind.verb] = TypeAdapter(kind)
     fields = {k: v for k, v in data.items() if k != "verb"}
     try:
         command: Command = adapter.validate_python(fields)
