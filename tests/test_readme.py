@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 import subprocess
 from pathlib import Path
@@ -11,11 +12,13 @@ import pytest
 from tests.helpers import SCRIPT
 
 ROOT = Path(__file__).resolve().parent.parent
-LINES = [
+USAGE = [
     line.split("  #")[0].strip()
     for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
     if line.startswith(".venv/bin/affray ")
 ]
+TABLE = [line for line in USAGE if line.startswith(".venv/bin/affray table ")]
+LINES = [line for line in USAGE if line not in TABLE]
 
 
 def test_the_readme_has_usage_lines() -> None:
@@ -24,6 +27,16 @@ def test_the_readme_has_usage_lines() -> None:
 
 @pytest.mark.parametrize("line", LINES)
 def test_a_readme_usage_line_runs_as_written(line: str) -> None:
+    _run(line)
+
+
+def test_the_readme_table_lines_run_in_order(tmp_path: Path) -> None:
+    assert len(TABLE) >= 6
+    for line in TABLE:
+        _run(line, {"AFFRAY_DB": str(tmp_path / "tables.db")})
+
+
+def _run(line: str, env: dict[str, str] | None = None) -> None:
     args = shlex.split(line)[1:]
     expanded: list[str] = []
     for arg in args:  # the shell's globbing, for lines such as examples/midian/*.toml
@@ -36,6 +49,7 @@ def test_a_readme_usage_line_runs_as_written(line: str) -> None:
         capture_output=True,
         text=True,
         timeout=120,
+        env={**os.environ, **(env or {})},
     )
     assert result.returncode == 0, f"{line}\n{result.stderr}"
     assert result.stdout.strip()

@@ -516,6 +516,14 @@ def _moved(tables: Tables, row: TableRow, done: Done, word: str, as_json: bool) 
     out.print(_whats_next(shown), style="dim")
 
 
+def _state_item(key: str, value: object) -> str:
+    """``hit_points: 20`` → "hit points 20"; ``alive: True`` → "alive"."""
+    words = key.replace("_", " ")
+    if isinstance(value, bool):
+        return words if value else f"not {words}"
+    return f"{words} {value}"
+
+
 def _print_show(data: dict[str, Any]) -> None:
     from rich.table import Table
     from rich.text import Text
@@ -532,7 +540,7 @@ def _print_show(data: dict[str, Any]) -> None:
         grid.add_column(column)
     for c in data["combatants"]:
         marker = "▶" if c["id"] == data["turn"] else ""
-        state = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in c["state"].items())
+        state = ", ".join(_state_item(k, v) for k, v in c["state"].items())
         kept = "; ".join(
             k["text"] + (f" (until {k['until']})" if k["until"] else "") for k in c["conditions"]
         )

@@ -67,7 +67,7 @@ def markdown(table: TableRow, items: Sequence[dict[str, Any]]) -> str:
                 if heading["order"]:
                     out.extend([f"*Order:* {_md(heading['order'])}", ""])
             else:
-                out.append(f"- {_md(line)}")
+                out.append(f"- {_md(line.strip())}")
     return "\n".join(out).rstrip() + "\n"
 
 
