@@ -17,8 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from affray.errors import ConflictError
+from affray.errors import ConflictError, TableError
 from affray.table import Act, Next, Note, Phase, Start, Store, TableRow, Tables
+from affray.table.store import MIGRATIONS
 from affray.table.view import show_data
 from tests.helpers import EXAMPLES
 
@@ -225,3 +226,19 @@ def _child(work: Any) -> None:
     except BaseException:
         code = 1
     os._exit(code)
+
+
+def test_the_schema_is_migrated_on_open_and_a_newer_one_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    with sqlite3.connect(db) as raw:  # an empty file: migrated to the current schema
+        assert raw.execute("PRAGMA user_version").fetchone() == (0,)
+    tables, row = new_table(db, "mst2", MST2[:2])
+    tables.store.close()
+    with sqlite3.connect(db) as raw:
+        assert raw.execute("PRAGMA user_version").fetchone() == (len(MIGRATIONS),)
+        assert raw.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    assert Tables(Store(db)).fold(row).version == 2  # opening again keeps everything
+    with sqlite3.connect(db) as raw:
+        raw.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    with pytest.raises(TableError, match="made by a newer affray"):
+        Store(db)

@@ -516,14 +516,6 @@ def _moved(tables: Tables, row: TableRow, done: Done, word: str, as_json: bool) 
     out.print(_whats_next(shown), style="dim")
 
 
-def _state_item(key: str, value: object) -> str:
-    """``hit_points: 20`` → "hit points 20"; ``alive: True`` → "alive"."""
-    words = key.replace("_", " ")
-    if isinstance(value, bool):
-        return words if value else f"not {words}"
-    return f"{words} {value}"
-
-
 def _print_show(data: dict[str, Any]) -> None:
     from rich.table import Table
     from rich.text import Text
@@ -535,24 +527,30 @@ def _print_show(data: dict[str, Any]) -> None:
             f" ({data['system']}) · round {data['round']} · version {data['version']}",
         )
     )
+    keys = list(  # the system's figures, one column each (true/false: the condition says it)
+        dict.fromkeys(
+            k for c in data["combatants"] for k, v in c["state"].items() if not isinstance(v, bool)
+        )
+    )
     grid = Table(show_edge=False, pad_edge=False, box=None, header_style="bold")
-    for column in ("", "combatant", "side", "condition", "state", "conditions"):
-        grid.add_column(column)
+    for column in ("", "combatant", "side", "condition"):
+        grid.add_column(column, no_wrap=True)
+    for key in keys:
+        words = key.replace("_", " ")
+        grid.add_column(words, justify="right", min_width=max(map(len, words.split())))
+    grid.add_column("conditions", min_width=10)
     for c in data["combatants"]:
-        marker = "▶" if c["id"] == data["turn"] else ""
-        state = ", ".join(_state_item(k, v) for k, v in c["state"].items())
         kept = "; ".join(
             k["text"] + (f" (until {k['until']})" if k["until"] else "") for k in c["conditions"]
         )
-        style = "" if c["condition"] == "fighting" else "dim"
         grid.add_row(
-            marker,
+            "▶" if c["id"] == data["turn"] else "",
             Text(c["id"], style="bold"),
             Text(c["side"]),
             Text(c["condition"]),
-            Text(state),
+            *(Text(str(c["state"].get(key, ""))) for key in keys),
             Text(kept),
-            style=style,
+            style="" if c["condition"] in ("fighting", "conscious") else "dim",
         )
     out.print(grid)
     if data["queue"]:

@@ -97,12 +97,17 @@ class MidianRuleset:
         return "fled" if state.fled else state.health.status
 
     def snapshot(self, encounter: MidianEncounter, cid: str) -> Mapping[str, object]:
-        health = encounter.states[cid].health
+        state = encounter.states[cid]
+        health = state.health
         return {
             "hit_points": health.hit_points,
             "life_points": health.life_points,
             "conscious": health.conscious,
             "alive": health.alive,
+            "serious_wounds": health.serious_wounds,  # each bleeds at the end of a round
+            "shock": health.shock,  # this round's penalty to every roll so far
+            "initiative": state.initiative,
+            "actions_left": state.pool.actions,
         }
 
     def weakness(self, encounter: MidianEncounter, cid: str) -> float:
