@@ -64,6 +64,25 @@ class ScriptedDiceError(DiceError):
     """A scripted (typed-in) die face is missing or impossible."""
 
 
+class DieNeededError(ScriptedDiceError):
+    """A die must be rolled at the table and no face was given for it.
+
+    Attributes:
+        sides: the die's size.
+        purpose: what it is rolled for.
+        given: how many faces were given before it.
+    """
+
+    def __init__(self, sides: int, purpose: str, given: int) -> None:
+        super().__init__(
+            f"the next die is a d{sides} for {purpose}, and no face was given for it",
+            hint=f"roll it and add its face to the end of --rolls ({given} given so far)",
+        )
+        self.sides = sides
+        self.purpose = purpose
+        self.given = given
+
+
 class SheetError(AffrayError, ValueError):
     """A sheet or encounter file is unreadable or invalid.
 
@@ -90,6 +109,27 @@ class RulesError(AffrayError, ValueError):
     """The rules do not allow what was asked (two-handed grip with a shield, ...)."""
 
 
+class ChoiceNeededError(RulesError):
+    """The rules ask a question no one at the table has answered yet.
+
+    Attributes:
+        who: whose choice it is.
+        topic: the question's topic (its ``--choose`` key).
+        prompt: the question.
+        options: the labels of the legal answers.
+    """
+
+    def __init__(self, who: str, topic: str, prompt: str, options: tuple[str, ...]) -> None:
+        super().__init__(
+            f"{prompt} ({who} chooses: {', '.join(options)})",
+            hint=f"answer with --choose {topic}=CHOICE",
+        )
+        self.who = who
+        self.topic = topic
+        self.prompt = prompt
+        self.options = options
+
+
 class TableError(AffrayError):
     """A table (a tracked fight) cannot do what was asked: no such table, nothing
     to undo, a database that cannot be used."""
@@ -114,10 +154,12 @@ class ConflictError(TableError):
 
 __all__ = [
     "AffrayError",
+    "ChoiceNeededError",
     "ConflictError",
     "DiceError",
     "DiceLimitError",
     "DiceSyntaxError",
+    "DieNeededError",
     "RulesError",
     "ScriptedDiceError",
     "SheetError",

@@ -135,6 +135,9 @@ def new_command(
     show_default=True,
     help="Who it goes for when no one chooses for it (nearest, weakest, strongest, random).",
 )
+@click.option(
+    "--player", is_flag=True, help="A player's character (the player page shows its side)."
+)
 @expect_option
 @db_option
 @json_option
@@ -144,6 +147,7 @@ def add_command(
     side: str | None,
     name: str | None,
     tactics: str,
+    player: bool,
     expect: int | None,
     db: str | None,
     as_json: bool,
@@ -151,7 +155,7 @@ def add_command(
     """Add the combatant of SHEET (a sheet file or a bestiary name) to TABLE."""
     tables = _tables(db)
     row = tables.table(table_ref)
-    command = tables.joining(row, sheet, side=side, name=name, tactics=tactics)
+    command = tables.joining(row, sheet, side=side, name=name, tactics=tactics, player=player)
     done = tables.run(row, command, expected=expect)
     if as_json:
         emit_json({"combatant": command.combatant, "version": done.version, **_events(done)})

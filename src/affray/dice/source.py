@@ -15,7 +15,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from affray.errors import ScriptedDiceError
+from affray.errors import DieNeededError, ScriptedDiceError
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,11 +139,7 @@ class TypedDice(ScriptedDice):
         if self.used >= len(self.faces) and self.rng is not None:
             return self.rng.randint(1, sides)
         if self.used >= len(self.faces):
-            raise ScriptedDiceError(
-                f"the next die is a d{sides} for {purpose}, and no face was given for it",
-                hint=f"roll it and add its face to the end of --rolls "
-                f"({len(self.faces)} given so far)",
-            )
+            raise DieNeededError(sides, purpose, len(self.faces))
         return super()._face(sides, purpose)
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from affray.encounter import Chooser, Encounter, Question, Topic
 from affray.encounter.questions import OptionT
-from affray.errors import RulesError, TableError
+from affray.errors import ChoiceNeededError, RulesError, TableError
 from affray.table.commands import Answer
 
 TOPICS = tuple(topic.value for topic in Topic)
@@ -42,17 +42,22 @@ def parse_choices(pairs: Sequence[str]) -> dict[str, str]:
 @dataclass(slots=True)
 class TableChooser:
     """Typed-in choices by topic; every other question goes to ``fallback`` (the
-    tactics). Every answer given is kept in :attr:`answers`, for the log."""
+    tactics), or, with none, is an error that says what the rules ask
+    (:class:`ChoiceNeededError`). Every answer given is kept in :attr:`answers`, for the log."""
 
     choices: Mapping[str, str]
-    fallback: Chooser[Any, Any]
+    fallback: Chooser[Any, Any] | None
     answers: list[Answer] = field(default_factory=list)
     asked: set[str] = field(default_factory=set)
 
     def choose(self, encounter: Encounter[Any, Any], question: Question[OptionT]) -> OptionT:
         topic = str(question.topic.value)
         label = self.choices.get(topic)
+        if label is None and self.fallback is None:
+            labels = tuple(option.label for option in question.options)
+            raise ChoiceNeededError(question.who, topic, question.prompt, labels)
         if label is None:
+            assert self.fallback is not None
             answer = self.fallback.choose(encounter, question)
         else:
             answer = question.option(label)

@@ -35,6 +35,8 @@ class Add:
     source: str
     sheet: Mapping[str, Any]
     tactics: str = "nearest"
+    player: bool = False
+    """A player's character: the player page shows its side in full."""
     verb: ClassVar[str] = "add"
 
 

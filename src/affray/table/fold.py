@@ -182,22 +182,26 @@ def play(
     choices: Mapping[str, str] | None = None,
     seed: int | None = None,
     roll_missing: bool = True,
+    choose_missing: bool = True,
 ) -> Played:
     """``command`` played live: ``rolls`` are the faces typed in (in the order the
     rules roll), the dice after them are rolled (from ``seed``) unless
     ``roll_missing`` is off; ``choices`` answer questions by topic, the combatants'
-    tactics answer the rest.
+    tactics answer the rest unless ``choose_missing`` is off.
 
     Raises:
         AffrayError: the rules refuse the command, a face cannot be shown by its
-            die, faces are left over, or (without ``roll_missing``) a die is missing.
+            die, faces are left over, or (without ``roll_missing``) a die is missing
+            (:class:`DieNeededError`), or (without ``choose_missing``) a choice
+            (:class:`ChoiceNeededError`).
     """
     if command.verb not in ROLLING and (rolls or choices):
         raise TableError(f"{command.verb} rolls no dice and asks nothing")
     command = _named(state, command)
     rng = random.Random(seed) if roll_missing else None
     dice = TypedDice(rolls, rng, record=True)
-    chooser = TableChooser(choices or {}, rules.ai(state, tactics_dice(seed)))
+    tactics = rules.ai(state, tactics_dice(seed)) if choose_missing else None
+    chooser = TableChooser(choices or {}, tactics)
     after, events = apply(rules, state, command, Answers(dice, chooser))
     if dice.used < len(rolls):
         left = ", ".join(str(face) for face in rolls[dice.used :])

@@ -90,6 +90,7 @@ class Tables:
         side: str | None = None,
         name: str | None = None,
         tactics: str = "nearest",
+        player: bool = False,
     ) -> Add:
         """The command that adds the combatant of ``sheet`` (a .toml/.json file, or a
         bestiary name of the table's system) as ``name`` (its sheet's name, numbered
@@ -112,7 +113,7 @@ class Tables:
             while f"{cid} {n}".lower() in taken:
                 n += 1
             cid = f"{cid} {n}"
-        return Add(cid, side or cid, source, data, tactics)
+        return Add(cid, side or cid, source, data, tactics, player)
 
     def run(
         self,
@@ -123,6 +124,7 @@ class Tables:
         choices: Mapping[str, str] | None = None,
         seed: int | None = None,
         roll_missing: bool = True,
+        choose_missing: bool = True,
         expected: int | None = None,
     ) -> Done:
         """Play ``command`` and log it, as one transaction.
@@ -141,6 +143,7 @@ class Tables:
                 choices=choices,
                 seed=seed,
                 roll_missing=roll_missing,
+                choose_missing=choose_missing,
             )
             lines = tuple(narrate_text(played.events))
             version = writer.append(command.verb, {**played.payload(), "lines": list(lines)})

@@ -19,7 +19,7 @@ turn of the round is taken, ends the round and starts the next.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
@@ -27,7 +27,7 @@ from typing import Any
 from affray import registry
 from affray.dice import Dice
 from affray.encounter import Action, Answers, Chooser, Encounter, Question, Ruleset, Targeting
-from affray.encounter.engine import sides_fighting
+from affray.encounter.engine import action_question, sides_fighting
 from affray.encounter.events import ActionChosen, EncounterEnded, RoundStarted
 from affray.encounter.model import Combatant, named
 from affray.errors import AffrayError, RulesError
@@ -93,6 +93,8 @@ class TableState:
     encounter: Encounter[Any, Any]
     sources: Mapping[str, str] = field(default_factory=dict)
     tactics: Mapping[str, object] = field(default_factory=dict)
+    players: frozenset[str] = frozenset()
+    """Player characters: their sides are the players' friends."""
     started: bool = False
     current: str | None = None
     begun: bool = False
@@ -154,7 +156,7 @@ def apply(
         case Act():
             state, events = _act(rules, state, command, answers)
         case Next():
-            state, events = _next(rules, state, answers)
+            state, events = next_step(rules, state, answers)
         case Mark():
             state, events = _mark(state, command)
         case Unmark():
@@ -201,6 +203,7 @@ def _add(rules: Rules, state: TableState, command: Add) -> tuple[TableState, lis
         encounter=encounter,
         sources={**state.sources, combatant.id: command.source},
         tactics={**state.tactics, combatant.id: tactics},
+        players=state.players | {combatant.id} if command.player else state.players,
     )
     return state, [CombatantAdded(combatant.id, command.side, command.source)]
 
@@ -227,16 +230,42 @@ def _act(
 ) -> tuple[TableState, list[Event]]:
     actor = state.resolve(command.actor)
     _check_turn(rules, state, actor)
-    ruleset = rules.ruleset
     if state.begun:  # say what is wrong with the action before any die is rolled
-        choose_action(
-            ruleset.actions(state.encounter, actor), actor, command.action, command.target
-        )
+        legal = rules.ruleset.actions(state.encounter, actor)
+        choose_action(legal, actor, command.action, command.target)
+
+    def pick(encounter: Encounter[Any, Any]) -> Action:
+        legal = rules.ruleset.actions(encounter, actor)
+        return choose_action(legal, actor, command.action, command.target)
+
+    return _turn(rules, state, actor, pick, answers)
+
+
+def play_turn(
+    rules: Rules, state: TableState, answers: Answers[Any, Any]
+) -> tuple[TableState, list[Event]]:
+    """The current combatant's turn, its action chosen by ``answers`` (its tactics, in
+    a simulation) from the legal ones."""
+    actor = state.current
+    assert actor is not None
+
+    def pick(encounter: Encounter[Any, Any]) -> Action:
+        return answers.ask(encounter, action_question(encounter, rules.ruleset, actor))
+
+    return _turn(rules, state, actor, pick, answers)
+
+
+def _turn(
+    rules: Rules,
+    state: TableState,
+    actor: str,
+    pick: Callable[[Encounter[Any, Any]], Action],
+    answers: Answers[Any, Any],
+) -> tuple[TableState, list[Event]]:
     state, events, free = _begin_turn(rules, state, actor, answers)
     if free:
-        legal = ruleset.actions(state.encounter, actor)
-        action = choose_action(legal, actor, command.action, command.target)
-        encounter, more = ruleset.perform(state.encounter, actor, action, answers)
+        action = pick(state.encounter)
+        encounter, more = rules.ruleset.perform(state.encounter, actor, action, answers)
         state = replace(state, encounter=encounter)
         events = [*events, ActionChosen(actor, action), *more]
     state, ended = _end_turn(state, actor)
@@ -254,9 +283,10 @@ def _begin_turn(
     return replace(state, encounter=encounter, begun=True), events, free
 
 
-def _next(
+def next_step(
     rules: Rules, state: TableState, answers: Answers[Any, Any]
 ) -> tuple[TableState, list[Event]]:
+    """``next``: pass the current turn, or end the round and start the next."""
     phase = state.phase(rules)
     if phase is Phase.SETUP:
         raise RulesError("the fight has not started", hint="start it with `affray table start`")

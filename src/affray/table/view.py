@@ -42,6 +42,7 @@ def show_data(table: TableRow, fold: Fold) -> dict[str, Any]:
                     {"text": k.text, "until": k.until} for k in state.conditions_of(c.id)
                 ],
                 "source": state.sources.get(c.id, ""),
+                "player": c.id in state.players,
             }
             for c in encounter.combatants
         ],
@@ -49,6 +50,38 @@ def show_data(table: TableRow, fold: Fold) -> dict[str, Any]:
         "can_undo": len(fold.done),
         "can_redo": len(fold.undone),
     }
+
+
+def health_word(fold: Fold, cid: str) -> str:
+    """How ``cid`` looks from across the table: unhurt, hurt, bloodied (half or more
+    of its health gone), down, or fled. Measured against its fresh state by the
+    system's own yardstick (``Ruleset.weakness``), so it works for every system."""
+    ruleset = fold.rules.ruleset
+    encounter = fold.state.encounter
+    if not ruleset.fighting(encounter, cid):
+        return "fled" if "fled" in ruleset.condition(encounter, cid) else "down"
+    fresh = encounter.with_state(cid, ruleset.initial_state(encounter.sheet(cid)))
+    before = ruleset.weakness(fresh, cid)
+    lost = ruleset.weakness(encounter, cid) - before
+    if lost <= 0:
+        return "unhurt"
+    return "bloodied" if lost >= max(-before, 1e-9) / 2 else "hurt"
+
+
+def player_data(table: TableRow, fold: Fold) -> dict[str, Any]:
+    """What the players see: :func:`show_data` with the state of everyone not on a
+    player character's side replaced by a word for their health; no tokens."""
+    data = show_data(table, fold)
+    state = fold.state
+    friends = {c.side for c in state.encounter.combatants if c.id in state.players}
+    for combatant in data["combatants"]:
+        combatant["friend"] = combatant["side"] in friends
+        combatant["health"] = health_word(fold, combatant["id"])
+        if not combatant["friend"]:
+            combatant["state"] = {}
+            combatant["source"] = ""
+    data["notes"] = []
+    return data
 
 
 def describe(command: Command) -> str:
