@@ -72,6 +72,7 @@ def _register() -> None:
         fight_command,
         midian_commands,
         mst2_commands,
+        serve_command,
         table_commands,
     )
 
@@ -82,6 +83,7 @@ def _register() -> None:
     cli.add_command(duel_command.duel_command)
     cli.add_command(fight_command.fight_command)
     cli.add_command(table_commands.table)
+    cli.add_command(serve_command.serve_command)
 
 
 _register()

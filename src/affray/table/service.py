@@ -100,6 +100,23 @@ class Tables:
             SheetError: the file or the sheet is invalid, or there is no such creature.
         """
         data, source = _sheet_data(table.system, sheet)
+        return self.joining_data(
+            table, data, source, side=side, name=name, tactics=tactics, player=player
+        )
+
+    def joining_data(
+        self,
+        table: TableRow,
+        data: Mapping[str, Any],
+        source: str,
+        *,
+        side: str | None = None,
+        name: str | None = None,
+        tactics: str = "nearest",
+        player: bool = False,
+    ) -> Add:
+        """:meth:`joining` for a sheet's data already read (an uploaded sheet)."""
+        data = dict(data)
         parsed = sheet_from_data(data, source)
         if name is not None:
             try:

@@ -194,6 +194,13 @@ class Store:
             )
         return _table_row(found)
 
+    def token_owner(self, token: str) -> str | None:
+        """The id of the table whose game master or player token this is, if any."""
+        found = self.db.execute(
+            "SELECT id FROM tables WHERE gm_token = ? OR player_token = ?", (token, token)
+        ).fetchone()
+        return None if found is None else str(found[0])
+
     def tables(self) -> list[tuple[TableRow, int]]:
         """Every table, oldest first, with its version."""
         rows = self.db.execute(

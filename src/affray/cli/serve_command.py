@@ -1,0 +1,48 @@
+"""``affray serve``: the web tracker (SPEC.md, "The web tracker")."""
+
+from __future__ import annotations
+
+import click
+
+from affray.cli.table_commands import db_option
+
+
+@click.command("serve")
+@db_option
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+def serve_command(db: str | None, host: str, port: int) -> None:
+    """The web tracker: a game master's page and a live player page for each table.
+
+    Binds 127.0.0.1 unless told otherwise; with --host 0.0.0.0 the players' phones
+    on the same network can open the player page (its link is printed)."""
+    from affray.table import Store, default_path
+    from affray.web.app import create_app, serve_forever
+
+    path = db if db is not None else default_path()
+    app = create_app(path)
+    shown = _lan_address() if host in ("0.0.0.0", "::") else host
+    base = f"http://{shown}:{port}"
+    with Store(path) as store:
+        tables = store.tables()
+    click.echo(f"affray tracker on {base} (database {path}); Ctrl-C stops it")
+    if not tables:
+        click.echo('No tables yet: make one with `affray table new "NAME" --system mst2`.')
+    for row, _ in tables:
+        click.echo(f"  {row.name}: game master {base}/t/{row.id}?token={row.gm_token}")
+        click.echo(
+            f"  {' ' * len(row.name)}  players     {base}/p/{row.id}?token={row.player_token}"
+        )
+    serve_forever(app, host, port)
+
+
+def _lan_address() -> str:
+    """This machine's address on the local network (the players' phones use it)."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.255.255.255", 1))  # no packet is sent
+            return str(probe.getsockname()[0])
+        except OSError:
+            return "127.0.0.1"

@@ -1,0 +1,456 @@
+"""The ASGI app: the JSON API (SPEC.md, "The web tracker"), the game master's page,
+the player page, server-sent events; every asset served from the package.
+
+Tokens: ``Authorization: Bearer TOKEN`` or ``?token=TOKEN``. No token, or one no
+table has, is 401; the player token on a write, or another table's token, is 403.
+The game master's page sends its token in a header (never a cookie), so a page
+on another site cannot write through the game master's browser.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import secrets
+import threading
+from collections.abc import AsyncIterator, Callable, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request as HttpRequest
+from starlette.responses import (
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    Response,
+    StreamingResponse,
+)
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from affray import bestiary
+from affray.errors import AffrayError, ChoiceNeededError, ConflictError, DieNeededError
+from affray.table import Done, Phase, Store, TableRow, Tables
+from affray.table import journal as journals
+from affray.table.odds import FightOdds, simulate
+from affray.table.view import describe, player_data, show_data
+from affray.web.commands import Request, parse
+
+T = TypeVar("T")
+STREAM_KEEPALIVE_S = 15.0
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
+    "style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+class Tracker:
+    """What the app holds: the tables (one connection, used under one lock), the
+    live-update hub, the page templates, and recent fight odds."""
+
+    def __init__(self, db: str | Path, poll_s: float) -> None:
+        from affray.web.live import Hub
+
+        self.tables = Tables(Store(db))
+        self.lock = threading.Lock()
+        self.hub = Hub(lambda table_id: self.locked(self.tables.store.version, table_id), poll_s)
+        self.pages = Environment(
+            loader=PackageLoader("affray.web", "templates"),
+            autoescape=select_autoescape(default=True),
+        )
+        self.odds: dict[tuple[str, int], FightOdds | None] = {}
+
+    def locked(self, function: Callable[..., T], *args: Any) -> T:
+        with self.lock:
+            return function(*args)
+
+    async def call(self, function: Callable[..., T], *args: Any) -> T:
+        return await run_in_threadpool(self.locked, function, *args)
+
+    # -- access ---------------------------------------------------------------------
+
+    async def access(self, request: HttpRequest, *, write: bool) -> tuple[TableRow, str]:
+        """The table of the request's path, and ``"gm"`` or ``"player"``.
+
+        Raises:
+            HTTPException: 401 (no token, or no table's), 403 (the player token on a
+                write, another table's token), 404 (no such table).
+        """
+        token = _token(request)
+        if not token:
+            raise HTTPException(401, "a token is needed: Authorization: Bearer TOKEN")
+        table_id = request.path_params["table"]
+        row, owner = await self.call(self._lookup, table_id, token)
+        if row is None:
+            raise HTTPException(404, f"no table {table_id!r}")
+        if secrets.compare_digest(token, row.gm_token):
+            return row, "gm"
+        if secrets.compare_digest(token, row.player_token):
+            if write:
+                raise HTTPException(403, "the player token cannot change the table")
+            return row, "player"
+        if owner is not None:
+            raise HTTPException(403, "that token is another table's")
+        raise HTTPException(401, "no table has that token")
+
+    def _lookup(self, table_id: str, token: str) -> tuple[TableRow | None, str | None]:
+        try:
+            row = self.tables.store.table(table_id)
+        except AffrayError:
+            row = None
+        if row is not None and row.id != table_id:
+            row = None  # ids only, on the web
+        return row, self.tables.store.token_owner(token)
+
+    # -- reading --------------------------------------------------------------------
+
+    def show(self, row: TableRow) -> dict[str, Any]:
+        return show_data(row, self.tables.fold(row))
+
+    def players(self, row: TableRow) -> dict[str, Any]:
+        return player_data(row, self.tables.fold(row))
+
+    def panel(self, row: TableRow) -> dict[str, Any]:
+        """The game master's action panel: the legal actions of whoever's turn it is,
+        each with the system's odds for it when it has them."""
+        fold = self.tables.fold(row)
+        state = fold.state
+        system = fold.rules.system
+        actions = []
+        if state.phase(fold.rules) is Phase.TURN and state.current is not None:
+            for action in fold.rules.ruleset.actions(state.encounter, state.current):
+                odds = None
+                if system.attack_odds is not None:
+                    live = system.attack_odds(state.encounter, state.current, action)
+                    odds = live.text if live is not None else None
+                actions.append(
+                    {
+                        "label": action.label,
+                        "name": action.name,
+                        "target": action.target,
+                        "odds": odds,
+                    }
+                )
+        return {"actions": actions}
+
+    def fight_odds(self, row: TableRow) -> FightOdds | None:
+        fold = self.tables.fold(row)
+        key = (row.id, fold.version)
+        if key not in self.odds:
+            if len(self.odds) > 256:
+                self.odds.clear()
+            self.odds[key] = simulate(
+                fold.rules, fold.state, n=300, seed=fold.version, budget_s=0.6
+            )
+        return self.odds[key]
+
+    def log(self, row: TableRow) -> list[dict[str, Any]]:
+        return journals.entries(self.tables.store.changes(row.id), self.tables.fold(row))
+
+    # -- writing --------------------------------------------------------------------
+
+    def execute(self, row: TableRow, data: Mapping[str, Any], expected: int | None) -> Done:
+        request = parse(self.tables, row, data)
+        return self._run(row, request, expected)
+
+    def _run(self, row: TableRow, request: Request, expected: int | None) -> Done:
+        if request.verb == "undo":
+            return self.tables.undo(row, request.steps, expected)
+        if request.verb == "redo":
+            return self.tables.redo(row, request.steps, expected)
+        assert request.command is not None
+        return self.tables.run(
+            row,
+            request.command,
+            rolls=request.rolls,
+            choices=request.choices,
+            seed=request.seed,
+            roll_missing=request.roll_missing,
+            choose_missing=request.choose_missing,
+            expected=expected,
+        )
+
+
+def create_app(db: str | Path, *, poll_s: float = 0.2) -> Starlette:
+    """The web tracker over the table database ``db``."""
+    tracker = Tracker(db, poll_s)
+
+    async def api_show(request: HttpRequest) -> Response:
+        row, _ = await tracker.access(request, write=False)
+        return JSONResponse(await tracker.call(tracker.show, row))
+
+    async def api_command(request: HttpRequest) -> Response:
+        row, _ = await tracker.access(request, write=True)
+        try:
+            body = json.loads(await request.body())
+        except ValueError:
+            return _unprocessable(
+                "the body is not JSON", 'send {"expected_version": V, "command": {...}}'
+            )
+        if not isinstance(body, dict) or not isinstance(body.get("command"), dict):
+            return _unprocessable(
+                "the body needs a command", 'send {"expected_version": V, "command": {...}}'
+            )
+        expected = body.get("expected_version")
+        if isinstance(expected, bool) or not isinstance(expected, int):
+            return _unprocessable(
+                "expected_version must be the version you read", "GET the table first"
+            )
+        try:
+            done = await tracker.call(tracker.execute, row, body["command"], expected)
+        except ConflictError as error:
+            return JSONResponse(
+                {"error": error.message, "tip": error.hint, "version": error.current}, 409
+            )
+        except AffrayError as error:
+            return _refused(error)
+        tracker.hub.seen(row.id, done.version)
+        shown = await tracker.call(tracker.show, row)
+        return JSONResponse(_done_json(done, shown))
+
+    async def api_stream(request: HttpRequest) -> Response:
+        row, _ = await tracker.access(request, write=False)
+        return StreamingResponse(
+            _changes(tracker, request, row.id),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        )
+
+    async def api_log(request: HttpRequest) -> Response:
+        row, _ = await tracker.access(request, write=True)
+        form = request.query_params.get("format", "json")
+        items = await tracker.call(tracker.log, row)
+        if form == "markdown":
+            return PlainTextResponse(journals.markdown(row, items), media_type="text/markdown")
+        if form == "text":
+            return PlainTextResponse(journals.text(row, items))
+        return JSONResponse({"table": row.id, "changes": items})
+
+    # -- pages ------------------------------------------------------------------------
+
+    def page(name: str, **context: Any) -> HTMLResponse:
+        return HTMLResponse(tracker.pages.get_template(name).render(**context))
+
+    async def gm_page(request: HttpRequest) -> Response:
+        row, _ = await tracker.access(request, write=True)
+        shown = await tracker.call(tracker.show, row)
+        return page(
+            "gm.html",
+            table=row,
+            token=row.gm_token,
+            shown=shown,
+            creatures=bestiary.names(row.system),
+        )
+
+    async def gm_fragment(request: HttpRequest) -> Response:
+        row, _ = await tracker.access(request, write=True)
+        name = request.path_params["fragment"]
+        shown = await tracker.call(tracker.show, row)
+        if name == "board":
+            return page("_board.html", shown=shown, players=False)
+        if name == "panel":
+            panel = await tracker.call(tracker.panel, row)
+            return page("_panel.html", table=row, shown=shown, panel=panel, pending=None)
+        if name == "log":
+            return page("_log.html", items=await tracker.call(tracker.log, row))
+        if name == "odds":
+            return page("_odds.html", odds=await tracker.call(tracker.fight_odds, row))
+        raise HTTPException(404, f"no part {name!r}")
+
+    async def gm_do(request: HttpRequest) -> Response:
+        """A command from the game master's page; the panel comes back (asking for the
+        next die or choice the rules need, if any)."""
+        row, _ = await tracker.access(request, write=True)
+        form = await request.form()
+        data: dict[str, Any] = {k: v for k, v in form.items() if isinstance(v, str)}
+        data["choose"] = [str(v) for v in form.getlist("choose") if v]
+        upload = form.get("sheet_file")
+        if upload is not None and not isinstance(upload, str):
+            data["sheet_text"] = (await upload.read(100_001)).decode("utf-8", "replace")
+        rolls = [r for r in str(data.get("rolls", "")).split(",") if r.strip()]
+        if data.get("face", "").strip():
+            rolls.append(data["face"].strip())
+        if data.get("roll_die", "").strip().isdigit():
+            rolls.append(str(random.randint(1, max(2, int(data["roll_die"])))))
+        data["rolls"] = ",".join(rolls)
+        interactive = data.get("verb") in ("start", "act", "next")
+        data.setdefault("roll_missing", "0" if interactive else "1")
+        data.setdefault("choose_missing", "0" if interactive else "1")
+        expected = data.get("expected_version", "")
+        message: str | None = None
+        pending: dict[str, Any] | None = None
+        lines: tuple[str, ...] = ()
+        try:
+            done = await tracker.call(
+                tracker.execute, row, data, int(expected) if expected.isdigit() else None
+            )
+            tracker.hub.seen(row.id, done.version)
+            word = "undone" if data.get("verb") == "undo" else "redone"
+            lines = done.lines or tuple(f"{word}: {describe(m.command)}" for m in done.moved)
+        except ConflictError as error:
+            message = f"The table changed (now version {error.current}); here it is again."
+        except DieNeededError as error:
+            pending = {**data, "needs": {"die": {"sides": error.sides, "purpose": error.purpose}}}
+        except ChoiceNeededError as error:
+            pending = {
+                **data,
+                "needs": {
+                    "choice": {
+                        "who": error.who,
+                        "topic": error.topic,
+                        "prompt": error.prompt,
+                        "options": error.options,
+                    }
+                },
+            }
+        except AffrayError as error:
+            message = f"{error.message}" + (f" — {error.hint}" if error.hint else "")
+        shown = await tracker.call(tracker.show, row)
+        panel = await tracker.call(tracker.panel, row)
+        return page(
+            "_panel.html",
+            table=row,
+            shown=shown,
+            panel=panel,
+            pending=pending,
+            message=message,
+            lines=lines,
+        )
+
+    async def player_page(request: HttpRequest) -> Response:
+        row, _ = await tracker.access(request, write=False)
+        token = _token(request)
+        return page(
+            "player.html", table=row, token=token, shown=await tracker.call(tracker.players, row)
+        )
+
+    async def player_board(request: HttpRequest) -> Response:
+        row, _ = await tracker.access(request, write=False)
+        return page("_board.html", shown=await tracker.call(tracker.players, row), players=True)
+
+    async def on_error(request: HttpRequest, error: Exception) -> Response:
+        assert isinstance(error, HTTPException)
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": error.detail}, error.status_code)
+        return PlainTextResponse(f"{error.status_code}: {error.detail}", error.status_code)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        await tracker.hub.close()
+
+    app = Starlette(
+        routes=[
+            Route("/api/tables/{table}", api_show),
+            Route("/api/tables/{table}/commands", api_command, methods=["POST"]),
+            Route("/api/tables/{table}/stream", api_stream),
+            Route("/api/tables/{table}/log", api_log),
+            Route("/t/{table}", gm_page),
+            Route("/t/{table}/part/{fragment}", gm_fragment),
+            Route("/t/{table}/do", gm_do, methods=["POST"]),
+            Route("/p/{table}", player_page),
+            Route("/p/{table}/board", player_board),
+            Mount("/static", StaticFiles(packages=[("affray.web", "static")]), name="static"),
+        ],
+        middleware=[Middleware(SecurityHeaders)],
+        exception_handlers={HTTPException: on_error},
+        lifespan=lifespan,
+    )
+    app.state.tracker = tracker
+    return app
+
+
+class SecurityHeaders:
+    """Every response says: scripts and styles from this server only, no framing, no
+    guessing content types, no referrer (the URL may carry a token)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers += [(k.lower().encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+async def _changes(tracker: Tracker, request: HttpRequest, table_id: str) -> AsyncIterator[str]:
+    """One ``change`` event per new version (the first at once), and a comment now and
+    then to keep the connection open; ends when the client goes."""
+    seen = -1
+    while not await request.is_disconnected():
+        version = await tracker.hub.wait(table_id, seen, STREAM_KEEPALIVE_S)
+        if version > seen:
+            seen = version
+            yield f"event: change\ndata: {json.dumps({'version': version})}\n\n"
+        else:
+            yield ": still here\n\n"
+
+
+def _token(request: HttpRequest) -> str | None:
+    header = request.headers.get("authorization", "")
+    if header.lower().startswith("bearer "):
+        return header[7:].strip() or None
+    return request.query_params.get("token") or None
+
+
+def _unprocessable(message: str, tip: str) -> JSONResponse:
+    return JSONResponse({"error": message, "tip": tip}, 422)
+
+
+def _refused(error: AffrayError) -> JSONResponse:
+    body: dict[str, Any] = {"error": error.message, "tip": error.hint}
+    if isinstance(error, DieNeededError):
+        body["needs"] = {
+            "die": {"sides": error.sides, "purpose": error.purpose, "given": error.given}
+        }
+    if isinstance(error, ChoiceNeededError):
+        body["needs"] = {
+            "choice": {
+                "who": error.who,
+                "topic": error.topic,
+                "prompt": error.prompt,
+                "options": list(error.options),
+            }
+        }
+    return JSONResponse(body, 422)
+
+
+def _done_json(done: Done, shown: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "version": done.version,
+        "events": [event.to_dict() for event in done.events],
+        "lines": list(done.lines),
+        "moved": [{"version": a.version, "what": describe(a.command)} for a in done.moved],
+        "round": shown["round"],
+        "turn": shown["turn"],
+        "phase": shown["phase"],
+        "winner": shown["winner"],
+    }
+
+
+def serve_forever(app: Any, host: str, port: int) -> None:  # pragma: no cover - the CLI's
+    import uvicorn
+
+    config = uvicorn.Config(
+        app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=1
+    )
+    asyncio.run(uvicorn.Server(config).serve())

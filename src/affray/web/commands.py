@@ -1,0 +1,162 @@
+"""Commands as the web sends them: JSON (the API) or a form (the game master's
+page), checked at the edge and turned into the table's own commands."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from affray.errors import TableError
+from affray.sheets.documents import parse_document
+from affray.table import Act, Command, Edge, Mark, Next, Note, Start, TableRow, Tables, Unmark
+from affray.table.answers import parse_choices
+
+VERBS = ("add", "start", "act", "next", "undo", "redo", "mark", "unmark", "note")
+MAX_FACES = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """One command from the web, with what answers its dice and questions."""
+
+    verb: str
+    command: Command | None = None  # None for undo and redo
+    steps: int = 1
+    rolls: tuple[int, ...] = ()
+    choices: Mapping[str, str] = field(default_factory=dict)
+    seed: int | None = None
+    roll_missing: bool = True
+    choose_missing: bool = True
+
+
+def parse(tables: Tables, table: TableRow, data: Mapping[str, Any]) -> Request:
+    """A request from a command's JSON (``{"verb": "act", "actor": ..., ...}``).
+
+    Raises:
+        TableError: an unknown verb, or a field missing or of the wrong kind.
+    """
+    verb = data.get("verb")
+    if verb not in VERBS:
+        raise TableError(f"unknown verb {verb!r}", hint="verb is one of: " + ", ".join(VERBS))
+    answered = Request(
+        verb,
+        rolls=_faces(data.get("rolls", [])),
+        choices=parse_choices(_choices(data.get("choose", {}))),
+        seed=_optional_int(data, "seed"),
+        roll_missing=_bool(data, "roll_missing", True),
+        choose_missing=_bool(data, "choose_missing", True),
+    )
+    match verb:
+        case "undo" | "redo":
+            return Request(verb, steps=_int(data, "steps", 1))
+        case "add":
+            return Request(verb, _add(tables, table, data))
+        case "start":
+            return replace(answered, command=Start())
+        case "next":
+            return replace(answered, command=Next())
+        case "act":
+            target = _optional_text(data, "target")
+            command = Act(_text(data, "actor"), _text(data, "action"), target)
+            return replace(answered, command=command)
+        case "mark":
+            until = _optional_text(data, "until")
+            if until not in (None, "start", "end"):
+                raise TableError(f"until is {until!r}", hint='until is "start" or "end"')
+            ends = Edge(until) if until else None
+            mark = Mark(
+                _text(data, "who"),
+                _text(data, "text"),
+                ends,
+                _optional_text(data, "of"),
+                _int(data, "turns", 1),
+            )
+            return Request(verb, mark)
+        case "unmark":
+            return Request(verb, Unmark(_text(data, "who"), _text(data, "text")))
+        case _:
+            return Request(verb, Note(_text(data, "text")))
+
+
+def _add(tables: Tables, table: TableRow, data: Mapping[str, Any]) -> Command:
+    """``sheet`` (a bestiary name, or a sheet file on the server) or ``sheet_text`` (a
+    sheet's TOML or JSON, uploaded), with ``side``, ``as``, ``tactics``, ``player``."""
+    side = _optional_text(data, "side")
+    name = _optional_text(data, "as")
+    tactics = _optional_text(data, "tactics") or "nearest"
+    player = _bool(data, "player", False)
+    text = data.get("sheet_text")
+    if text:
+        if not isinstance(text, str) or len(text) > 100_000:
+            raise TableError("sheet_text must be a sheet's text, at most 100,000 characters")
+        kind = "json" if text.lstrip().startswith("{") else "toml"
+        parsed = parse_document(text, kind, "uploaded sheet")
+        return tables.joining_data(
+            table, parsed, "uploaded sheet", side=side, name=name, tactics=tactics, player=player
+        )
+    sheet = _text(data, "sheet")
+    return tables.joining(table, sheet, side=side, name=name, tactics=tactics, player=player)
+
+
+def _text(data: Mapping[str, Any], key: str) -> str:
+    value = data.get(key)
+    if not isinstance(value, str) or not value.strip() or len(value) > 300:
+        raise TableError(f"{key} must be text (1 to 300 characters)", hint=f"give {key}")
+    return value
+
+
+def _optional_text(data: Mapping[str, Any], key: str) -> str | None:
+    value = data.get(key)
+    return None if value in (None, "") else _text(data, key)
+
+
+def _int(data: Mapping[str, Any], key: str, default: int) -> int:
+    value = data.get(key, default)
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10_000:
+        raise TableError(f"{key} must be a whole number from 1 to 10000, not {value!r}")
+    return value
+
+
+def _optional_int(data: Mapping[str, Any], key: str) -> int | None:
+    value = data.get(key)
+    if value in (None, ""):
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise TableError(f"{key} must be a whole number ≥ 0, not {value!r}")
+    return value
+
+
+def _bool(data: Mapping[str, Any], key: str, default: bool) -> bool:
+    value = data.get(key, default)
+    if value in ("1", "true", "on"):
+        return True
+    if value in ("0", "false", "off", ""):
+        return False
+    if not isinstance(value, bool):
+        raise TableError(f"{key} must be true or false, not {value!r}")
+    return value
+
+
+def _faces(value: Any) -> tuple[int, ...]:
+    if isinstance(value, str):
+        from affray.dice import parse_faces
+
+        return parse_faces(value) if value.strip() else ()
+    if not isinstance(value, Sequence) or len(value) > MAX_FACES:
+        raise TableError(f"rolls must be a list of at most {MAX_FACES} die faces")
+    if not all(isinstance(f, int) and not isinstance(f, bool) and 1 <= f <= 1000 for f in value):
+        raise TableError("rolls must be die faces: whole numbers from 1 up")
+    return tuple(value)
+
+
+def _choices(value: Any) -> list[str]:
+    if isinstance(value, Mapping):
+        if not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+            raise TableError('choose must be {"topic": "choice", ...}')
+        return [f"{k}={v}" for k, v in value.items()]
+    if isinstance(value, Sequence) and not isinstance(value, str):
+        return [str(item) for item in value]  # "topic=choice" each, as --choose takes
+    raise TableError('choose must be {"topic": "choice", ...}')

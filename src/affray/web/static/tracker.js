@@ -1,0 +1,34 @@
+// The tracker's own few lines: keyboard shortcuts; and the action panel is not
+// refreshed by a live update while the game master is typing in dice, nor by the
+// update of a change it already shows (its result stays on screen).
+document.addEventListener("keydown", function (event) {
+  var tag = (event.target && event.target.tagName) || "";
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || event.altKey || event.metaKey) {
+    return;
+  }
+  var keys = { u: "undo", z: "undo", r: "redo", y: "redo", n: "next" };
+  var id = keys[event.key.toLowerCase()];
+  var button = id && document.getElementById(id);
+  if (button && !button.disabled) {
+    event.preventDefault();
+    button.click();
+  }
+});
+document.addEventListener("htmx:beforeRequest", function (event) {
+  var elt = event.detail.elt;
+  var live = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
+  if (!elt || elt.id !== "panel" || !live || live.type !== "sse:change") {
+    return;
+  }
+  var shown = elt.querySelector(".panel");
+  var version = -1;
+  try {
+    version = JSON.parse(live.detail.data).version;
+  } catch (error) {
+    version = -1;
+  }
+  if (document.getElementById("pending") ||
+      (shown && Number(shown.dataset.version) >= version)) {
+    event.preventDefault();
+  }
+});
