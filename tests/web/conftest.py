@@ -1,0 +1,86 @@
+"""A table database with two tables, the web app over it, and a real server."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import uvicorn
+from starlette.testclient import TestClient
+
+from affray.table import Store, TableRow, Tables
+from affray.web import create_app
+from tests.helpers import EXAMPLES
+
+
+@dataclass
+class Setup:
+    db: Path
+    ford: TableRow
+    inn: TableRow
+
+
+def make_tables(db: Path) -> Setup:
+    tables = Tables(Store(db))
+    ford = tables.new("Ford", "mst2")
+    for sheet, side, player in (
+        ("mst2/spearman.toml", "levy", True),
+        ("mst2/sellsword.toml", "blades", False),
+    ):
+        tables.run(ford, tables.joining(ford, str(EXAMPLES / sheet), side=side, player=player))
+    inn = tables.new("Inn brawl", "midian")
+    for sheet, side in (("midian/guard.toml", "watch"), ("midian/brawler.toml", "rowdies")):
+        tables.run(inn, tables.joining(inn, str(EXAMPLES / sheet), side=side))
+    tables.store.close()
+    return Setup(db, ford, inn)
+
+
+@pytest.fixture
+def setup(tmp_path: Path) -> Setup:
+    return make_tables(tmp_path / "tables.db")
+
+
+@pytest.fixture
+def client(setup: Setup) -> Iterator[TestClient]:
+    with TestClient(create_app(setup.db, poll_s=0.05)) as test_client:
+        yield test_client
+
+
+@dataclass
+class Server:
+    url: str
+    setup: Setup
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def server(setup: Setup) -> Iterator[Server]:
+    """The tracker on 127.0.0.1 and a free port, in a thread; stopped at the end."""
+    port = free_port()
+    config = uvicorn.Config(
+        create_app(setup.db, poll_s=0.05),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        timeout_graceful_shutdown=1,
+    )
+    running = uvicorn.Server(config)
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not running.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    yield Server(f"http://127.0.0.1:{port}", setup)
+    running.should_exit = True
+    thread.join(timeout=10)
