@@ -10,11 +10,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-import uvicorn
 from starlette.testclient import TestClient
 
 from affray.table import Store, TableRow, Tables
 from affray.web import create_app
+from affray.web.app import server as tracker_server
 from tests.helpers import EXAMPLES
 
 
@@ -67,14 +67,7 @@ def free_port() -> int:
 def server(setup: Setup) -> Iterator[Server]:
     """The tracker on 127.0.0.1 and a free port, in a thread; stopped at the end."""
     port = free_port()
-    config = uvicorn.Config(
-        create_app(setup.db, poll_s=0.05),
-        host="127.0.0.1",
-        port=port,
-        log_level="warning",
-        timeout_graceful_shutdown=1,
-    )
-    running = uvicorn.Server(config)
+    running = tracker_server(create_app(setup.db, poll_s=0.05), "127.0.0.1", port)
     thread = threading.Thread(target=running.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10

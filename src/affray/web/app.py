@@ -396,7 +396,7 @@ async def _changes(tracker: Tracker, request: HttpRequest, table_id: str) -> Asy
     """One ``change`` event per new version (the first at once), and a comment now and
     then to keep the connection open; ends when the client goes."""
     seen = -1
-    while not await request.is_disconnected():
+    while not tracker.hub.stopped and not await request.is_disconnected():
         version = await tracker.hub.wait(table_id, seen, STREAM_KEEPALIVE_S)
         if version > seen:
             seen = version
@@ -447,10 +447,21 @@ def _done_json(done: Done, shown: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def serve_forever(app: Any, host: str, port: int) -> None:  # pragma: no cover - the CLI's
+def server(app: Starlette, host: str, port: int) -> Any:
+    """A uvicorn server for the tracker that ends its live streams when it stops (an
+    open stream would otherwise hold the shutdown up)."""
     import uvicorn
 
+    class TrackerServer(uvicorn.Server):
+        async def shutdown(self, sockets: Any = None) -> None:
+            app.state.tracker.hub.stop()
+            await super().shutdown(sockets)
+
     config = uvicorn.Config(
-        app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=1
+        app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2
     )
-    asyncio.run(uvicorn.Server(config).serve())
+    return TrackerServer(config)
+
+
+def serve_forever(app: Starlette, host: str, port: int) -> None:  # pragma: no cover - the CLI's
+    asyncio.run(server(app, host, port).serve())

@@ -21,7 +21,15 @@ class Hub:
         self.versions: dict[str, int] = {}
         self.changed: dict[str, asyncio.Event] = {}
         self.watchers: dict[str, int] = {}
+        self.stopped = False
         self._task: asyncio.Task[None] | None = None
+
+    def stop(self) -> None:
+        """The server is shutting down: every waiter returns now, and streams end."""
+        self.stopped = True
+        for event in self.changed.values():
+            event.set()
+        self.changed.clear()
 
     def seen(self, table_id: str, version: int) -> None:
         """A change made here: wake whoever waits for this table."""
@@ -38,7 +46,7 @@ class Hub:
             self.versions[table_id] = await asyncio.to_thread(self.version_of, table_id)
         self.watchers[table_id] = self.watchers.get(table_id, 0) + 1
         try:
-            if self.versions[table_id] <= after:
+            if self.versions[table_id] <= after and not self.stopped:
                 event = self.changed.setdefault(table_id, asyncio.Event())
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(event.wait(), timeout)
