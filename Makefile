@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run test lint typecheck pytest bench clean chromium
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,7 +15,13 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/affray mst2 exchange examples/mst2/sellsword.toml examples/mst2/spearman.toml --seed 7
 
-test: $(STAMP) lint typecheck pytest
+test: $(STAMP) chromium lint typecheck pytest
+
+# The browser tests drive Debian's Chromium (Playwright cannot download its own here).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
