@@ -260,3 +260,26 @@ def test_a_missing_table_and_a_bad_database_are_clear_errors(tmp_path: Path) -> 
     assert "cannot use it as a table database" in result.stderr
     result = table.run("new", "X", "--system", "chess")
     assert result.exit_code == 2 and "unknown rule system 'chess'" in result.stderr
+
+
+def test_import_an_encounter_file(tmp_path: Path) -> None:
+    table = Table(tmp_path / "t.db", "Ambush", "mst2")
+    imported = table("import", str(EXAMPLES / "encounters/ambush.toml"))
+    assert imported["combatants"] == [
+        "Sellsword",
+        "Spearman",
+        "Archer",
+        "Bandit 1",
+        "Bandit 2",
+        "Bandit 3",
+        "Bandit archer 1",
+        "Bandit archer 2",
+    ]
+    assert imported["version"] == 8
+    sides = {c["id"]: c["side"] for c in table("show")["combatants"]}
+    assert sides["Archer"] == "Caravan guard" and sides["Bandit 2"] == "Bandits"
+    assert table("undo")["undone"] == [
+        {"version": 8, "what": "add Bandit archer 2 (side Bandits, from bestiary archer)"}
+    ]
+    err = table.refused("import", str(EXAMPLES / "encounters/charge.toml"))
+    assert "is a midian encounter, but this table plays mst2" in err

@@ -228,3 +228,23 @@ def test_the_stream_sends_each_change(server: Server) -> None:
                 break
         assert time.monotonic() - started < 1.0
     assert seen == [2, 3]
+
+
+def test_import_an_uploaded_encounter(client: TestClient, setup: Setup) -> None:
+    text = """system = "mst2"
+[[sides]]
+name = "Bandits"
+tactics = "focus"
+members = ["2 bandits"]
+[[sides]]
+name = "Wolves"
+members = [{ sheet = "wolf", count = 1, name = "Grey" }]
+"""
+    imported = command(client, setup, 2, verb="import", encounter_text=text)
+    assert imported.status_code == 200, imported.text
+    assert imported.json()["version"] == 5
+    shown = client.get(f"/api/tables/{setup.ford.id}", headers=gm(setup)).json()
+    assert [c["id"] for c in shown["combatants"]][2:] == ["Bandit 1", "Bandit 2", "Grey"]
+    files = text + '[[sides]]\nname = "C"\nmembers = ["knight.json"]\n'
+    refused = command(client, setup, 5, verb="import", encounter_text=files)
+    assert refused.status_code == 422 and "cannot reach" in refused.json()["error"]

@@ -163,6 +163,35 @@ def add_command(
     print_lines(_lines(done))
 
 
+@table.command("import")
+@click.argument("table_ref", metavar="TABLE")
+@click.argument("encounter", type=click.Path(dir_okay=False, path_type=str))
+@db_option
+@json_option
+def import_command(table_ref: str, encounter: str, db: str | None, as_json: bool) -> None:
+    """Add everyone in an ENCOUNTER file (its sides, counts, names and tactics)."""
+    from pathlib import Path
+
+    from affray.sheets.documents import load_document
+
+    tables = _tables(db)
+    row = tables.table(table_ref)
+    path = Path(encounter)
+    commands = tables.importing(row, load_document(path), encounter, path.resolve().parent)
+    dones = tables.run_all(row, commands)
+    if as_json:
+        emit_json(
+            {
+                "combatants": [c.combatant for c in commands],
+                "version": dones[-1].version if dones else tables.fold(row).version,
+            }
+        )
+        return
+    from affray.narration import narrate
+
+    print_lines(narrate([e for done in dones for e in done.events]))
+
+
 @table.command("start")
 @click.argument("table_ref", metavar="TABLE")
 @dice_options

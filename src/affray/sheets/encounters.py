@@ -276,3 +276,34 @@ def _unique(labels: list[str]) -> list[str]:
         taken.add(cid)
         result.append(cid)
     return result
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """One line of an encounter file's roster, unresolved: a sheet file (relative to
+    the encounter file) or a catalog name, how many, under which name and tactics."""
+
+    side: str
+    sheet: str
+    count: int
+    name: str | None
+    tactics: str
+    keys: Mapping[str, object] = field(default_factory=dict)
+    """The side's and the member's own keys (the system's tactics keys among them)."""
+
+
+def roster(data: Mapping[str, Any], where: str) -> tuple[str, list[Member]]:
+    """The system and the members of an encounter file, side by side, validated as
+    :func:`encounter_from_data` does but with no sheet read (the table does that)."""
+    spec = validate(EncounterFile, data, where)
+    found: list[Member] = []
+    for s, side in enumerate(spec.sides):
+        for m, entry in enumerate(side.members):
+            key = f"sides[{s}].members[{m}]"
+            table = (
+                entry if isinstance(entry, MemberTable) else _member_from_text(entry, where, key)
+            )
+            tactics = table.tactics or side.tactics
+            keys = {**(side.model_extra or {}), **(table.model_extra or {})}
+            found.append(Member(side.name, table.sheet, table.count, table.name, tactics, keys))
+    return spec.system, found

@@ -37,6 +37,8 @@ class Add:
     tactics: str = "nearest"
     player: bool = False
     """A player's character: the player page shows its side in full."""
+    tactics_keys: Mapping[str, Any] = field(default_factory=dict)
+    """The system's tactics keys, as in an encounter file (MST-2: role, retreat_at)."""
     verb: ClassVar[str] = "add"
 
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from affray import registry
-from affray.errors import AffrayError, TableError
+from affray.errors import AffrayError, SheetError, TableError
 from affray.events import Event
 from affray.narration.core import narrate_text
 from affray.sheets.combatants import sheet_from_data
@@ -131,6 +132,78 @@ class Tables:
                 n += 1
             cid = f"{cid} {n}"
         return Add(cid, side or cid, source, data, tactics, player)
+
+    def importing(
+        self, table: TableRow, data: Mapping[str, Any], where: str, base: Path | None
+    ) -> list[Add]:
+        """The commands that add every member of an encounter file (its sides, counts,
+        names and tactics; sheet files relative to ``base``, or only catalog names
+        when there is no ``base``, as for an uploaded file).
+
+        Raises:
+            SheetError: the file is invalid or of another system; a member's sheet is.
+        """
+        from affray.sheets.encounters import roster
+
+        system, members = roster(data, where)
+        if system != table.system:
+            raise SheetError(
+                f"is a {system} encounter, but this table plays {table.system}",
+                path=where,
+                key="system",
+            )
+        taken = {c.id.lower() for c in self.fold(table).state.encounter.combatants}
+        commands: list[Add] = []
+        for member in members:
+            reference = member.sheet
+            if reference.lower().endswith((".toml", ".json")):
+                if base is None:
+                    raise SheetError(
+                        f"member {reference!r} is a sheet file, which an uploaded encounter "
+                        "cannot reach",
+                        path=where,
+                        hint="use catalog names, or import it from the terminal "
+                        "(`affray table import TABLE FILE`)",
+                    )
+                reference = str(base / reference)
+            sheet_data, source = _sheet_data(table.system, reference)
+            label = member.name or sheet_from_data(sheet_data, source).name
+            for n in range(member.count):
+                cid = label if member.count == 1 else f"{label} {n + 1}"
+                while cid.lower() in taken:
+                    cid += "'"
+                taken.add(cid.lower())
+                keys = {k: v for k, v in member.keys.items() if k in self._tactics_keys(table)}
+                commands.append(
+                    Add(cid, member.side, source, sheet_data, member.tactics, False, keys)
+                )
+        return commands
+
+    @staticmethod
+    def _tactics_keys(table: TableRow) -> frozenset[str]:
+        return registry.system(table.system).tactics_keys
+
+    def run_all(self, table: TableRow, commands: Sequence[Command]) -> list[Done]:
+        """Several commands that roll nothing (an import's adds), each a change of its
+        own (so each can be undone), all in one transaction: all or none."""
+        dones: list[Done] = []
+        with self.store.writing(table.id) as writer:
+            fold = self.fold(table)
+            state = fold.state
+            played = []
+            for command in commands:
+                one = play(fold.rules, state, command)
+                state = one.state
+                played.append(one)
+            versions = [
+                writer.append(p.command.verb, {**p.payload(), "lines": narrate_text(p.events)})
+                for p in played
+            ]
+        for version, one in zip(versions, played, strict=True):
+            fold.push(version, one.command, one.inputs, one.state, one.events)
+            lines = tuple(narrate_text(one.events))
+            dones.append(Done(table, version, one.state, one.events, lines))
+        return dones
 
     def run(
         self,

@@ -188,7 +188,9 @@ def _add(rules: Rules, state: TableState, command: Add) -> tuple[TableState, lis
         )
     try:
         targeting = Targeting.named(command.tactics)
-        tactics = rules.system.tactics(targeting, {}, command.source, "tactics")
+        tactics = rules.system.tactics(
+            targeting, dict(command.tactics_keys), command.source, "tactics"
+        )
     except AffrayError as error:
         raise RulesError(f"tactics {command.tactics!r}: {error.message}", hint=error.hint) from None
     sheet = named(sheet, command.combatant)

@@ -37,7 +37,13 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from affray import bestiary
-from affray.errors import AffrayError, ChoiceNeededError, ConflictError, DieNeededError
+from affray.errors import (
+    AffrayError,
+    ChoiceNeededError,
+    ConflictError,
+    DieNeededError,
+    TableError,
+)
 from affray.table import Done, Phase, Store, TableRow, Tables
 from affray.table import journal as journals
 from affray.table.odds import FightOdds, simulate
@@ -164,6 +170,15 @@ class Tracker:
         return self._run(row, request, expected)
 
     def _run(self, row: TableRow, request: Request, expected: int | None) -> Done:
+        if request.verb == "import":
+            if expected is not None and expected != self.tables.store.version(row.id):
+                raise ConflictError(expected, self.tables.store.version(row.id))
+            dones = self.tables.run_all(row, request.commands)
+            if not dones:
+                raise TableError("the encounter has no one in it")
+            events = tuple(e for done in dones for e in done.events)
+            lines = tuple(line for done in dones for line in done.lines)
+            return Done(row, dones[-1].version, dones[-1].state, events, lines)
         if request.verb == "undo":
             return self.tables.undo(row, request.steps, expected)
         if request.verb == "redo":
@@ -274,9 +289,10 @@ def create_app(db: str | Path, *, poll_s: float = 0.2) -> Starlette:
         form = await request.form()
         data: dict[str, Any] = {k: v for k, v in form.items() if isinstance(v, str)}
         data["choose"] = [str(v) for v in form.getlist("choose") if v]
-        upload = form.get("sheet_file")
-        if upload is not None and not isinstance(upload, str):
-            data["sheet_text"] = (await upload.read(100_001)).decode("utf-8", "replace")
+        for field, key in (("sheet_file", "sheet_text"), ("encounter_file", "encounter_text")):
+            upload = form.get(field)
+            if upload is not None and not isinstance(upload, str):
+                data[key] = (await upload.read(100_001)).decode("utf-8", "replace")
         rolls = [r for r in str(data.get("rolls", "")).split(",") if r.strip()]
         if data.get("face", "").strip():
             rolls.append(data["face"].strip())

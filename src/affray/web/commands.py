@@ -12,7 +12,7 @@ from affray.sheets.documents import parse_document
 from affray.table import Act, Command, Edge, Mark, Next, Note, Start, TableRow, Tables, Unmark
 from affray.table.answers import parse_choices
 
-VERBS = ("add", "start", "act", "next", "undo", "redo", "mark", "unmark", "note")
+VERBS = ("add", "import", "start", "act", "next", "undo", "redo", "mark", "unmark", "note")
 MAX_FACES = 1000
 
 
@@ -21,7 +21,8 @@ class Request:
     """One command from the web, with what answers its dice and questions."""
 
     verb: str
-    command: Command | None = None  # None for undo and redo
+    command: Command | None = None  # None for undo, redo and import
+    commands: tuple[Command, ...] = ()  # an import's adds
     steps: int = 1
     rolls: tuple[int, ...] = ()
     choices: Mapping[str, str] = field(default_factory=dict)
@@ -52,6 +53,16 @@ def parse(tables: Tables, table: TableRow, data: Mapping[str, Any]) -> Request:
             return Request(verb, steps=_int(data, "steps", 1))
         case "add":
             return Request(verb, _add(tables, table, data))
+        case "import":
+            text = data.get("encounter_text")
+            if not isinstance(text, str) or not text.strip() or len(text) > 100_000:
+                raise TableError(
+                    "encounter_text must be an encounter file's text (at most 100,000 characters)"
+                )
+            kind = "json" if text.lstrip().startswith("{") else "toml"
+            parsed = parse_document(text, kind, "uploaded encounter")
+            adds = tables.importing(table, parsed, "uploaded encounter", None)
+            return Request(verb, commands=tuple(adds))
         case "start":
             return replace(answered, command=Start())
         case "next":
