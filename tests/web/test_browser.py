@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, expect, sync_playwright
 
 from tests.web.conftest import Server
 
@@ -42,6 +42,7 @@ class Tracker:
         self.player.goto(f"{server.url}/p/{row.id}?token={row.player_token}")
         expect(self.gm.locator("#panel .panel")).to_be_visible()
         self.version = self._version()
+        self.typed: list[int] = []
         self._seen_by_player()
 
     def _version(self) -> int:
@@ -62,23 +63,35 @@ class Tracker:
         self._seen_by_player()
 
     def click(self, selector: str) -> None:
+        self.typed = []
         self.gm.locator(selector).first.click()
 
     def choose(self, label: str) -> None:
+        chosen = self.gm.locator('#pending input[name="choose"]').count()
         self.gm.locator("#pending button.choice", has_text=label).first.click()
+        expect(self.gm.locator('#pending input[name="choose"]')).to_have_count(chosen + 1)
 
     def face(self, value: int, purpose: str) -> None:
-        """Type the face of the die the page asks for (checking it asks for that one)."""
+        """Type the face of the die the page asks for (checking it asks for that one,
+        after the faces typed so far)."""
+        typed = self.gm.locator('#pending input[name="rolls"]')
+        if self.typed:
+            expect(typed).to_have_value(",".join(map(str, self.typed)))
+        else:
+            expect(typed).to_have_count(0)
         expect(self.gm.locator("#pending label")).to_contain_text(purpose)
         self.gm.fill("#face", str(value))
         self.gm.click("#enter-face")
+        self.typed.append(value)
 
     def act(self, label: str) -> None:
+        self.typed = []
         self.click(f'button[data-label="{label}"]')
         expect(self.gm.locator("#pending")).to_be_visible()
 
-    def cell(self, page: Page, who: str, key: str) -> str:
-        return page.locator(f'tr[data-id="{who}"] [data-key="{key}"]').inner_text()
+    def cell(self, who: str, key: str, value: str) -> None:
+        """The game master's board shows ``value`` for ``who``'s ``key`` (soon)."""
+        expect(self.gm.locator(f'tr[data-id="{who}"] [data-key="{key}"]')).to_have_text(value)
 
 
 def test_an_mst2_round_by_clicking_and_typing_dice(browser: Browser, server: Server) -> None:
@@ -106,7 +119,7 @@ def test_an_mst2_round_by_clicking_and_typing_dice(browser: Browser, server: Ser
     ):
         t.face(face, purpose)
     t.changed()
-    assert t.cell(t.gm, "Spearman", "wounds") == "2"
+    t.cell("Spearman", "wounds", "2")
     expect(t.player.locator('tr[data-id="Spearman"] .state')).to_contain_text("wounds 2")
     expect(t.player.locator('tr[data-id="Sellsword"] .health')).to_have_text("unhurt")
     t.click("#next")  # round 2
@@ -123,7 +136,7 @@ def test_an_mst2_round_by_clicking_and_typing_dice(browser: Browser, server: Ser
         t.click("#redo")
         t.changed()
     expect(t.player.locator(".status")).to_contain_text("Round 2")
-    assert t.cell(t.gm, "Spearman", "wounds") == "2"
+    t.cell("Spearman", "wounds", "2")
 
 
 def test_a_midian_round_by_clicking_and_typing_dice(browser: Browser, server: Server) -> None:
@@ -142,7 +155,7 @@ def test_a_midian_round_by_clicking_and_typing_dice(browser: Browser, server: Se
     t.choose("take it")
     t.face(3, "damage")
     t.changed()
-    assert t.cell(t.gm, "Guard", "hit_points") == "19"
+    t.cell("Guard", "hit_points", "19")
     expect(t.player.locator('tr[data-id="Guard"] .health')).to_have_text("hurt")
     t.click("#next")  # the guard passes
     t.changed()
@@ -152,11 +165,11 @@ def test_a_midian_round_by_clicking_and_typing_dice(browser: Browser, server: Se
     for _ in range(3):
         t.click("#undo")
         t.changed()
-    assert t.cell(t.gm, "Guard", "hit_points") == "20"
+    t.cell("Guard", "hit_points", "20")
     for _ in range(3):
         t.gm.keyboard.press("r")
         t.changed()
-    assert t.cell(t.gm, "Guard", "hit_points") == "19"
+    t.cell("Guard", "hit_points", "19")
     expect(t.player.locator(".status")).to_contain_text("Round 1 is over")
 
 

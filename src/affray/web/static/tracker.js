@@ -32,3 +32,12 @@ document.addEventListener("htmx:beforeRequest", function (event) {
     event.preventDefault();
   }
 });
+// htmx wires up swapped-in content a moment after the swap; a form submitted in that
+// moment (a quick click, a shortcut key) is wired up first, so the browser never
+// submits it by itself (which would drop the token and leave the page).
+document.addEventListener("submit", function (event) {
+  var form = event.target;
+  if (form && form.hasAttribute && form.hasAttribute("hx-post")) {
+    htmx.process(form);
+  }
+}, true);
