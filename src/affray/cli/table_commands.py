@@ -586,6 +586,8 @@ def _print_show(data: dict[str, Any]) -> None:
             style="" if c["condition"] in ("fighting", "conscious") else "dim",
         )
     out.print(grid)
+    if data["order"]:
+        out.print(Text(f"Round {data['round']} order: " + " · ".join(data["order"])))
     if data["queue"]:
         out.print(Text("Still to act this round: " + ", ".join(data["queue"]), style="dim"))
     for note in data["notes"]:

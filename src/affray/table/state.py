@@ -96,6 +96,9 @@ class TableState:
     players: frozenset[str] = frozenset()
     """Player characters: their sides are the players' friends."""
     started: bool = False
+    order: tuple[str, ...] = ()
+    """The round's turns as the rules set them out (a combatant with several actions
+    appears as often); ``encounter.queue`` holds those still to come."""
     current: str | None = None
     begun: bool = False
     """Whether the rules' bookkeeping of the current turn is done (it is done when the
@@ -397,7 +400,8 @@ def _new_round(
     encounter, opening, turns = rules.ruleset.begin_round(encounter, answers)
     order = tuple(turns)
     encounter = encounter.queued(order)
-    state, events = _advance(rules, replace(state, encounter=encounter, current=None))
+    state = replace(state, encounter=encounter, current=None, order=order)
+    state, events = _advance(rules, state)
     return state, [RoundStarted(encounter.round, order), *opening, *events]
 
 

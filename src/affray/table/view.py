@@ -14,8 +14,9 @@ from affray.table.store import TableRow
 
 def show_data(table: TableRow, fold: Fold) -> dict[str, Any]:
     """``{"table", "name", "system", "round", "turn", "version", "phase", "queue",
-    "winner", "combatants": [{"id", "side", "condition", "state", "conditions",
-    "source"}], "notes"}``."""
+    "order", "winner", "combatants": [{"id", "side", "condition", "state",
+    "conditions", "source", "player"}], "notes", "can_undo", "can_redo"}``: ``order``
+    is the round's turns as set out, ``queue`` those still to come."""
     state = fold.state
     rules = fold.rules
     encounter = state.encounter
@@ -31,6 +32,7 @@ def show_data(table: TableRow, fold: Fold) -> dict[str, Any]:
         "version": fold.version,
         "phase": phase.value,
         "queue": [cid for cid in encounter.queue if ruleset.fighting(encounter, cid)],
+        "order": list(state.order),
         "winner": (left[0] if left else None) if phase is Phase.OVER else None,
         "combatants": [
             {
