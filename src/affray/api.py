@@ -168,7 +168,7 @@ def duel(
     if workers < 0:
         raise AffrayError(f"workers is {workers}", hint="0 for one per CPU, or 1 or more")
     if n is None and system.exact_duel is not None:
-        odds = system.exact_duel(a, b)
+        odds = system.exact_duel(a, b, False)
         return DuelOdds(odds.p_a_wins, odds.p_b_wins, odds.p_draw, odds.mean_rounds)
     count = 10_000 if n is None else n
     if count < 1:

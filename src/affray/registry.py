@@ -91,7 +91,9 @@ class RuleSystem(Generic[SheetT, StateT, RulesetT, TacticsT]):
             (the file, and the key to blame, for errors); raises SheetError.
         ai: its tactics AI for a ruleset, the tactics of each combatant and a Dice.
         narration: the narrator's handler for each of its event types.
-        exact_duel: exact odds of a duel of A and B, if it has them.
+        exact_duel: exact odds of a duel of A and B, if it has them: ``(a, b,
+            rational)``, floats, and with ``rational`` the exact fractions too (in
+            the detail, as text).
         rounds_distribution: how many rounds such a duel lasts, if it has it.
         fast_duels: a fast simulator of n duels, if it has one:
             ``(a, b, n, seed, workers, progress, max_rounds) -> (stats, seed used)``.
@@ -111,7 +113,7 @@ class RuleSystem(Generic[SheetT, StateT, RulesetT, TacticsT]):
     tactics: Callable[[Targeting, Mapping[str, object], str, str], TacticsT]
     ai: Callable[[RulesetT, Mapping[str, TacticsT], Dice], Chooser[SheetT, StateT]]
     narration: Mapping[type[Event], Callable[[Any], tuple[list[tuple[str, str]], bool]]]
-    exact_duel: Callable[[SheetT, SheetT], ExactDuel] | None = None
+    exact_duel: Callable[[SheetT, SheetT, bool], ExactDuel] | None = None
     rounds_distribution: Callable[[SheetT, SheetT], RoundsDistribution] | None = None
     fast_duels: (
         Callable[

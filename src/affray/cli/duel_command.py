@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 @click.argument("a", type=click.Path(dir_okay=False, path_type=str))
 @click.argument("b", type=click.Path(dir_okay=False, path_type=str))
 @click.option("--exact", is_flag=True, help="Exact odds (absorbing Markov chain); the default.")
+@click.option("--rational", is_flag=True, help="With the exact odds, their exact fractions too.")
 @click.option(
     "-n",
     "count",
@@ -56,6 +57,7 @@ def duel_command(
     a: str,
     b: str,
     exact: bool,
+    rational: bool,
     count: int | None,
     seed: int | None,
     engine: str,
@@ -78,6 +80,8 @@ def duel_command(
 
     if exact and count is not None:
         raise click.UsageError("choose one of --exact and -n N")
+    if rational and (count is not None or narrate):
+        raise click.UsageError("--rational goes with the exact odds: leave out -n and --narrate")
     if narrate and (exact or count is not None):
         raise click.UsageError("--narrate tells one duel: leave out --exact and -n")
     if rolls is not None and not narrate:
@@ -118,18 +122,20 @@ def duel_command(
             )
         count = 10_000
     if count is None:
-        _exact(system, first, second, plot, as_json)
+        _exact(system, first, second, plot, as_json, rational)
         return
     if seed is None:  # every run prints the seed that repeats it: a short one
         seed = secrets.randbelow(1_000_000)
     _simulate(system, first, second, count, seed, engine, workers or os.cpu_count() or 1, as_json)
 
 
-def _exact(system: AnySystem, a: Any, b: Any, plot: str | None, as_json: bool) -> None:
+def _exact(
+    system: AnySystem, a: Any, b: Any, plot: str | None, as_json: bool, rational: bool = False
+) -> None:
     from affray.cli.output import emit_json, percent, table
 
     assert system.exact_duel is not None
-    odds = system.exact_duel(a, b)
+    odds = system.exact_duel(a, b, rational)
     if plot is not None and system.rounds_distribution is not None:
         from affray.plots import plot_rounds
 
@@ -156,6 +162,18 @@ def _exact(system: AnySystem, a: Any, b: Any, plot: str | None, as_json: bool) -
             ("draw", percent(odds.p_draw)),
         ],
     )
+    fractions: Any = odds.detail.get("exact")
+    if fractions:
+        table(
+            "Exact fractions",
+            ("outcome", "probability"),
+            [
+                (f"{a.name} wins", fractions["p_a_wins"]),
+                (f"{b.name} wins", fractions["p_b_wins"]),
+                ("draw", fractions["p_draw"]),
+                ("mean rounds", fractions["mean_rounds"]),
+            ],
+        )
     won: Any = odds.detail.get("winner_wounds")
     if not won:
         return

@@ -27,6 +27,7 @@ from fractions import Fraction
 from heapq import heappop, heappush
 from math import lcm
 
+from affray.dice.distribution import Distribution
 from affray.errors import AffrayError
 from affray.odds.mst2 import hit_chance, hit_dice_distribution, wound_distribution
 from affray.rules.mst2.catalog import Reach
@@ -72,12 +73,23 @@ class Strike:
     def of(cls, attacker: Fighter, defender: Fighter) -> Strike:
         p_hit = hit_chance(attacker.skill, defender.evasion)
         on_hit = wound_distribution(attacker.melee_power, defender.protection).probabilities()
-        totals = hit_dice_distribution(defender.hit_dice)
-        survive = [totals.p_greater(w) for w in range(max(totals.maximum, 0) + 1)]
+        survive = _survival(hit_dice_distribution(defender.hit_dice))
         return cls(1 - p_hit, {k: p_hit * p for k, p in on_hit.items() if p_hit * p}, survive)
 
     def survives(self, wounds: int) -> Fraction:
         return self.survive[wounds] if wounds < len(self.survive) else Fraction(0)
+
+
+def _survival(totals: Distribution) -> list[Fraction]:
+    """P(total > w) for w = 0 .. the highest total, in one pass from the top."""
+    probabilities = totals.probabilities()
+    above = Fraction(0)
+    survive = []
+    for w in range(max(totals.maximum, 0), -1, -1):
+        survive.append(above)
+        above += probabilities.get(w, Fraction(0))
+    survive.reverse()
+    return survive
 
 
 @dataclass(frozen=True, slots=True)

@@ -63,22 +63,39 @@ def _ai(ruleset: Mst2Ruleset, tactics: Mapping[str, Mst2Tactics], dice: Dice) ->
     return Mst2AI(ruleset, dice, tactics)
 
 
-def _exact(a: Fighter, b: Fighter) -> ExactDuel:
+def _exact(a: Fighter, b: Fighter, rational: bool = False) -> ExactDuel:
+    """Floats from the fast sweep, the 1000-round cap honoured; with ``rational``, the
+    exact fractions too (when the cap cannot matter)."""
+    from affray.odds.chances import duel_chances
+
+    odds = duel_chances(a, b)
+    detail: dict[str, object] = {
+        "winner_wounds": {
+            side: {str(w): p for w, p in dist.items()} for side, dist in odds.winner_wounds.items()
+        }
+    }
+    if rational:
+        detail["exact"] = _fractions(a, b, capped=odds.capped)
+    return ExactDuel(odds.p_a_wins, odds.p_b_wins, odds.p_draw, odds.mean_rounds, detail)
+
+
+def _fractions(a: Fighter, b: Fighter, *, capped: bool) -> dict[str, str]:
+    from affray.errors import AffrayError
     from affray.odds import duel_odds
 
-    odds = duel_odds(a, b)
-    return ExactDuel(
-        float(odds.p_a_wins),
-        float(odds.p_b_wins),
-        float(odds.p_draw),
-        float(odds.mean_rounds),
-        {
-            "winner_wounds": {
-                side: {str(w): float(p) for w, p in dist.items()}
-                for side, dist in odds.winner_wounds.items()
-            }
-        },
-    )
+    if capped:
+        raise AffrayError(
+            "the 1000-round cap decides part of this duel, so its exact fractions are not "
+            "computed (the float odds honour the cap)",
+            hint="leave out --rational",
+        )
+    exact = duel_odds(a, b)
+    return {
+        "p_a_wins": str(exact.p_a_wins),
+        "p_b_wins": str(exact.p_b_wins),
+        "p_draw": str(exact.p_draw),
+        "mean_rounds": str(exact.mean_rounds),
+    }
 
 
 def _rounds(a: Fighter, b: Fighter) -> Any:

@@ -1,0 +1,101 @@
+"""The float duel sweep: the exact fractions to 1e-12, and the round cap honoured as
+the simulators honour it."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from affray.odds import duel_odds
+from affray.odds.chances import NEGLIGIBLE, _outlasting, duel_chances
+from affray.odds.duel import _Chain, _most
+from affray.rules.mst2 import Fighter, Grip
+from affray.sim.fast import simulate_fast
+from tests.helpers import EXAMPLES, example, make_fighter, run_json
+
+PAIRS = [
+    (example("sellsword.toml"), example("spearman.toml")),
+    (example("knight.json"), example("ogre.toml")),
+    (example("goblin.toml"), example("archer.toml")),
+    (
+        make_fighter("A", skill=3, armor_name="chain mail", hit_dice="3d10", grip=Grip.TWO_HANDED),
+        make_fighter("B", skill=4, weapon_name="polearm", armor_name="brigandine", hit_dice="3d10"),
+    ),
+    (
+        make_fighter(
+            "A",
+            skill=5,
+            weapon_name="dagger",
+            armor_name="plate mail",
+            hit_dice="3d10+2",
+            shield=True,
+        ),
+        make_fighter("B", skill=2, weapon_name="spear", armor_name="leather", hit_dice="2d10"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("a", "b"), PAIRS)
+def test_the_floats_are_the_exact_fractions(a: Fighter, b: Fighter) -> None:
+    chances = duel_chances(a, b)
+    exact = duel_odds(a, b)
+    assert not chances.capped
+    assert chances.p_a_wins == pytest.approx(float(exact.p_a_wins), abs=1e-12)
+    assert chances.p_b_wins == pytest.approx(float(exact.p_b_wins), abs=1e-12)
+    assert chances.p_draw == pytest.approx(float(exact.p_draw), abs=1e-12)
+    assert chances.mean_rounds == pytest.approx(float(exact.mean_rounds), abs=1e-9)
+    for side in "ab":
+        assert set(chances.winner_wounds[side]) <= set(exact.winner_wounds[side])
+        for w, p in exact.winner_wounds[side].items():
+            assert chances.winner_wounds[side].get(w, 0.0) == pytest.approx(float(p), abs=1e-12)
+
+
+def stubborn() -> tuple[Fighter, Fighter]:
+    """Two who rarely wound each other and shrug off what lands: duels run for
+    hundreds of rounds, so the 1000-round cap decides many of them."""
+    a = make_fighter(
+        "A", weapon_name="dagger", armor_name="plate mail", hit_dice="8d10", shield=True
+    )
+    b = make_fighter(
+        "B", weapon_name="dagger", armor_name="plate mail", hit_dice="8d10", shield=True
+    )
+    return a, b
+
+
+def within(observed: float, p: float, n: int, sigmas: float = 4.0) -> bool:
+    return abs(observed - p) <= sigmas * math.sqrt(max(p * (1 - p), 1e-12) / n) + 1e-9
+
+
+@pytest.mark.parametrize("cap", [3, 40, 1000])
+def test_the_round_cap_is_a_draw_as_in_the_simulator(cap: int) -> None:
+    a, b = stubborn()
+    chances = duel_chances(a, b, max_rounds=cap)
+    assert chances.capped
+    assert chances.p_a_wins + chances.p_b_wins + chances.p_draw == pytest.approx(1.0)
+    n = 20_000
+    stats, _ = simulate_fast(a, b, n, seed=11, max_rounds=cap)
+    assert within(stats.a_wins / n, chances.p_a_wins, n)
+    assert within(stats.draws / n, chances.p_draw, n)
+    assert stats.mean_rounds == pytest.approx(chances.mean_rounds, rel=0.05)
+
+
+def test_ordinary_duels_are_far_from_the_cap() -> None:
+    a, b = example("knight.json"), example("ogre.toml")
+    chain = _Chain(a, b)
+    assert _outlasting(chain, _most(a) + _most(b) + 2, 1000) < NEGLIGIBLE
+    assert _outlasting(chain, _most(a) + _most(b) + 2, 3) == 1.0  # too few rounds to bound
+
+
+def test_duel_rational_prints_the_fractions_too() -> None:
+    data = run_json(
+        "duel", str(EXAMPLES / "mst2/knight.json"), str(EXAMPLES / "mst2/ogre.toml"), "--rational"
+    )
+    exact = duel_odds(example("knight.json"), example("ogre.toml"))
+    assert data["exact"] == {
+        "p_a_wins": str(exact.p_a_wins),
+        "p_b_wins": str(exact.p_b_wins),
+        "p_draw": str(exact.p_draw),
+        "mean_rounds": str(exact.mean_rounds),
+    }
+    assert data["p_a_wins"] == pytest.approx(float(exact.p_a_wins), abs=1e-12)
