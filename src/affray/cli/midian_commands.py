@@ -6,7 +6,14 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from affray.cli.options import dice_source, json_option, rolls_option, seed_option, warn_unused
+from affray.cli.options import (
+    dice_source,
+    json_option,
+    plot_option,
+    rolls_option,
+    seed_option,
+    warn_unused,
+)
 
 if TYPE_CHECKING:
     from affray.rules.midian.character import Character
@@ -158,6 +165,75 @@ def attack_command(
         )
         return
     _print_events(outcome.events)
+
+
+@midian.command("odds")
+@click.argument("attacker", type=sheet_argument)
+@click.argument("defender", type=sheet_argument)
+@click.option("--no-defence", is_flag=True, help="The defender does not parry, block or dodge.")
+@click.option(
+    "--hit-points", type=click.IntRange(min=0), default=None, help="Defender's current hit points."
+)
+@click.option("--life-points", type=int, default=None, help="Defender's current life points.")
+@plot_option("the distribution of the damage the defender loses")
+@json_option
+def odds_command(
+    attacker: str,
+    defender: str,
+    no_defence: bool,
+    hit_points: int | None,
+    life_points: int | None,
+    plot: str | None,
+    as_json: bool,
+) -> None:
+    """Exact odds of one melee attack of ATTACKER on DEFENDER: hit, critical, fumble,
+    defended (by the defender's best defence this round), the damage it loses (after
+    doubling, resistance and reduction), and the chance the blow leaves it down
+    (Willpower and system shock included), from its current state."""
+    from dataclasses import replace
+
+    from affray.cli.output import emit_json, percent, table
+    from affray.odds.midian import attack_odds
+    from affray.plots import check_plot_path
+    from affray.rules.midian.injury import Health
+
+    if plot is not None:
+        check_plot_path(plot)
+    a, d = load_midian(attacker), load_midian(defender)
+    health = Health.fresh(d)
+    if hit_points is not None:
+        health = replace(health, hit_points=min(hit_points, d.hit_points))
+    if life_points is not None:
+        health = replace(health, life_points=min(life_points, d.life_points))
+    odds = attack_odds(a, d, health=health, defend=not no_defence)
+    if plot is not None:
+        from affray.plots import plot_histogram
+
+        plot_histogram(
+            {k: float(p) for k, p in odds.damage.items()},
+            plot,
+            title=f"{a.name} attacks {d.name}: damage",
+            xlabel="points lost",
+        )
+    if as_json:
+        emit_json(odds.to_dict())
+        return
+    table(
+        f"{a.name} attacks {d.name} ({health.hit_points} HP / {health.life_points} LP)",
+        ("outcome", "probability"),
+        [
+            ("hit (criticals included)", percent(odds.p_hit)),
+            ("critical (natural 19-20)", percent(odds.p_critical)),
+            ("fumble (natural 1-2)", percent(odds.p_fumble)),
+            ("defended", percent(odds.p_defended)),
+            (f"{d.name} down (unconscious or dead)", percent(odds.p_defender_down)),
+        ],
+    )
+    table(
+        "Points lost",
+        ("points", "probability"),
+        [(str(points), percent(p)) for points, p in sorted(odds.damage.items())],
+    )
 
 
 @midian.command("check")
