@@ -98,6 +98,26 @@ def test_exact_odds_equal_every_die_through_resolve_attack(
     )
 
 
+def test_a_spent_pool_and_a_shaken_attacker_as_resolve_attack_has_them() -> None:
+    """No free parry or block left (a defence costs the one action left), and the
+    attacker at -3 from shock: every die through resolve_attack agrees."""
+    from affray.rules.midian.defence import DefencePool
+
+    health = replace(Health.fresh(TARGET), hit_points=3, shock=2)
+    pool = replace(DefencePool.fresh(TARGET), parries=0, blocks=0)
+    odds = attack_odds(KNIFE, TARGET, health=health, pool=pool, attacker_penalty=3)
+
+    def play(dice: Dice) -> tuple[bool, int, bool]:
+        out = resolve_attack(KNIFE, TARGET, health, dice, pool=pool, attacker_penalty=3)
+        return out.defended, out.damage, not out.health.fighting
+
+    paths = enumerate_dice(play, limit=1_000_000)
+    assert odds.p_defended == sum((q for k, q in paths.items() if k[0]), Fraction(0))
+    assert odds.p_defender_down == sum((q for k, q in paths.items() if k[2]), Fraction(0))
+    for points, p in odds.damage.items():
+        assert p == sum((q for k, q in paths.items() if k[1] == points), Fraction(0))
+
+
 def test_the_sums_and_a_golden_case() -> None:
     """Knife (+3, 1d4+1) on the target (AC 11 + shield 1): faces 9-18 hit (12 or more),
     19-20 are criticals, 1-2 fumble: 12 faces of 20 hit."""

@@ -81,18 +81,21 @@ def attack_odds(
     defender: Character,
     *,
     health: Health | None = None,
+    pool: DefencePool | None = None,
+    attacker_penalty: int = 0,
     defend: bool = True,
     rules: Rules = PLAIN,
 ) -> MidianAttackOdds:
     """The exact odds of ``attacker``'s melee attack on ``defender``, whose state is
-    ``health`` (fresh by default), with a fresh defence pool for the round.
+    ``health`` (fresh by default) with the defences ``pool`` left this round (a fresh
+    one by default); ``attacker_penalty`` is the attacker's shock and fatigue.
 
     Raises:
         AffrayError: a stage would enumerate more than :data:`MAX_PATHS` dice paths.
     """
     health = health or Health.fresh(defender)
-    pool = DefencePool.fresh(defender)
-    modifiers = attack_modifiers(attacker)
+    pool = pool or DefencePool.fresh(defender)
+    modifiers = attack_modifiers(attacker, penalty=attacker_penalty)
     target = armour_class(defender)
     p = Fraction(1, 20)
     hit = critical = fumble = defended = Fraction(0)
@@ -130,7 +133,7 @@ def attack_odds(
     damage: dict[int, Fraction] = defaultdict(Fraction)
     damage[0] = 1 - sum(landing.values(), Fraction(0))
     for (crit, over), weight in landing.items():
-        for points, q in _damage(attacker, defender, crit, over).items():
+        for points, q in _damage(attacker, defender, crit, over, attacker_penalty).items():
             damage[points] += weight * q
     down = sum(
         (q * _down(defender, health, points, rules) for points, q in damage.items() if points),
@@ -142,12 +145,12 @@ def attack_odds(
 
 
 def _damage(
-    attacker: Character, defender: Character, critical: bool, over_20: int
+    attacker: Character, defender: Character, critical: bool, over_20: int, penalty: int
 ) -> dict[int, Fraction]:
     """What a blow that lands takes off, by points (as ``roll_damage`` carries the
     dice's total through doubling, resistance and reduction)."""
     weapon = attacker.weapon
-    bonus = total(damage_modifiers(attacker, weapon, over_20=over_20))
+    bonus = total(damage_modifiers(attacker, weapon, over_20=over_20, penalty=penalty))
     found: dict[int, Fraction] = defaultdict(Fraction)
     for rolled, q in distribution(weapon.damage):
         final, _, _ = finish_damage(

@@ -9,8 +9,8 @@ from typing import Any, Literal
 from pydantic import Field
 
 from affray.dice import Dice
-from affray.encounter import Targeting
-from affray.registry import EncounterKeys, RuleSystem, register
+from affray.encounter import Action, Attack, Targeting
+from affray.registry import EncounterKeys, LiveOdds, RuleSystem, register
 from affray.rules.midian.attack import HitRule
 from affray.rules.midian.character import Character
 from affray.rules.midian.defence import Stance
@@ -18,7 +18,7 @@ from affray.rules.midian.injury import WillpowerRule, WillpowerShock
 from affray.rules.midian.narration import HANDLERS
 from affray.rules.midian.resolve import Rules
 from affray.rules.midian.ruleset import MidianRuleset
-from affray.rules.midian.state import MidianState
+from affray.rules.midian.state import MidianEncounter, MidianState
 from affray.rules.midian.tactics import MidianAI, MidianTactics, Role
 from affray.sheets.midian import MidianSheet, midian_character
 from affray.sheets.validation import Strict, validate
@@ -91,6 +91,36 @@ def _ai(ruleset: MidianRuleset, tactics: Mapping[str, MidianTactics], dice: Dice
     return MidianAI(ruleset, dice, tactics)
 
 
+def _live_odds(encounter: MidianEncounter, cid: str, action: Action) -> LiveOdds | None:
+    """The exact odds of a plain melee attack on a foe already engaged, from the state
+    before it: the defender's health and the defences it has left this round, the
+    attacker's shock and fatigue (other actions and first blows: none)."""
+    from affray.odds.midian import attack_odds
+
+    if type(action) is not Attack or action.target is None:
+        return None
+    if encounter.distance(cid, action.target) is None:
+        return None  # not engaged yet: the first blow may be a charge, which this leaves out
+    attacker, defender = encounter.states[cid], encounter.states[action.target]
+    odds = attack_odds(
+        encounter.sheet(cid),
+        encounter.sheet(action.target),
+        health=defender.health,
+        pool=defender.pool,
+        attacker_penalty=attacker.health.penalty,
+    )
+    return LiveOdds(
+        f"odds of {cid} against {action.target}: hit {float(odds.p_hit):.1%}, "
+        f"defended {float(odds.p_defended):.1%}, "
+        f"takes down {float(odds.p_defender_down):.1%}",
+        {
+            "p_hit": float(odds.p_hit),
+            "p_defended": float(odds.p_defended),
+            "p_defender_down": float(odds.p_defender_down),
+        },
+    )
+
+
 SYSTEM: RuleSystem[Character, MidianState, MidianRuleset, MidianTactics] = register(
     RuleSystem(
         name="midian",
@@ -105,5 +135,6 @@ SYSTEM: RuleSystem[Character, MidianState, MidianRuleset, MidianTactics] = regis
         tactics=_tactics,
         ai=_ai,
         narration=HANDLERS,
+        attack_odds=_live_odds,
     )
 )
