@@ -355,7 +355,10 @@ def test_fight_with_live_odds() -> None:
     assert "hit 50.0%" in lines[first]  # d20 + 3 beats the ogre's evasion 13 on 11..20
     assert lines[first + 2].startswith("Sellsword attacks Ogre")
     midian = run("fight", str(EXAMPLES / "encounters" / "city_watch.toml"), "--seed", "1", "--odds")
-    assert midian.exit_code == 0 and "Midian has no exact odds of an attack" in midian.stderr
+    assert midian.exit_code == 0 and not midian.stderr
+    odds = [line for line in midian.stdout.splitlines() if "odds of" in line]
+    assert "odds of Guard 2 against Tim: hit 80.0%" in midian.stdout  # engaged foes only
+    assert all("takes down" in line for line in odds)
 
 
 def run_script(*args: str) -> subprocess.CompletedProcess[str]:
