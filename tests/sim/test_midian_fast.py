@@ -50,6 +50,7 @@ from affray.sim.midian_fast import (
     unsupported,
 )
 from affray.sim.stats import DuelStats
+from tests.helpers import EXAMPLES, run
 from tests.sim.midian_sheets import FORTRESS, LUCKY, PAIRS, example, sheet
 
 IDS = [label for label, *_ in PAIRS]
@@ -365,6 +366,24 @@ def test_refuses_what_it_does_not_model() -> None:
     assert refused.value.reasons == ("Troll's regeneration",)
     assert "fast Midian duel engine does not model Troll's regeneration" in str(refused.value)
     assert "--engine reference" in str(refused.value)
+
+
+def test_duel_falls_back_to_the_reference_engine_with_a_note() -> None:
+    archer = str(EXAMPLES / "midian" / "elf_archer.toml")
+    guard = str(EXAMPLES / "midian" / "guard.toml")
+    result = run("duel", archer, guard, "-n", "300", "--seed", "4", "--json")
+    assert result.exit_code == 0
+    assert '"engine": "reference"' in result.stdout and '"n": 300' in result.stdout
+    assert result.stderr == (
+        "note: the fast Midian duel engine does not model Elf archer's ranged weapon "
+        "(Long bow): the reference engine plays these duels\n"
+    )
+    asked = run(
+        "duel", archer, guard, "-n", "300", "--seed", "4", "--json", "--engine", "reference"
+    )
+    assert asked.stdout == result.stdout and asked.stderr == ""
+    plain = run("duel", guard, str(EXAMPLES / "midian" / "brawler.toml"), "-n", "3000", "--json")
+    assert '"engine": "fast"' in plain.stdout and plain.stderr == ""
 
 
 # -- seeding, chunks, memory ----------------------------------------------------------------
