@@ -273,6 +273,7 @@ PAIRS: list[tuple[str, Character, Character, int]] = [
     ("guard vs trickster", example("guard"), TRICKSTER, 1000),
     ("wall vs bruiser (only criticals hurt the wall)", WALL, BRUISER, 1000),
     ("giants, capped at 3 rounds", GIANT_A, GIANT_B, 3),
+    ("ogre vs knight, capped at 6 rounds", OGRE, KNIGHT, 6),
     ("fortress vs fortress (nothing ever hurts)", FORTRESS, FORTRESS, 5),
 ]
 """(label, A, B, round cap) of each matchup."""

@@ -139,9 +139,9 @@ def test_agrees_with_the_reference_engine_within_4_sigma(
 @pytest.mark.slow
 def test_no_drift_across_all_pairs(agreement: dict[str, tuple[float, float]]) -> None:
     """A small bias common to every pair shows in the sum of squared z-scores (chi-square
-    with one degree of freedom per pair: 23 pairs stay under 58 but once in 10,000)."""
+    with one degree of freedom per pair: 24 pairs stay under 59 but once in 10,000)."""
     assert len(agreement) >= 20
-    assert sum(wins * wins for wins, _ in agreement.values()) < 58
+    assert sum(wins * wins for wins, _ in agreement.values()) < 59
 
 
 # -- the pieces against the rules library -----------------------------------------------
