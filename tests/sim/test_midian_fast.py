@@ -366,6 +366,9 @@ def test_refuses_what_it_does_not_model() -> None:
     assert refused.value.reasons == ("Troll's regeneration",)
     assert "fast Midian duel engine does not model Troll's regeneration" in str(refused.value)
     assert "--engine reference" in str(refused.value)
+    doom = sheet("Doom", weapon={"name": "Doom", "damage": "1000d1000", "type": "hacking"})
+    with pytest.raises(NotModelledError, match=r"Doom's weapon dice \(1000d1000\): too many"):
+        MidianDuelModel.of(doom, example("guard"))  # its exact distribution is past the budget
 
 
 def test_duel_falls_back_to_the_reference_engine_with_a_note() -> None:

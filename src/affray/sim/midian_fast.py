@@ -54,7 +54,7 @@ import numpy as np
 import numpy.typing as npt
 
 from affray.dice import Dice, distribution, roll
-from affray.errors import NotModelledError
+from affray.errors import DiceLimitError, NotModelledError
 from affray.rules.midian.attack import armour_class, attack_modifiers
 from affray.rules.midian.character import Character
 from affray.rules.midian.damage import damage_modifiers
@@ -100,12 +100,16 @@ def unsupported(a: Character, b: Character) -> tuple[str, ...]:
 
 @dataclass(frozen=True, slots=True)
 class DuelSide:
-    """One side of a duel, as the batch engine needs it (every figure from the rules
-    library; the defence tables from :func:`affray.rules.midian.defence.options`).
+    """One side of a duel, as the batch engine needs it, every figure from the rules
+    library's own functions.
 
-    ``defence_cost[key]`` and ``defence_bonus[key]`` give the best defence open to
-    this side as a defender, for ``key = 4 * (free parry left) + 2 * (free block
-    left) + (action left)``.
+    ``attack``, ``damage`` and ``initiative`` are the totals of the modifiers its sheet
+    brings to those rolls (bonuses, encumbrance, first combat), before shock and
+    fatigue; ``damage_values`` and ``damage_cut`` its weapon dice's exact distribution
+    (outcomes, and cumulative probabilities but the last); ``armour_class`` counts its
+    shield. ``defence_cost[key]`` and ``defence_bonus[key]`` are the best defence open
+    to it as a defender (:func:`affray.rules.midian.defence.options`), for
+    ``key = 4 * (a free parry left) + 2 * (a free block left) + (an action left)``.
     """
 
     name: str
@@ -132,7 +136,16 @@ class DuelSide:
 
     @classmethod
     def of(cls, sheet: Character) -> DuelSide:
-        dice = distribution(sheet.weapon.damage)
+        """The side ``sheet`` fights as.
+
+        Raises:
+            NotModelledError: its weapon's dice are too many for an exact distribution.
+        """
+        try:
+            dice = distribution(sheet.weapon.damage)
+        except DiceLimitError:
+            reason = f"{sheet.name}'s weapon dice ({sheet.weapon.damage}): too many to draw"
+            raise NotModelledError(ENGINE, (reason,)) from None
         weights = [float(p) for _, p in dice]
         cut = tuple(accumulate(weights))[:-1]
         cost: list[int] = []
@@ -208,8 +221,8 @@ class MidianDuelModel:
         )
 
     def final_damage(self, side: int, rolled: Ints) -> Ints:
-        """Damage of ``side``'s blows on the other once rolled (``rolled``: before
-        doubling), through resistance and reduction, as
+        """What ``side``'s blows take from the other: ``rolled`` (the damage rolled,
+        doubled on a critical) through resistance and reduction, as
         :func:`affray.rules.midian.damage.finish_damage` does it."""
         percent = self.resistance[1 - side]
         if percent >= 100:
@@ -299,7 +312,11 @@ class DiceRoller:
 
 @dataclass(slots=True)
 class Batch:
-    """The state of the duels still going (row 0: A, row 1: B; a column per duel)."""
+    """The state of the duels still going (row 0: A, row 1: B; a column per duel):
+    hit and life points, this round's shock, last round's (``carried``, the next
+    initiative's penalty), serious wounds, whether the Willpower check was made, alive
+    and conscious; this round's actions, free parries and blocks left; and the retests
+    left for each kind of roll (``retests[side, kind]``)."""
 
     hit_points: Ints
     life_points: Ints
@@ -312,7 +329,7 @@ class Batch:
     actions: Ints
     parries: Ints
     blocks: Ints
-    retests: Ints  # (2, 3, n): retests left for each side and kind of roll
+    retests: Ints
 
     @classmethod
     def fresh(cls, model: MidianDuelModel, size: int) -> Batch:
@@ -355,7 +372,9 @@ class Batch:
 
 
 def play(model: MidianDuelModel, roller: Roller, size: int) -> DuelStats:
-    """Fight ``size`` duels with dice from ``roller`` and count the results."""
+    """Fight ``size`` duels with dice from ``roller`` and count the results: a duel ends
+    with the first round after which at most one of the two is still fighting (a win,
+    or a draw when neither is), or as a draw after ``model.max_rounds`` rounds."""
     if not (model.can_hurt(0) or model.can_hurt(1)):  # nothing can ever change
         return DuelStats(size, 0, 0, size, size * model.max_rounds)
     duels = Batch.fresh(model, size)
