@@ -211,13 +211,14 @@ def simulate(
     n: int,
     *,
     seed: int | None,
-    engine: Literal["fast", "reference"] | str,
+    engine: str,
     workers: int,
     progress: registry.Progress | None = None,
 ) -> SimulationRun:
-    """``n`` duels of ``a`` and ``b`` with the engine asked for: the system's fast engine
-    where it has one, else (or when the fast engine does not model these sheets, which
-    the note says) the reference engine, each duel through the encounter engine."""
+    """``n`` duels of ``a`` and ``b`` with the engine asked for (``"fast"`` or
+    ``"reference"``): the system's fast engine where it has one, else (or when the fast
+    engine does not model these sheets, which the note says) the reference engine, each
+    duel through the encounter engine."""
     note = None
     if engine == "fast" and system.fast_duels is not None:
         try:
