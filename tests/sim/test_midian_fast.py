@@ -10,6 +10,7 @@ import tracemalloc
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from itertools import product
+from statistics import NormalDist
 
 import numpy as np
 import pytest
@@ -97,13 +98,32 @@ FAST_N = 40_000
 REFERENCE_N = 500
 
 
-def z_score(first: int, n_first: int, second: int, n_second: int) -> float:
-    """Two proportions' difference in standard errors (pooled); 0 when both are 0 or 1."""
-    pooled = (first + second) / (n_first + n_second)
-    variance = pooled * (1 - pooled) * (1 / n_first + 1 / n_second)
-    if variance == 0:
+def z_score(fast: int, n_fast: int, reference: int, n_reference: int) -> float:
+    """How many standard deviations the reference engine's count is from what the fast
+    engine's proportion (pooled with it) expects: the exact binomial tail of the count,
+    as the normal deviate with the same tail. Draws are rare (about 1 %, a handful in
+    500 duels), where the normal approximation overstates the tails; for A's wins the
+    two agree. 0 when the pooled proportion is 0 or 1 and both agree on it."""
+    pooled = (fast + reference) / (n_fast + n_reference)
+    if pooled in (0.0, 1.0):
         return 0.0
-    return (first / n_first - second / n_second) / math.sqrt(variance)
+    expected = n_reference * pooled
+    counts = range(reference, n_reference + 1) if reference > expected else range(reference + 1)
+    tail = math.fsum(
+        math.exp(
+            math.lgamma(n_reference + 1)
+            - math.lgamma(k + 1)
+            - math.lgamma(n_reference - k + 1)
+            + k * math.log(pooled)
+            + (n_reference - k) * math.log1p(-pooled)
+        )
+        for k in counts
+    )
+    if tail >= 0.5:
+        return 0.0
+    if tail == 0.0:
+        return math.inf
+    return -NormalDist().inv_cdf(tail)
 
 
 def compare(index: int) -> tuple[float, float]:
@@ -133,7 +153,7 @@ def test_agrees_with_the_reference_engine_within_4_sigma(
     label: str, agreement: dict[str, tuple[float, float]]
 ) -> None:
     wins, draws = agreement[label]
-    assert abs(wins) < 4 and abs(draws) < 4
+    assert wins < 4 and draws < 4
 
 
 @pytest.mark.slow
