@@ -95,7 +95,14 @@ def test_plays_every_duel_as_the_reference_engine_does_with_the_same_dice(
 
 
 FAST_N = 40_000
-REFERENCE_N = 500
+REFERENCE_N = 400
+VARIED = [
+    label
+    for label, a, b, cap in PAIRS
+    if MidianDuelModel.of(a, b, cap).can_hurt(0) and MidianDuelModel.of(a, b, cap).can_hurt(1)
+]
+"""The pairs whose outcome varies (where one side cannot hurt the other, the replays
+above say all there is to say)."""
 
 
 def z_score(fast: int, n_fast: int, reference: int, n_reference: int) -> float:
@@ -128,7 +135,7 @@ def z_score(fast: int, n_fast: int, reference: int, n_reference: int) -> float:
 
 def compare(index: int) -> tuple[float, float]:
     """The z-scores of A's wins and of draws for pair ``index``: the fast engine
-    (40,000 duels) against the reference engine (500 duels)."""
+    (40,000 duels) against the reference engine (400 duels)."""
     _, a, b, cap = PAIRS[index]
     fast, _ = simulate_midian_fast(a, b, FAST_N, seed=11 + index, max_rounds=cap)
     reference, _ = simulate_reference(
@@ -144,11 +151,12 @@ def compare(index: int) -> tuple[float, float]:
 def agreement() -> dict[str, tuple[float, float]]:
     """Each pair's z-scores, the pairs shared out between two processes."""
     with ProcessPoolExecutor(max_workers=2) as pool:
-        return dict(zip(IDS, pool.map(compare, range(len(PAIRS))), strict=True))
+        found = pool.map(compare, [IDS.index(label) for label in VARIED])
+        return dict(zip(VARIED, found, strict=True))
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("label", IDS)
+@pytest.mark.parametrize("label", VARIED)
 def test_agrees_with_the_reference_engine_within_4_sigma(
     label: str, agreement: dict[str, tuple[float, float]]
 ) -> None:
@@ -158,10 +166,13 @@ def test_agrees_with_the_reference_engine_within_4_sigma(
 
 @pytest.mark.slow
 def test_no_drift_across_all_pairs(agreement: dict[str, tuple[float, float]]) -> None:
-    """A small bias common to every pair shows in the sum of squared z-scores (chi-square
-    with one degree of freedom per pair: 24 pairs stay under 59 but once in 10,000)."""
-    assert len(agreement) >= 20
-    assert sum(wins * wins for wins, _ in agreement.values()) < 59
+    """A small bias common to every pair shows in the sum of squared z-scores: a
+    chi-square with one degree of freedom per pair, over its 1-in-10,000 quantile
+    (Wilson and Hilferty's approximation) only by chance."""
+    pairs = len(agreement)
+    assert pairs >= 20
+    limit = pairs * (1 - 2 / (9 * pairs) + 3.719 * math.sqrt(2 / (9 * pairs))) ** 3
+    assert sum(wins * wins for wins, _ in agreement.values()) < limit
 
 
 # -- the pieces against the rules library -----------------------------------------------
