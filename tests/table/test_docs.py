@@ -14,9 +14,7 @@ from affray.cli.main import cli
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 BLOCKS = re.findall(r"```console\n(.*?)```", (ROOT / "docs/table.md").read_text("utf-8"), re.S)
-VARIES = re.compile(
-    r"^(game master token:|player token:|Table \S+ \(\S+\) in|\*\w+\*,) .*$", re.M
-)  # tokens, the database's place and the log's date differ from run to run
+VARIES = re.compile(r"^(game master token:|player token:|Table \S+ \(\S+\) in|\*\w+\*,) .*$", re.M)
 
 
 def transcript(block: str) -> list[tuple[str, str]]:
