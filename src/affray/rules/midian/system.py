@@ -90,10 +90,6 @@ def _tactics(target: Targeting, data: Mapping[str, object], where: str, key: str
     )
 
 
-def _ai(ruleset: MidianRuleset, tactics: Mapping[str, MidianTactics], dice: Dice) -> MidianAI:
-    return MidianAI(ruleset, dice, tactics)
-
-
 def _fast(
     a: Character,
     b: Character,
@@ -112,6 +108,10 @@ def _fast(
     )
 
 
+def _ai(ruleset: MidianRuleset, tactics: Mapping[str, MidianTactics], dice: Dice) -> MidianAI:
+    return MidianAI(ruleset, dice, tactics)
+
+
 SYSTEM: RuleSystem[Character, MidianState, MidianRuleset, MidianTactics] = register(
     RuleSystem(
         name="midian",
@@ -123,9 +123,9 @@ SYSTEM: RuleSystem[Character, MidianState, MidianRuleset, MidianTactics] = regis
         tactics_keys=frozenset(TacticsKeys.model_fields),
         ruleset=_ruleset,
         duel_ruleset=MidianRuleset,
+        fast_duels=_fast,
         tactics=_tactics,
         ai=_ai,
         narration=HANDLERS,
-        fast_duels=_fast,
     )
 )
