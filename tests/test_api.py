@@ -3,6 +3,7 @@ user's script under ``mypy --strict``."""
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 import textwrap
@@ -80,12 +81,26 @@ def test_duel_is_exact_where_the_system_has_it_and_simulates_agreeing_with_it() 
         assert sim.a_wins + sim.b_wins + sim.draws == sim.n
 
 
-def test_duel_without_exact_odds_simulates_with_the_reference_engine() -> None:
+def test_duel_without_exact_odds_simulates_with_the_fast_engine() -> None:
     guard = affray.load(EXAMPLES / "midian/guard.toml")
     brawler = affray.load(EXAMPLES / "midian/brawler.toml")
     sim = affray.duel(guard, brawler, n=400, seed=5)
-    assert sim.method == "monte-carlo" and sim.engine == "reference"
+    assert sim.method == "monte-carlo" and sim.engine == "fast" and sim.note is None
     assert sim == affray.duel(guard, brawler, n=400, seed=5)
+    reference = affray.duel(guard, brawler, n=400, seed=5, engine="reference")
+    assert reference.engine == "reference" and reference.note is None
+
+
+def test_a_duel_the_fast_engine_does_not_model_falls_back_and_says_why() -> None:
+    archer = affray.load(EXAMPLES / "midian/elf_archer.toml")
+    guard = affray.load(EXAMPLES / "midian/guard.toml")
+    sim = affray.duel(archer, guard, n=200, seed=5)
+    assert sim.engine == "reference" and sim.n == 200
+    assert sim.note is not None
+    assert "Elf archer's ranged weapon (Long bow)" in sim.note
+    assert "the reference engine plays these duels" in sim.note
+    reference = affray.duel(archer, guard, n=200, seed=5, engine="reference")
+    assert sim == dataclasses.replace(reference, note=sim.note)  # the same duels
 
 
 def test_a_duel_of_two_systems_is_refused() -> None:

@@ -23,7 +23,7 @@ from affray import registry
 from affray.dice import Dice, RandomDice
 from affray.encounter import Answers, Chooser, Encounter, Named, Ruleset, steps
 from affray.encounter.events import EncounterEnded
-from affray.errors import AffrayError
+from affray.errors import AffrayError, NotModelledError
 from affray.events import Event
 from affray.sheets.encounters import EncounterSetup, load_encounter
 
@@ -58,6 +58,9 @@ class DuelSimulation:
     engine: str
     seed: int | None
     method: Literal["monte-carlo"] = "monte-carlo"
+    note: str | None = None
+    """Why the reference engine played when the fast one was asked for (the fast engine
+    does not model something the sheets need), else None."""
 
     @property
     def p_a_wins(self) -> float:
@@ -156,7 +159,9 @@ def duel(
 ) -> DuelOdds | DuelSimulation:
     """Who wins a duel of ``a`` (attacking first) and ``b``: exact odds when ``n`` is
     None and the system has them; otherwise ``n`` simulated duels (10,000 by default),
-    with the fast engine where the system has one, else the reference engine.
+    with the fast engine where the system has one, else the reference engine (also when
+    the fast engine does not model something the sheets need: the result's ``note``
+    says what).
 
     Args:
         workers: processes for the simulation (results do not depend on it); 0 for
@@ -174,29 +179,67 @@ def duel(
     if count < 1:
         raise AffrayError(f"n is {count}", hint="simulate at least one duel")
     cores = workers or os.cpu_count() or 1
-    fast = system.fast_duels if engine == "fast" else None
-    if fast is not None:
-        stats, used = fast(a, b, count, seed, cores, None, MAX_ROUNDS)
-        return _simulation(stats, "fast", used)
+    run = simulate(system, a, b, count, seed=seed, engine=engine, workers=cores)
+    return DuelSimulation(
+        run.stats.n,
+        run.stats.a_wins,
+        run.stats.b_wins,
+        run.stats.draws,
+        run.stats.mean_rounds,
+        run.stats.ci95_a_wins,
+        run.engine,
+        run.seed,
+        note=run.note,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SimulationRun:
+    """Simulated duels: the totals, the engine that played them, the seed that repeats
+    them, and why the reference engine played if the fast one was asked for."""
+
+    stats: DuelStats
+    engine: str
+    seed: int
+    note: str | None = None
+
+
+def simulate(
+    system: registry.AnySystem,
+    a: Named,
+    b: Named,
+    n: int,
+    *,
+    seed: int | None,
+    engine: str,
+    workers: int,
+    progress: registry.Progress | None = None,
+) -> SimulationRun:
+    """``n`` duels of ``a`` and ``b`` with the engine asked for (``"fast"`` or
+    ``"reference"``): the system's fast engine where it has one, else (or when the fast
+    engine does not model these sheets, which the note says) the reference engine, each
+    duel through the encounter engine."""
+    note = None
+    if engine == "fast" and system.fast_duels is not None:
+        try:
+            stats, used = system.fast_duels(a, b, n, seed, workers, progress, MAX_ROUNDS)
+        except NotModelledError as refused:
+            note = f"{refused.message}: the reference engine plays these duels"
+        else:
+            return SimulationRun(stats, "fast", used)
     from affray.sim import simulate_reference
 
     stats, used = simulate_reference(
-        a, b, system.duel_ruleset(), count, seed=seed, workers=cores, max_rounds=MAX_ROUNDS
+        a,
+        b,
+        system.duel_ruleset(),
+        n,
+        seed=seed,
+        workers=workers,
+        progress=progress,
+        max_rounds=MAX_ROUNDS,
     )
-    return _simulation(stats, "reference", used)
-
-
-def _simulation(stats: DuelStats, engine: str, seed: int | None) -> DuelSimulation:
-    return DuelSimulation(
-        stats.n,
-        stats.a_wins,
-        stats.b_wins,
-        stats.draws,
-        stats.mean_rounds,
-        stats.ci95_a_wins,
-        engine,
-        seed,
-    )
+    return SimulationRun(stats, "reference", used, note)
 
 
 def duel_setup(

@@ -130,6 +130,23 @@ class ChoiceNeededError(RulesError):
         self.options = options
 
 
+class NotModelledError(AffrayError):
+    """A fast engine does not model something these sheets need (a ranged weapon, two
+    weapons, ...); the reference engine plays every rule, more slowly.
+
+    Attributes:
+        reasons: what is not modelled, one phrase each, naming the sheet.
+    """
+
+    def __init__(self, engine: str, reasons: tuple[str, ...]) -> None:
+        super().__init__(
+            f"the {engine} does not model {'; '.join(reasons)}",
+            hint="use the reference engine (--engine reference), which plays every rule",
+        )
+        self.engine = engine
+        self.reasons = reasons
+
+
 class TableError(AffrayError):
     """A table (a tracked fight) cannot do what was asked: no such table, nothing
     to undo, a database that cannot be used."""
@@ -160,6 +177,7 @@ __all__ = [
     "DiceLimitError",
     "DiceSyntaxError",
     "DieNeededError",
+    "NotModelledError",
     "RulesError",
     "ScriptedDiceError",
     "SheetError",

@@ -437,11 +437,22 @@ def test_repeated_members_are_numbered_across_sides(tmp_path: Path) -> None:
             str(EXAMPLES / "midian" / "guard.toml"),
             str(EXAMPLES / "midian" / "brawler.toml"),
             "-n",
-            "10000000",
+            "1000000000",
             "--workers",
             "2",
         ),
+        (
+            str(EXAMPLES / "midian" / "guard.toml"),
+            str(EXAMPLES / "midian" / "brawler.toml"),
+            "-n",
+            "10000000",
+            "--workers",
+            "2",
+            "--engine",
+            "reference",
+        ),
     ],
+    ids=["mst2 fast", "midian fast", "midian reference"],
 )
 def test_ctrl_c_stops_a_long_duel_and_its_workers_at_once(args: tuple[str, ...]) -> None:
     import signal

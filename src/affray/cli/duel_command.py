@@ -202,27 +202,16 @@ def _simulate(
     workers: int,
     as_json: bool,
 ) -> None:
-    from affray.api import MAX_ROUNDS
-    from affray.sim import simulate_reference
+    from affray.api import simulate
 
-    fast = system.fast_duels if engine == "fast" else None
-    used_seed: int | None
+    fast = engine == "fast" and system.fast_duels is not None
     with _Progress(count, threshold=20_000 if fast else 2_000) as advance:
-        if fast is not None:
-            stats, used_seed = fast(a, b, count, seed, workers, advance, MAX_ROUNDS)
-        else:
-            engine = "reference"
-            stats, used_seed = simulate_reference(
-                a,
-                b,
-                system.duel_ruleset(),
-                count,
-                seed=seed,
-                workers=workers,
-                progress=advance,
-                max_rounds=MAX_ROUNDS,
-            )
-    _report(a.name, b.name, stats, engine, used_seed, as_json)
+        run = simulate(
+            system, a, b, count, seed=seed, engine=engine, workers=workers, progress=advance
+        )
+    if run.note is not None:  # one line: names are plain text (checked when loaded)
+        click.echo(f"note: {run.note}", err=True)
+    _report(a.name, b.name, run.stats, run.engine, run.seed, as_json)
 
 
 def _report(

@@ -1,10 +1,10 @@
 """Midian's entry in the rule-system registry: its sheets, encounter-file keys,
-ruleset, tactics AI and narration."""
+ruleset, tactics AI, narration and fast duel simulator."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Literal
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 
@@ -22,6 +22,9 @@ from affray.rules.midian.state import MidianEncounter, MidianState
 from affray.rules.midian.tactics import MidianAI, MidianTactics, Role
 from affray.sheets.midian import MidianSheet, midian_character
 from affray.sheets.validation import Strict, validate
+
+if TYPE_CHECKING:
+    from affray.sim.stats import DuelStats
 
 
 class EncounterOptions(Strict):
@@ -87,6 +90,24 @@ def _tactics(target: Targeting, data: Mapping[str, object], where: str, key: str
     )
 
 
+def _fast(
+    a: Character,
+    b: Character,
+    n: int,
+    seed: int | None,
+    workers: int,
+    progress: Callable[[int], None] | None,
+    max_rounds: int,
+) -> tuple[DuelStats, int]:
+    """The batch simulator of plain duels; raises NotModelledError for sheets it does
+    not play (the reference engine then plays them)."""
+    from affray.sim.midian_fast import simulate_midian_fast
+
+    return simulate_midian_fast(
+        a, b, n, seed=seed, workers=workers, progress=progress, max_rounds=max_rounds
+    )
+
+
 def _ai(ruleset: MidianRuleset, tactics: Mapping[str, MidianTactics], dice: Dice) -> MidianAI:
     return MidianAI(ruleset, dice, tactics)
 
@@ -132,6 +153,7 @@ SYSTEM: RuleSystem[Character, MidianState, MidianRuleset, MidianTactics] = regis
         tactics_keys=frozenset(TacticsKeys.model_fields),
         ruleset=_ruleset,
         duel_ruleset=MidianRuleset,
+        fast_duels=_fast,
         tactics=_tactics,
         ai=_ai,
         narration=HANDLERS,

@@ -21,6 +21,7 @@ from affray.rules.midian.actions import (
     KeepSet,
     SetAgainstCharge,
 )
+from affray.rules.midian.character import Character
 from affray.rules.midian.defence import Choice, Cost, Stance
 from affray.rules.midian.ruleset import MidianRuleset, disarmable
 from affray.rules.midian.state import (
@@ -100,10 +101,9 @@ class MidianAI:
         if not isinstance(best, Choice) or best.cost is Cost.FREE:
             return best
         state = encounter.states[question.who]
-        if state.pool.actions >= 2 or state.pool.stance is not Stance.NORMAL:
-            return best
         attacker = question.about
-        if attacker is not None and likely_damage(encounter, attacker) >= state.health.hit_points:
+        likely = likely_damage(encounter, attacker) if attacker is not None else None
+        if worth_an_action(state.pool.actions, state.pool.stance, likely, state.health.hit_points):
             return best
         return question.options[-1]  # take it, and keep the action to strike back
 
@@ -154,8 +154,22 @@ class MidianAI:
         return Attack(target)
 
 
+def worth_an_action(actions: int, stance: Stance, likely: float | None, hit_points: int) -> bool:
+    """Whether a defence that costs an action is worth it: another action is left this
+    round (``actions`` counts the one the defence would take), the defender is on the
+    defensive, or the attacker's likely damage (None: unknown) would empty its hit points.
+    The fast duel engine (:mod:`affray.sim.midian_fast`) follows the same rule."""
+    if actions >= 2 or stance is not Stance.NORMAL:
+        return True
+    return likely is not None and likely >= hit_points
+
+
 def likely_damage(encounter: MidianEncounter, attacker: str) -> float:
     """The mean damage of ``attacker``'s weapon and damage bonus (before the target's
     resistance and reduction): a tactician's quick estimate."""
-    sheet = armed(encounter, attacker)
+    return mean_damage(armed(encounter, attacker))
+
+
+def mean_damage(sheet: Character) -> float:
+    """The mean of a sheet's weapon dice plus its damage bonus."""
     return float(distribution(sheet.weapon.damage).mean) + sheet.damage_bonus
