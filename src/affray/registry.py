@@ -70,7 +70,7 @@ class EncounterKeys:
     sides: Mapping[str, Mapping[str, object]]
     where: str
     side_keys: Mapping[str, str] = field(default_factory=dict)
-    """Each side's place in the file (``sides[1]``), to name keys in errors."""
+    """Each side's place in the file (``side 2 ("Wolves")``), to name keys in errors."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +88,8 @@ class RuleSystem(Generic[SheetT, StateT, RulesetT, TacticsT]):
         ruleset: its ruleset for an encounter file's keys; raises SheetError.
         duel_ruleset: its ruleset for a plain duel (default options).
         tactics: a combatant's tactics from its target policy and tactics keys
-            (the file, and the key to blame, for errors); raises SheetError.
+            (the file, and the place of the keys in it such as ``side 1 ("Wolves"),
+            member 2``, for errors: ``validate(..., at=place)``); raises SheetError.
         ai: its tactics AI for a ruleset, the tactics of each combatant and a Dice.
         narration: the narrator's handler for each of its event types.
         exact_duel: exact odds of a duel of A and B, if it has them.

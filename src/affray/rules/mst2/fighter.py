@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from affray.dice import DiceTerm, parse
 from affray.dice.syntax import constant_total, dice_terms
 from affray.errors import RulesError
+from affray.quoting import quoted
 from affray.rules.mst2.catalog import (
     SHIELD_EVASION,
     SHIELD_PROTECTION,
@@ -57,7 +58,7 @@ class HitDice:
         terms = dice_terms(tree)
         if not terms or any(sign < 0 for sign, _ in terms):
             raise RulesError(
-                f"hit dice {text!r} must add one or more dice and an optional bonus",
+                f"hit dice {quoted(text)} must add one or more dice and an optional bonus",
                 hint="e.g. 2d10 or 2d10+1",
             )
         return cls(_pool_of(terms), constant_total(tree))
@@ -69,7 +70,7 @@ def parse_pool(text: str, what: str = "power") -> Pool:
     terms = dice_terms(tree)
     if not terms or constant_total(tree) != 0 or any(sign < 0 for sign, _ in terms):
         raise RulesError(
-            f"{what} {text!r} must be dice only, each of which can inflict a wound",
+            f"{what} {quoted(text)} must be dice only, each of which can inflict a wound",
             hint="e.g. 2d8, or 1d6+1d8 for mixed dice; no constants or minus signs",
         )
     return _pool_of(terms)
