@@ -89,3 +89,43 @@ def test_wilson_interval() -> None:
     assert wilson_interval(0, 10)[0] == 0
     assert wilson_interval(10, 10)[1] == pytest.approx(1)
     assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_an_estimate_scales_the_pilot_chunk_to_the_rest_of_the_run() -> None:
+    from affray.sim import Estimate, estimate_run
+
+    # 900 duels left after a pilot of 100 in 0.5 s: 9 chunks, 4 workers share them
+    assert estimate_run(100, 0.5, 1000, 100, 4) == Estimate(0.5 + 0.005 * 900 / 4, 1000, 4)
+    # never more workers than chunks left
+    assert estimate_run(100, 0.5, 300, 100, 8) == Estimate(0.5 + 0.005 * 200 / 2, 300, 2)
+
+
+def test_a_run_that_estimates_gives_the_same_totals_and_a_measured_estimate() -> None:
+    """The pilot is chunk 0 of the run itself, timed: the totals do not change, and
+    the estimate is of the order of the time the run really takes (loose bounds, for
+    a busy machine)."""
+    import time
+
+    from affray.sim import Estimate
+
+    a, b = example("sellsword.toml"), example("spearman.toml")
+    n = 4 * CHUNK + 99
+    plain, _ = simulate_fast(a, b, n, seed=11, workers=1)
+    heard: list[Estimate] = []
+    seen: list[int] = []
+    started = time.perf_counter()
+    stats, _ = simulate_fast(
+        a, b, n, seed=11, workers=1, progress=seen.append, estimate=heard.append
+    )
+    took = time.perf_counter() - started
+    assert stats == plain and sum(seen) == n
+    (estimate,) = heard
+    assert (estimate.duels, estimate.workers) == (n, 1)
+    assert took / 4 < estimate.seconds < took * 4
+
+
+def test_a_run_of_one_chunk_makes_no_estimate() -> None:
+    heard: list[object] = []
+    a, b = example("sellsword.toml"), example("spearman.toml")
+    simulate_fast(a, b, CHUNK, seed=1, estimate=heard.append)
+    assert heard == []

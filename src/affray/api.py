@@ -176,7 +176,7 @@ def duel(
     cores = workers or os.cpu_count() or 1
     fast = system.fast_duels if engine == "fast" else None
     if fast is not None:
-        stats, used = fast(a, b, count, seed, cores, None, MAX_ROUNDS)
+        stats, used = fast(a, b, count, seed, cores, None, MAX_ROUNDS, None)
         return _simulation(stats, "fast", used)
     from affray.sim import simulate_reference
 

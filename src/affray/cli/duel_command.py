@@ -19,6 +19,7 @@ from affray.cli.options import (
 
 if TYPE_CHECKING:
     from affray.registry import AnySystem
+    from affray.sim.chunks import Estimate
     from affray.sim.stats import DuelStats
 
 
@@ -189,9 +190,11 @@ def _simulate(
 
     fast = system.fast_duels if engine == "fast" else None
     used_seed: int | None
+    # no progress bar shows: say before the work how long a long run will take
+    announce = _announce if as_json or not sys.stderr.isatty() else None
     with _Progress(count, threshold=20_000 if fast else 2_000) as advance:
         if fast is not None:
-            stats, used_seed = fast(a, b, count, seed, workers, advance, MAX_ROUNDS)
+            stats, used_seed = fast(a, b, count, seed, workers, advance, MAX_ROUNDS, announce)
         else:
             engine = "reference"
             stats, used_seed = simulate_reference(
@@ -203,8 +206,54 @@ def _simulate(
                 workers=workers,
                 progress=advance,
                 max_rounds=MAX_ROUNDS,
+                estimate=announce,
             )
     _report(a.name, b.name, stats, engine, used_seed, as_json)
+
+
+ESTIMATE_AFTER = 10.0
+"""Runs estimated to take longer than this (seconds) say so before they start, when
+no progress bar shows; the environment variable ``AFFRAY_ESTIMATE_SECONDS`` sets it."""
+
+
+def _announce(estimate: Estimate) -> None:
+    """One line on stderr for a long run (a progress bar says as much at a terminal)."""
+    if estimate.seconds > _estimate_after():
+        click.echo(estimate_line(estimate), err=True)
+
+
+def _estimate_after() -> float:
+    try:
+        return float(os.environ.get("AFFRAY_ESTIMATE_SECONDS", ESTIMATE_AFTER))
+    except ValueError:
+        return ESTIMATE_AFTER
+
+
+def estimate_line(estimate: Estimate) -> str:
+    """``about 2 min 10 s for 100,000,000 duels on 4 workers; Ctrl-C stops``."""
+    workers = f"{estimate.workers} worker{'' if estimate.workers == 1 else 's'}"
+    return (
+        f"about {duration(estimate.seconds)} for {estimate.duels:,} "
+        f"duel{'' if estimate.duels == 1 else 's'} on {workers}; Ctrl-C stops"
+    )
+
+
+def duration(seconds: float) -> str:
+    """A time for people, to the two largest units: ``45 s``, ``2 min 10 s``,
+    ``3 h 20 min``, ``2 days 4 h``."""
+    whole = max(1, round(seconds))
+    if whole < 60:
+        return f"{whole} s"
+    minutes, secs = divmod(whole, 60)
+    if minutes < 60:
+        return f"{minutes} min {secs} s" if secs else f"{minutes} min"
+    whole_minutes = round(seconds / 60)
+    hours, minutes = divmod(whole_minutes, 60)
+    if hours < 24:
+        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+    days, hours = divmod(round(seconds / 3600), 24)
+    unit = "day" if days == 1 else "days"
+    return f"{days} {unit} {hours} h" if hours else f"{days} {unit}"
 
 
 def _report(

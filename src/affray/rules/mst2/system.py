@@ -21,6 +21,7 @@ from affray.sheets.mst2 import Mst2Sheet, mst2_fighter
 from affray.sheets.validation import EncounterTable, validate
 
 if TYPE_CHECKING:
+    from affray.sim.chunks import Estimate
     from affray.sim.stats import DuelStats
 
 
@@ -95,11 +96,19 @@ def _fast(
     workers: int,
     progress: Callable[[int], None] | None,
     max_rounds: int,
+    estimate: Callable[[Estimate], None] | None,
 ) -> tuple[DuelStats, int]:
     from affray.sim.fast import simulate_fast
 
     return simulate_fast(
-        a, b, n, seed=seed, workers=workers, progress=progress, max_rounds=max_rounds
+        a,
+        b,
+        n,
+        seed=seed,
+        workers=workers,
+        progress=progress,
+        max_rounds=max_rounds,
+        estimate=estimate,
     )
 
 
