@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
-from affray.dice import Dice, distribution
+from affray.dice import Dice, mean
 from affray.encounter import Action, Attack, Flee, Hold, Question, Shoot, Targeting, Topic
 from affray.encounter.questions import OptionT
 from affray.rules.midian.actions import (
@@ -158,4 +158,4 @@ def likely_damage(encounter: MidianEncounter, attacker: str) -> float:
     """The mean damage of ``attacker``'s weapon and damage bonus (before the target's
     resistance and reduction): a tactician's quick estimate."""
     sheet = armed(encounter, attacker)
-    return float(distribution(sheet.weapon.damage).mean) + sheet.damage_bonus
+    return float(mean(sheet.weapon.damage)) + sheet.damage_bonus
