@@ -190,9 +190,10 @@ def _simulate(
 
     fast = system.fast_duels if engine == "fast" else None
     used_seed: int | None
-    # no progress bar shows: say before the work how long a long run will take
-    announce = _announce if as_json or not sys.stderr.isatty() else None
-    with _Progress(count, threshold=20_000 if fast else 2_000) as advance:
+    progress = _Progress(count, threshold=20_000 if fast else 2_000)
+    # where no progress bar shows, say before the work how long a long run will take
+    announce = _announce if as_json or not progress.showing else None
+    with progress as advance:
         if fast is not None:
             stats, used_seed = fast(a, b, count, seed, workers, advance, MAX_ROUNDS, announce)
         else:
@@ -297,11 +298,11 @@ class _Progress:
 
     def __init__(self, total: int, threshold: int = 20_000) -> None:
         self.total = total
-        self.threshold = threshold
+        self.showing = total >= threshold and sys.stderr.isatty()
         self.bar: Any = None
 
     def __enter__(self) -> Any:
-        if self.total < self.threshold or not sys.stderr.isatty():
+        if not self.showing:
             return lambda done: None
         from rich.progress import Progress
 
