@@ -89,3 +89,73 @@ def test_wilson_interval() -> None:
     assert wilson_interval(0, 10)[0] == 0
     assert wilson_interval(10, 10)[1] == pytest.approx(1)
     assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_an_estimate_scales_the_pilot_to_the_run() -> None:
+    from affray.sim import Estimate, estimate_run
+
+    # a pilot of 100 duels in 0.5 s; 1000 duels are 10 chunks, which 4 workers share
+    assert estimate_run(100, 0.5, 1000, 100, 4) == Estimate(0.005 * 1000 / 4, 1000, 4)
+    # never more workers than chunks
+    assert estimate_run(100, 0.5, 300, 100, 8) == Estimate(0.005 * 300 / 3, 300, 3)
+    # a busy machine: 4 workers go as fast as the 1.5 cores left free, but never slower
+    # than one
+    assert estimate_run(100, 0.5, 1000, 100, 4, 1.5) == Estimate(0.005 * 1000 / 1.5, 1000, 4)
+    assert estimate_run(100, 0.5, 1000, 100, 4, -2.0) == Estimate(0.005 * 1000, 1000, 4)
+
+
+def test_a_run_that_estimates_gives_the_same_totals_and_a_measured_estimate() -> None:
+    """The pilot fights duels of its own, timed: the totals do not change, and the
+    estimate is of the order of the time the run really takes (loose bounds, for a
+    busy machine)."""
+    import time
+
+    from affray.sim import Estimate
+
+    a, b = example("sellsword.toml"), example("spearman.toml")
+    n = 4 * CHUNK + 99
+    plain, _ = simulate_fast(a, b, n, seed=11, workers=1)
+    heard: list[Estimate] = []
+    seen: list[int] = []
+    stats, _ = simulate_fast(
+        a, b, n, seed=11, workers=1, progress=seen.append, estimate=heard.append
+    )
+    started = time.perf_counter()
+    simulate_fast(a, b, n, seed=11, workers=1)
+    took = time.perf_counter() - started
+    assert stats == plain and sum(seen) == n
+    (estimate,) = heard
+    assert (estimate.duels, estimate.workers) == (n, 1)
+    assert took / 4 < estimate.seconds < took * 4
+
+
+def test_the_pilot_of_a_slow_duel_is_one_duel() -> None:
+    """A duel that takes longer than the pilot's time is timed on itself, and the
+    run's estimate is that duel's time for every duel."""
+    import time
+
+    from affray.sim.chunks import PILOT_SECONDS, pilot
+
+    sizes: list[int] = []
+
+    def slow(entropy: int, index: int, size: int) -> DuelStats:
+        sizes.append(size)
+        time.sleep(PILOT_SECONDS * size)
+        return DuelStats(size, size, 0, 0, size)
+
+    estimate = pilot(slow, 1, 200, 500, 1)
+    assert sizes == [1]
+    assert 200 * PILOT_SECONDS <= estimate.seconds < 200 * PILOT_SECONDS * 4
+
+
+def test_the_pilot_stops_as_soon_as_the_run_is_sure_to_be_quick() -> None:
+    from affray.sim.chunks import PILOT_SECONDS, pilot
+
+    sizes: list[int] = []
+
+    def quick(entropy: int, index: int, size: int) -> DuelStats:
+        sizes.append(size)
+        return DuelStats(size, size, 0, 0, size)
+
+    assert pilot(quick, 1, 200, 500, 1).seconds < PILOT_SECONDS
+    assert sizes == [1]

@@ -214,6 +214,7 @@ def simulate(
     engine: str,
     workers: int,
     progress: registry.Progress | None = None,
+    estimate: registry.Announce | None = None,
 ) -> SimulationRun:
     """``n`` duels of ``a`` and ``b`` with the engine asked for (``"fast"`` or
     ``"reference"``): the system's fast engine where it has one, else (or when the fast
@@ -222,7 +223,7 @@ def simulate(
     note = None
     if engine == "fast" and system.fast_duels is not None:
         try:
-            stats, used = system.fast_duels(a, b, n, seed, workers, progress, MAX_ROUNDS)
+            stats, used = system.fast_duels(a, b, n, seed, workers, progress, MAX_ROUNDS, estimate)
         except NotModelledError as refused:
             note = f"{refused.message}: the reference engine plays these duels"
         else:

@@ -88,7 +88,9 @@ class SheetError(AffrayError, ValueError):
 
     Attributes:
         path: the file, or ``None`` for in-memory data.
-        key: dotted path of the offending key, or ``None``.
+        key: dotted path of the offending key within its table, or ``None``.
+        at: where the problem is, in the words of the file (``side 1 ("Bandits"),
+            member 2, key 'count'``); ``None`` says ``key 'KEY'``.
     """
 
     def __init__(
@@ -98,11 +100,14 @@ class SheetError(AffrayError, ValueError):
         path: str | None = None,
         key: str | None = None,
         hint: str | None = None,
+        at: str | None = None,
     ) -> None:
-        where = ": ".join(part for part in (path, f"key '{key}'" if key else None) if part)
+        place = at if at else (f"key '{key}'" if key else None)
+        where = ": ".join(part for part in (path, place) if part)
         super().__init__(f"{where}: {message}" if where else message, hint=hint)
         self.path = path
         self.key = key
+        self.at = place
 
 
 class RulesError(AffrayError, ValueError):

@@ -24,6 +24,7 @@ from affray.events import Event
 
 if TYPE_CHECKING:
     from affray.odds.duel import RoundsDistribution
+    from affray.sim.chunks import Estimate
     from affray.sim.stats import DuelStats
 
 TacticsT = TypeVar("TacticsT")
@@ -33,6 +34,9 @@ BUILT_IN = ("affray.rules.mst2.system", "affray.rules.midian.system")
 """Modules that register the systems shipped with affray (imported on first use)."""
 
 Progress = Callable[[int], None]
+"""Hears how many more duels of a run are done."""
+Announce = Callable[["Estimate"], None]
+"""Hears, before a long run starts, how long it will take."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +74,7 @@ class EncounterKeys:
     sides: Mapping[str, Mapping[str, object]]
     where: str
     side_keys: Mapping[str, str] = field(default_factory=dict)
-    """Each side's place in the file (``sides[1]``), to name keys in errors."""
+    """Each side's place in the file (``side 2 ("Wolves")``), to name keys in errors."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +92,8 @@ class RuleSystem(Generic[SheetT, StateT, RulesetT, TacticsT]):
         ruleset: its ruleset for an encounter file's keys; raises SheetError.
         duel_ruleset: its ruleset for a plain duel (default options).
         tactics: a combatant's tactics from its target policy and tactics keys
-            (the file, and the key to blame, for errors); raises SheetError.
+            (the file, and the place of the keys in it such as ``side 1 ("Wolves"),
+            member 2``, for errors: ``validate(..., at=place)``); raises SheetError.
         ai: its tactics AI for a ruleset, the tactics of each combatant and a Dice.
         narration: the narrator's handler for each of its event types.
         exact_duel: exact odds of a duel of A and B, if it has them: ``(a, b,
@@ -96,7 +101,9 @@ class RuleSystem(Generic[SheetT, StateT, RulesetT, TacticsT]):
             the detail, as text).
         rounds_distribution: how many rounds such a duel lasts, if it has it.
         fast_duels: a fast simulator of n duels, if it has one:
-            ``(a, b, n, seed, workers, progress, max_rounds) -> (stats, seed used)``.
+            ``(a, b, n, seed, workers, progress, max_rounds, estimate) -> (stats, seed
+            used)``; ``estimate``, if given, hears how long the run will take before
+            it starts (``affray.sim.chunks.run_chunks``).
         attack_odds: the exact odds of an action about to be taken in an encounter,
             if it has them (live odds).
     """
@@ -117,7 +124,8 @@ class RuleSystem(Generic[SheetT, StateT, RulesetT, TacticsT]):
     rounds_distribution: Callable[[SheetT, SheetT], RoundsDistribution] | None = None
     fast_duels: (
         Callable[
-            [SheetT, SheetT, int, int | None, int, Progress | None, int], tuple[DuelStats, int]
+            [SheetT, SheetT, int, int | None, int, Progress | None, int, Announce | None],
+            tuple[DuelStats, int],
         ]
         | None
     ) = None

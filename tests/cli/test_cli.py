@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -463,8 +466,12 @@ def test_ctrl_c_stops_a_long_duel_and_its_workers_at_once(args: tuple[str, ...])
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env={**os.environ, "AFFRAY_ESTIMATE_SECONDS": "0"},  # announce the run, however short
+        preexec_fn=ctrl_c_as_at_a_terminal,
     )
-    time.sleep(3)  # the workers are at work
+    announced = first_line_of_stderr(process, within=60)
+    assert announced.startswith("about ") and announced.endswith("; Ctrl-C stops")
+    time.sleep(1)  # the announcement comes as the workers start: now they are at work
     assert process.poll() is None, "the run ended before it was interrupted"
     sent = time.monotonic()
     process.send_signal(signal.SIGINT)
@@ -472,3 +479,84 @@ def test_ctrl_c_stops_a_long_duel_and_its_workers_at_once(args: tuple[str, ...])
     assert time.monotonic() - sent < 10  # loose: the target is well under a second
     assert process.returncode == 130
     assert err.strip() == "interrupted"
+
+
+def ctrl_c_as_at_a_terminal() -> None:
+    """Ctrl-C's default action in the child, whatever the test runner was started with
+    (a shell's background job ignores SIGINT, and its children inherit that)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def first_line_of_stderr(process: subprocess.Popen[str], within: float) -> str:
+    import select
+
+    assert process.stderr is not None
+    ready, _, _ = select.select([process.stderr], [], [], within)
+    assert ready, f"nothing on stderr within {within} s"
+    return process.stderr.readline().rstrip("\n")
+
+
+KNIGHT_VS_OGRE = (KNIGHT, str(EXAMPLES / "mst2" / "ogre.toml"))
+
+
+def test_a_long_run_says_how_long_it_will_take_before_it_starts() -> None:
+    """Not at a terminal, a run estimated over the threshold (10 s; lowered here so
+    that a quick run qualifies) prints one line on stderr before any result."""
+    result = subprocess.run(
+        [*SCRIPT, "duel", *KNIGHT_VS_OGRE, "-n", "400000", "--seed", "1", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,  # one stream, in the order written
+        text=True,
+        timeout=120,
+        env={**os.environ, "AFFRAY_ESTIMATE_SECONDS": "0"},
+    )
+    assert result.returncode == 0, result.stdout
+    first, rest = result.stdout.split("\n", 1)
+    assert re.fullmatch(
+        r"about (\d+ s|\d+ min( \d+ s)?) for 400,000 duels on [1-3] workers?; Ctrl-C stops",
+        first,
+    ), first
+    assert json.loads(rest)["n"] == 400_000
+
+
+def test_a_quick_run_says_nothing_before_its_result() -> None:
+    result = subprocess.run(
+        [*SCRIPT, "duel", *KNIGHT_VS_OGRE, "-n", "400000", "--seed", "1", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={k: v for k, v in os.environ.items() if k != "AFFRAY_ESTIMATE_SECONDS"},
+    )
+    assert result.returncode == 0 and result.stderr == ""
+    assert json.loads(result.stdout)["n"] == 400_000
+
+
+@pytest.mark.parametrize(
+    ("seconds", "said"),
+    [
+        (0.2, "1 s"),
+        (12.4, "12 s"),
+        (59.6, "1 min"),
+        (130, "2 min 10 s"),
+        (3599.4, "59 min 59 s"),
+        (3600, "1 h"),
+        (12_000, "3 h 20 min"),
+        (86_399, "1 day"),
+        (2 * 86_400 + 4 * 3600 + 60, "2 days 4 h"),
+    ],
+)
+def test_durations_are_said_to_their_two_largest_units(seconds: float, said: str) -> None:
+    from affray.cli.duel_command import duration
+
+    assert duration(seconds) == said
+
+
+def test_the_estimate_line() -> None:
+    from affray.cli.duel_command import estimate_line
+    from affray.sim import Estimate
+
+    line = estimate_line(Estimate(130.2, 100_000_000, 4))
+    assert line == "about 2 min 10 s for 100,000,000 duels on 4 workers; Ctrl-C stops"
+    assert estimate_line(Estimate(11, 1, 1)) == "about 11 s for 1 duel on 1 worker; Ctrl-C stops"

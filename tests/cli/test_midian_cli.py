@@ -207,7 +207,7 @@ def test_encounter_keys_of_the_other_system_are_errors(tmp_path: Path) -> None:
         '[[sides]]\nname = "b"\nmembers = ["bandit"]\n'
     )
     result = run("fight", str(path))
-    assert result.exit_code == 2 and "key 'lethality': is a MST-2 option" in result.stderr
+    assert result.exit_code == 2 and "key 'lethality': is an MST-2 option" in result.stderr
     path.write_text(
         'system = "midian"\n[[sides]]\nname = "a"\nmembers = ["guard"]\n'
         '[[sides]]\nname = "b"\nmembers = ["../x/goblin.toml"]\n'

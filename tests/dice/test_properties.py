@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from affray.dice import ScriptedDice, distribution, parse, roll, to_text
+from affray.dice import ScriptedDice, distribution, mean, parse, roll, to_text
 from affray.dice.syntax import dice_terms
 from affray.errors import DiceError
 
@@ -44,6 +44,21 @@ def test_valid_expressions_roll_within_their_exact_support(text: str) -> None:
     high = roll(tree, ScriptedDice(sides))
     assert {low.total, high.total} <= set(dist.outcomes)
     assert dist.minimum <= low.total <= dist.maximum
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(expressions())
+def test_the_mean_by_linearity_is_the_exact_distributions_mean(text: str) -> None:
+    try:
+        exact = distribution(text)
+    except DiceError:
+        return
+    assert mean(text) == exact.mean
+
+
+def test_the_mean_needs_no_distribution() -> None:
+    """998d1000 is past the exact-distribution budget; its mean is still at hand."""
+    assert mean("998d1000-(2d6+3)") == 998 * 1001 // 2 - 10
 
 
 @settings(max_examples=300)

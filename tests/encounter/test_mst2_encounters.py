@@ -257,50 +257,62 @@ def write(tmp_path: Path, text: str) -> Path:
 
 
 @pytest.mark.parametrize(
-    ("text", "key", "words"),
+    ("text", "at", "words"),
     [
-        ('system = "mst2"\nsides = []', "sides", "at least 2"),
+        ('system = "mst2"\nsides = []', "key 'sides'", "needs at least 2 entries (got 0)"),
         (
             two_sides(second='members=["dragonling"]'),
-            "sides[1].members[0]",
-            "no sheet file or catalog creature",
+            'side 2 ("b"), member 1',
+            'no sheet file or catalog creature called "dragonling"',
         ),
         (
             two_sides(second='members=["missing.toml"]'),
-            "sides[1].members[0]",
-            "no such file",
+            'side 2 ("b"), member 1',
+            '"missing.toml": ',
         ),
         (
             two_sides(first='tactics="berserk"\nmembers=["goblin"]'),
-            "sides[0].tactics",
-            "unknown tactics",
+            "side 1 (\"a\"), key 'tactics'",
+            'unknown tactics "berserk"',
         ),
         (
             two_sides(name="a"),
-            "sides",
-            "same name",
+            "key 'sides'",
+            'two sides are called "a"',
         ),
         (
             two_sides(first='members=["500 goblins"]'),
-            "sides[0].members[0]",
+            'side 1 ("a"), member 1',
             "count 500",
         ),
         (
+            two_sides(first='members=[{ sheet = "goblin", count = 0 }]'),
+            "side 1 (\"a\"), member 1, key 'count'",
+            "should be at least 1 (got 0)",
+        ),
+        (
+            two_sides(first='members=[{ sheet = "goblin", retreat_at = "2" }]'),
+            "side 1 (\"a\"), member 1, key 'retreat_at'",
+            'should be a whole number (got "2")',
+        ),
+        (
             two_sides("moon = 1"),
-            "moon",
+            "key 'moon'",
             "unknown key",
         ),
         (
             two_sides('lethality = "mild"'),
-            "lethality",
-            "'high', 'standard' or 'optional'",
+            "key 'lethality'",
+            'should be "high", "standard" or "optional" (got "mild")',
         ),
     ],
 )
-def test_encounter_file_errors(tmp_path: Path, text: str, key: str, words: str) -> None:
+def test_encounter_file_errors(tmp_path: Path, text: str, at: str, words: str) -> None:
+    path = write(tmp_path, text)
     with pytest.raises(SheetError) as caught:
-        load_encounter(write(tmp_path, text))
-    assert caught.value.key == key
+        load_encounter(path)
+    assert caught.value.at == at
+    assert str(caught.value).startswith(f"{path}: {at}: ")
     assert words in str(caught.value)
 
 

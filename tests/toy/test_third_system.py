@@ -124,7 +124,7 @@ def test_the_toy_systems_keys_are_checked_like_any_other(tmp_path: Path) -> None
     with pytest.raises(SheetError) as caught:
         affray.fight(write_fight(tmp_path, "lethality = 'high'"), seed=1)
     assert caught.value.key == "lethality"
-    assert "is a MST-2 option, but this is a Coin encounter" in str(caught.value)
+    assert "is an MST-2 option, but this is a Coin encounter" in str(caught.value)
     with pytest.raises(SheetError) as caught:
         affray.fight(write_fight(tmp_path, "knack_bonus = 'x'"), seed=1)
     assert caught.value.key == "knack_bonus"

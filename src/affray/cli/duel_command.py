@@ -19,6 +19,7 @@ from affray.cli.options import (
 
 if TYPE_CHECKING:
     from affray.registry import AnySystem
+    from affray.sim.chunks import Estimate
     from affray.sim.stats import DuelStats
 
 
@@ -205,13 +206,69 @@ def _simulate(
     from affray.api import simulate
 
     fast = engine == "fast" and system.fast_duels is not None
-    with _Progress(count, threshold=20_000 if fast else 2_000) as advance:
+    progress = _Progress(count, threshold=20_000 if fast else 2_000)
+    # where no progress bar shows, say before the work how long a long run will take
+    announce = _announce if as_json or not progress.showing else None
+    with progress as advance:
         run = simulate(
-            system, a, b, count, seed=seed, engine=engine, workers=workers, progress=advance
+            system,
+            a,
+            b,
+            count,
+            seed=seed,
+            engine=engine,
+            workers=workers,
+            progress=advance,
+            estimate=announce,
         )
     if run.note is not None:  # one line: names are plain text (checked when loaded)
         click.echo(f"note: {run.note}", err=True)
     _report(a.name, b.name, run.stats, run.engine, run.seed, as_json)
+
+
+ESTIMATE_AFTER = 10.0
+"""Runs estimated to take longer than this (seconds) say so before they start, when
+no progress bar shows; the environment variable ``AFFRAY_ESTIMATE_SECONDS`` sets it."""
+
+
+def _announce(estimate: Estimate) -> None:
+    """One line on stderr for a long run (a progress bar says as much at a terminal)."""
+    if estimate.seconds > _estimate_after():
+        click.echo(estimate_line(estimate), err=True)
+
+
+def _estimate_after() -> float:
+    try:
+        return float(os.environ.get("AFFRAY_ESTIMATE_SECONDS", ESTIMATE_AFTER))
+    except ValueError:
+        return ESTIMATE_AFTER
+
+
+def estimate_line(estimate: Estimate) -> str:
+    """``about 2 min 10 s for 100,000,000 duels on 4 workers; Ctrl-C stops``."""
+    workers = f"{estimate.workers} worker{'' if estimate.workers == 1 else 's'}"
+    return (
+        f"about {duration(estimate.seconds)} for {estimate.duels:,} "
+        f"duel{'' if estimate.duels == 1 else 's'} on {workers}; Ctrl-C stops"
+    )
+
+
+def duration(seconds: float) -> str:
+    """A time for people, to the two largest units: ``45 s``, ``2 min 10 s``,
+    ``3 h 20 min``, ``2 days 4 h``."""
+    whole = max(1, round(seconds))
+    if whole < 60:
+        return f"{whole} s"
+    minutes, secs = divmod(whole, 60)
+    if minutes < 60:
+        return f"{minutes} min {secs} s" if secs else f"{minutes} min"
+    whole_minutes = round(seconds / 60)
+    hours, minutes = divmod(whole_minutes, 60)
+    if hours < 24:
+        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+    days, hours = divmod(round(seconds / 3600), 24)
+    unit = "day" if days == 1 else "days"
+    return f"{days} {unit} {hours} h" if hours else f"{days} {unit}"
 
 
 def _report(
@@ -255,11 +312,11 @@ class _Progress:
 
     def __init__(self, total: int, threshold: int = 20_000) -> None:
         self.total = total
-        self.threshold = threshold
+        self.showing = total >= threshold and sys.stderr.isatty()
         self.bar: Any = None
 
     def __enter__(self) -> Any:
-        if self.total < self.threshold or not sys.stderr.isatty():
+        if not self.showing:
             return lambda done: None
         from rich.progress import Progress
 

@@ -1,6 +1,6 @@
 """Dice notation: text → syntax tree → a roll (through a Dice source) or an exact distribution."""
 
-from affray.dice.distribution import Distribution, distribution
+from affray.dice.distribution import Distribution, distribution, mean
 from affray.dice.parser import parse
 from affray.dice.roll import RollResult, roll
 from affray.dice.source import Dice, DieRoll, RandomDice, ScriptedDice, TypedDice, parse_faces
@@ -21,6 +21,7 @@ __all__ = [
     "Sum",
     "TypedDice",
     "distribution",
+    "mean",
     "parse",
     "parse_faces",
     "roll",

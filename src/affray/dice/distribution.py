@@ -16,7 +16,7 @@ from math import gcd
 
 from affray.dice import limits
 from affray.dice.parser import parse
-from affray.dice.syntax import Constant, DiceTerm, Group, Negate, Node, Sum
+from affray.dice.syntax import Constant, DiceTerm, Group, Negate, Node, Sum, signed_leaves
 from affray.errors import DiceLimitError
 
 
@@ -163,6 +163,20 @@ class Distribution:
         return self + (-other)
 
     __radd__ = __add__
+
+
+def mean(expression: str | Node) -> Fraction:
+    """The exact mean of an expression's total, by linearity (a die of ``s`` sides
+    averages ``(s + 1) / 2``): no distribution is built, so any expression the
+    parser accepts answers at once."""
+    tree = parse(expression) if isinstance(expression, str) else expression
+    total = Fraction(0)
+    for sign, leaf in signed_leaves(tree):
+        if isinstance(leaf, Constant):
+            total += sign * leaf.value
+        else:
+            total += sign * Fraction(leaf.count * (leaf.sides + 1), 2)
+    return total
 
 
 def distribution(expression: str | Node) -> Distribution:

@@ -209,12 +209,20 @@ EXACT_DUEL_BUDGET = 25_000
 """Wound pairs an exact duel may track (each fighter's wounds up to its highest hit-dice
 total): 15d10 against 15d10 is within it and answers in a few seconds."""
 
+EXACT_DUEL_STEPS = 120_000
+"""Steps an exact duel may take: the pairs of wound totals the blows can reach, times
+the ways a blow of either side can wound (one per possible number of wounds). Big power
+pools against armour give many ways to wound: 15d10 against 15d10 with 1d8 weapons
+(45,602 steps, a few seconds) is within it; with 3d6 against leather (136,806 steps,
+about 7 s) or 20d6 against plate mail (912,040 steps, 90 s) it is not."""
+
 
 def check_exact_budget(a: Fighter, b: Fighter) -> None:
     """Refuse, at once, an exact duel that would take minutes.
 
     Raises:
-        AffrayError: the wound pairs to track exceed :data:`EXACT_DUEL_BUDGET`.
+        AffrayError: the wound pairs to track exceed :data:`EXACT_DUEL_BUDGET`, or
+            the steps to take exceed :data:`EXACT_DUEL_STEPS`.
     """
     pairs = (_most(a) + 1) * (_most(b) + 1)
     if pairs > EXACT_DUEL_BUDGET:
@@ -224,10 +232,37 @@ def check_exact_budget(a: Fighter, b: Fighter) -> None:
             f"and {b.hit_dice.text})",
             hint="simulate it instead: affray duel A B -n 100000",
         )
+    ways_a, ways_b = _ways(a, b), _ways(b, a)
+    reached = _reachable(ways_a, _most(b)) * _reachable(ways_b, _most(a))
+    steps = reached * (len(ways_a) + len(ways_b))
+    if steps > EXACT_DUEL_STEPS:
+        raise AffrayError(
+            f"exact odds of this duel would take {steps:,} steps ({reached:,} pairs of "
+            f"wound totals, {len(ways_a)} and {len(ways_b)} ways to wound with a blow), "
+            f"over the limit of {EXACT_DUEL_STEPS:,}",
+            hint="simulate it instead: affray duel A B -n 100000",
+        )
 
 
 def _most(fighter: Fighter) -> int:
     return sum(fighter.hit_dice.pool) + max(fighter.hit_dice.bonus, 0)
+
+
+def _ways(attacker: Fighter, defender: Fighter) -> list[int]:
+    """The numbers of wounds (1 or more) one blow of ``attacker`` can inflict."""
+    return [k for k in Strike.of(attacker, defender).hit_wounds if k > 0]
+
+
+def _reachable(ways: list[int], most: int) -> int:
+    """How many wound totals from 0 to ``most`` blows of ``ways`` wounds can reach."""
+    seen = [False] * (most + 1)
+    seen[0] = True
+    for total in range(most + 1):
+        if seen[total]:
+            for k in ways:
+                if total + k <= most:
+                    seen[total + k] = True
+    return sum(seen)
 
 
 def duel_odds(a: Fighter, b: Fighter) -> DuelOdds:

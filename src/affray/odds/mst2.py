@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
+from itertools import accumulate
 
 from affray.dice import Distribution
 from affray.odds.format import percent
@@ -24,8 +25,10 @@ def hit_chance(skill: int, evasion: int) -> Fraction:
     return Fraction(sum(face + skill > evasion for face in range(1, 21)), 20)
 
 
+@lru_cache(maxsize=1024)
 def wound_distribution(pool: Pool, protection: int) -> Distribution:
-    """Distribution of the number of power dice above ``protection``."""
+    """Distribution of the number of power dice above ``protection`` (kept: a grid
+    asks for the same pool against the same armour for every skill)."""
     result = Distribution.constant(0)
     for sides in pool:
         wounding = min(max(sides - protection, 0), sides)
@@ -41,6 +44,28 @@ def hit_dice_distribution(hit_dice: HitDice) -> Distribution:
     for sides in hit_dice.pool:
         result = result + Distribution.die(sides)
     return result
+
+
+@cache
+def _at_most(hit_dice: HitDice) -> tuple[dict[int, int], int, int, int]:
+    """The hit-dice total's cumulative weights (``weights[t]``: of totals up to ``t``,
+    from its least to its greatest total), with the least, the greatest and the sum of
+    all weights: P(total <= t) in one look-up."""
+    totals = hit_dice_distribution(hit_dice)
+    cumulative = dict(zip(totals.outcomes, accumulate(w for _, w in totals.pairs), strict=True))
+    return cumulative, totals.minimum, totals.maximum, totals.total
+
+
+def p_total_at_most(hit_dice: HitDice, threshold: int) -> Fraction:
+    """P(hit-dice total + bonus <= ``threshold``)."""
+    cumulative, least, most, whole = _at_most(hit_dice)
+    if threshold < least:
+        return Fraction(0)
+    if threshold >= most:
+        return Fraction(1)
+    while threshold not in cumulative:  # totals are consecutive; defensive for gaps
+        threshold -= 1
+    return Fraction(cumulative[threshold], whole)
 
 
 def shock_survival(hit_dice: HitDice, wounds: int) -> Fraction:
@@ -103,9 +128,8 @@ def attack_odds(
     on_hit = wound_distribution(pool, defender.protection).probabilities()
     wounds = {k: p_hit * p for k, p in on_hit.items()}
     wounds[0] = wounds.get(0, Fraction(0)) + (1 - p_hit)
-    totals = hit_dice_distribution(defender.hit_dice)
     p_out = Fraction(0)
     for new_wounds, p in wounds.items():
         if new_wounds > 0:
-            p_out += p * totals.p_at_most(prior_wounds + new_wounds)
+            p_out += p * p_total_at_most(defender.hit_dice, prior_wounds + new_wounds)
     return AttackOdds(p_hit, dict(sorted(wounds.items())), p_out, prior_wounds)

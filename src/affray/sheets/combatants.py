@@ -8,8 +8,8 @@ from typing import Any
 
 from affray import registry
 from affray.errors import SheetError
+from affray.quoting import show
 from affray.sheets.documents import load_document
-from affray.sheets.validation import short
 
 Sheet = Any
 """A sheet of any registered rule system (an MST-2 Fighter, a Midian Character, ...)."""
@@ -30,7 +30,7 @@ def sheet_from_data(data: Mapping[str, Any], where: str | None = None) -> Sheet:
     names = registry.systems()
     if not isinstance(system, str) or system not in names:
         raise SheetError(
-            f"unknown system {short.repr(system)}" if system is not None else "is required",
+            f"unknown system {show(system)}" if system is not None else "is required",
             path=where,
             key="system",
             hint="system is one of: " + ", ".join(f'"{n}"' for n in names),
@@ -48,7 +48,7 @@ def load_system_sheet(path: str | Path, system: str) -> Sheet:
     wanted = registry.system(system)
     if not wanted.owns(sheet):
         raise SheetError(
-            f"is not {_article(wanted.title)} {wanted.title} sheet",
+            f"is not {article(wanted.title)} {wanted.title} sheet",
             path=str(path),
             key="system",
             hint=f'system = "{wanted.name}"',
@@ -56,7 +56,7 @@ def load_system_sheet(path: str | Path, system: str) -> Sheet:
     return sheet
 
 
-def _article(title: str) -> str:
+def article(title: str) -> str:
     """ "an MST-2", "a Midian": by the sound, spelled-out letters included."""
     acronym = title.split("-")[0].isupper() and len(title.split("-")[0]) > 1
     return "an" if title[0] in "AEIOU" or (acronym and title[0] in "FHLMNRSX") else "a"

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
 
 from affray.errors import SheetError
+from affray.quoting import quoted
 
 MAX_FILE_BYTES = 256 * 1024
 MAX_NESTING = 32
@@ -78,16 +80,12 @@ def parse_document(text: str, kind: str, where: str | None = None) -> dict[str, 
         raise SheetError("nested too deeply", path=where) from None
     except DuplicateKeyError as error:
         raise SheetError(
-            f"the key {str(error)!r} appears twice in one table",
+            f"the key {quoted(str(error))} appears twice in one table",
             path=where,
             hint="keep one of them (TOML refuses this too)",
         ) from None
-    except ValueError as error:  # e.g. an integer literal thousands of digits long
-        raise SheetError(
-            f"unreadable value: {str(error).split(';')[0]}",
-            path=where,
-            hint="numbers in sheets are small integers",
-        ) from None
+    except ValueError:  # Python refuses to read an integer thousands of digits long
+        raise _number_too_large(text, where) from None
     if not isinstance(data, dict):
         raise SheetError(
             f"the file holds {_what(data)}, not a table of keys",
@@ -95,6 +93,21 @@ def parse_document(text: str, kind: str, where: str | None = None) -> dict[str, 
             hint='a sheet is a table such as {"system": "mst2", "name": ...}',
         )
     return data
+
+
+def _number_too_large(text: str, where: str | None) -> SheetError:
+    """The error for a number too long to read, with its line when it can be found."""
+    found = max(re.finditer(r"[0-9_]+", text), key=lambda m: m.end() - m.start(), default=None)
+    if found is None:  # pragma: no cover - the parsers fail this way only on long numbers
+        return SheetError("a number is too large to read", path=where)
+    digits = sum(char.isdigit() for char in found.group())
+    line = text.count("\n", 0, found.start()) + 1
+    return SheetError(
+        f"line {line}: a number {digits:,} digits long is too large",
+        path=where,
+        hint="numbers in sheets and encounters are small whole numbers; docs/sheets.md "
+        "gives each key's range",
+    )
 
 
 class DuplicateKeyError(ValueError):

@@ -7,18 +7,25 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Generic
+from typing import Annotated, Any, ClassVar, Generic
 
-from pydantic import AfterValidator, ConfigDict, Field
+from pydantic import AfterValidator, ConfigDict, Field, Tag
 
 from affray import bestiary, registry
 from affray.dice import Dice, RandomDice
 from affray.encounter import Answers, Encounter, Ruleset, SheetT, StateT, Targeting, named
 from affray.encounter.model import Combatant
 from affray.errors import AffrayError, SheetError
-from affray.sheets.combatants import Sheet, load_sheet, sheet_from_data
+from affray.quoting import quoted
+from affray.sheets.combatants import Sheet, article, load_sheet, sheet_from_data
 from affray.sheets.documents import load_document, parse_document
-from affray.sheets.validation import Name80, Strict, plain_name, validate
+from affray.sheets.validation import (
+    EncounterTable,
+    Name80,
+    plain_name,
+    text_or_table,
+    validate,
+)
 
 MAX_COMBATANTS = 200
 
@@ -28,7 +35,7 @@ def _title(value: str) -> str:
     return plain_name(value) if value.strip() or not value else ""
 
 
-class _Open(Strict):
+class _Open(EncounterTable):
     """A table whose own keys are checked here and whose other keys belong to the
     encounter's rule system (checked by it)."""
 
@@ -38,16 +45,30 @@ class _Open(Strict):
 class MemberTable(_Open):
     """A member given as a table: ``{ sheet = "archer.toml", count = 2, tactics = "weakest" }``."""
 
+    PLACE: ClassVar[str | None] = "member"
+
     sheet: str = Field(min_length=1, max_length=300)
     count: int = Field(default=1, ge=1, le=MAX_COMBATANTS)
     name: Name80 | None = None
     tactics: str | None = None
 
 
+Member = Annotated[
+    Annotated[str, Tag("name"), Field(max_length=300)] | Annotated[MemberTable, Tag("table")],
+    text_or_table(
+        'should be a sheet file or a catalog creature such as "2 goblins", '
+        'or a table such as { sheet = "goblin", count = 2 }'
+    ),
+]
+"""A member: text (``"2 goblins"``, ``"archer.toml"``) or a :class:`MemberTable`."""
+
+
 class SideTable(_Open):
+    PLACE: ClassVar[str | None] = "side"
+
     name: Name80
     tactics: str = "nearest"
-    members: list[str | MemberTable] = Field(min_length=1, max_length=MAX_COMBATANTS)
+    members: list[Member] = Field(min_length=1, max_length=MAX_COMBATANTS)
 
 
 class EncounterFile(_Open):
@@ -105,7 +126,7 @@ def encounter_from_data(
     names = registry.systems()
     if spec.system not in names:
         raise SheetError(
-            f"unknown system {spec.system!r}",
+            f"unknown system {quoted(spec.system)}",
             path=where,
             key="system",
             hint="system is one of: " + ", ".join(f'"{n}"' for n in names),
@@ -116,36 +137,42 @@ def encounter_from_data(
     side_at: dict[str, str] = {}
     members: list[tuple[str, str, Sheet, Any]] = []
     for s, side in enumerate(spec.sides):
-        own = _own(side, system, where, f"sides[{s}]", system.side_keys | system.tactics_keys)
+        side_place = f"side {s + 1} ({quoted(side.name)})"
+        own = _own(side, system, where, side_place, system.side_keys | system.tactics_keys)
         side_keys[side.name] = {k: v for k, v in own.items() if k in system.side_keys}
         side_tactics = {k: v for k, v in own.items() if k in system.tactics_keys}
-        side_at[side.name] = f"sides[{s}]"
-        side_targeting = _targeting(side.tactics, where, f"sides[{s}].tactics")
-        system.tactics(side_targeting, side_tactics, where, f"sides[{s}]")  # blame the side
+        side_at[side.name] = side_place
+        side_targeting = _targeting(side.tactics, where, side_place)
+        system.tactics(side_targeting, side_tactics, where, side_place)  # blame the side
         for m, entry in enumerate(side.members):
-            key = f"sides[{s}].members[{m}]"
+            place = f"{side_place}, member {m + 1}"
             table = (
-                entry if isinstance(entry, MemberTable) else _member_from_text(entry, where, key)
+                entry if isinstance(entry, MemberTable) else _member_from_text(entry, where, place)
             )
-            sheet = _member_sheet(table.sheet, base, where, key, system)
-            mine = _own(table, system, where, key, system.tactics_keys)
+            sheet = _member_sheet(table.sheet, base, where, place, system)
+            mine = _own(table, system, where, place, system.tactics_keys)
             targeting = _targeting(
-                table.tactics or side.tactics,
-                where,
-                f"{key}.tactics" if table.tactics else f"sides[{s}].tactics",
+                table.tactics or side.tactics, where, place if table.tactics else side_place
             )
-            tactics = system.tactics(targeting, {**side_tactics, **mine}, where, key)
+            tactics = system.tactics(targeting, {**side_tactics, **mine}, where, place)
             label = table.name or sheet.name  # repeated labels are numbered across sides
             members.extend((side.name, label, sheet, tactics) for _ in range(table.count))
             if len(members) > MAX_COMBATANTS:
                 raise SheetError(
                     f"more than {MAX_COMBATANTS} combatants",
                     path=where,
-                    key=key,
+                    at=place,
                     hint="split the fight into smaller encounters",
                 )
-    if len({side.name for side in spec.sides}) != len(spec.sides):
-        raise SheetError("two sides have the same name", path=where, key="sides")
+    names_seen = [side.name for side in spec.sides]
+    twice = next((name for name in names_seen if names_seen.count(name) > 1), None)
+    if twice is not None:
+        raise SheetError(
+            f"two sides are called {quoted(twice)}",
+            path=where,
+            key="sides",
+            hint="give every side a name of its own",
+        )
     ids = _unique([label for _, label, _, _ in members])
     ruleset = system.ruleset(registry.EncounterKeys(options, side_keys, where, side_at))
     # the rules name fighters in their events: each takes its unique id as its name
@@ -165,16 +192,21 @@ def encounter_from_data(
     )
 
 
+def _at(place: str, key: str) -> str:
+    """``side 1 ("A"), key 'tactics'``: a key of a table at ``place`` in the file."""
+    return f"{place}, key '{key}'" if place else f"key '{key}'"
+
+
 def _own(
     table: _Open, system: registry.AnySystem, where: str, at: str, allowed: frozenset[str]
 ) -> dict[str, object]:
-    """The keys of ``table`` that belong to the rule system; a key it does not know is
-    an error (saying which other system it belongs to, if any)."""
+    """The keys of ``table`` (at the place ``at`` in the file) that belong to the rule
+    system; a key it does not know is an error (saying which other system it belongs
+    to, if any)."""
     extra = dict(table.model_extra or {})
     for key in extra:
         if key in allowed:
             continue
-        full = f"{at}.{key}" if at else key
         other = next(
             (
                 o
@@ -185,47 +217,63 @@ def _own(
         )
         if other is not None:
             raise SheetError(
-                f"is a {other.title} option, but this is a {system.title} encounter",
+                f"is {article(other.title)} {other.title} option, but this is "
+                f"{article(system.title)} {system.title} encounter",
                 path=where,
-                key=full,
+                key=key,
+                at=_at(at, key),
+                hint=f'system = "{other.name}" takes it',
             )
         known = [k for k in type(table).model_fields if k != "system" or not at] + sorted(allowed)
-        raise SheetError(f"unknown key; allowed keys are: {', '.join(known)}", path=where, key=full)
+        raise SheetError(
+            f"unknown key; allowed keys are: {', '.join(known)}",
+            path=where,
+            key=key,
+            at=_at(at, key),
+            hint="check the key's spelling; docs/encounters.md lists every key",
+        )
     return extra
 
 
-def _targeting(name: str, where: str, key: str) -> Targeting:
+def _targeting(name: str, where: str, place: str) -> Targeting:
+    """The target policy named by the ``tactics`` key of the table at ``place``."""
     try:
         return Targeting.named(name)
     except AffrayError as error:
         raise SheetError(
-            f"unknown tactics {name!r}",
+            f"unknown tactics {quoted(name)}",
             path=where,
-            key=key,
+            key="tactics",
+            at=_at(place, "tactics"),
             hint="tactics is one of: " + ", ".join(t.value for t in Targeting),
         ) from error
 
 
-def _member_from_text(text: str, where: str, key: str) -> MemberTable:
+def _member_from_text(text: str, where: str, place: str) -> MemberTable:
     """``"4 bandits"`` or ``"archer.toml"`` or ``"2 guards/pike.toml"``."""
     if not text.strip():
         raise SheetError(
             "is an empty member",
             path=where,
-            key=key,
+            at=place,
             hint='name a sheet file or a catalog creature, e.g. "2 bandits"',
         )
     head, _, rest = text.strip().partition(" ")
     if head.isdigit() and rest.strip():
         count = int(head)
         if not 1 <= count <= MAX_COMBATANTS:
-            raise SheetError(f"count {count} is not 1 to {MAX_COMBATANTS}", path=where, key=key)
+            raise SheetError(
+                f"count {count} is not 1 to {MAX_COMBATANTS}",
+                path=where,
+                at=place,
+                hint="split the fight into smaller encounters" if count else "count from 1",
+            )
         return MemberTable(sheet=rest.strip(), count=count)
     return MemberTable(sheet=text.strip())
 
 
 def _member_sheet(
-    reference: str, base: Path, where: str, key: str, system: registry.AnySystem
+    reference: str, base: Path, where: str, place: str, system: registry.AnySystem
 ) -> Sheet:
     """A member's sheet, from a file or the catalog; it must be of the encounter's system."""
     if reference.lower().endswith((".toml", ".json")):
@@ -233,15 +281,15 @@ def _member_sheet(
             sheet = load_sheet(base / reference)
         except SheetError as error:
             raise SheetError(
-                f"member {reference!r}: {error.message}", path=where, key=key, hint=error.hint
+                f"{quoted(reference)}: {error.message}", path=where, at=place, hint=error.hint
             ) from None
     else:
         text = bestiary.text(system.name, reference)
         if text is None:
             raise SheetError(
-                f"no sheet file or catalog creature called {reference!r}",
+                f"no sheet file or catalog creature called {quoted(reference)}",
                 path=where,
-                key=key,
+                at=place,
                 hint="give a .toml/.json path relative to the encounter file, or one of: "
                 + ", ".join(bestiary.names(system.name)),
             )
@@ -249,9 +297,9 @@ def _member_sheet(
         sheet = sheet_from_data(parse_document(text, "toml", label), label)
     if not system.owns(sheet):
         raise SheetError(
-            f"member {reference!r} is not a {system.name} sheet",
+            f"{quoted(reference)} is not a {system.name} sheet",
             path=where,
-            key=key,
+            at=place,
             hint=f"every member of a {system.name} encounter needs a {system.name} sheet",
         )
     return sheet
@@ -279,7 +327,7 @@ def _unique(labels: list[str]) -> list[str]:
 
 
 @dataclass(frozen=True, slots=True)
-class Member:
+class RosterEntry:
     """One line of an encounter file's roster, unresolved: a sheet file (relative to
     the encounter file) or a catalog name, how many, under which name and tactics."""
 
@@ -292,18 +340,20 @@ class Member:
     """The side's and the member's own keys (the system's tactics keys among them)."""
 
 
-def roster(data: Mapping[str, Any], where: str) -> tuple[str, list[Member]]:
+def roster(data: Mapping[str, Any], where: str) -> tuple[str, list[RosterEntry]]:
     """The system and the members of an encounter file, side by side, validated as
     :func:`encounter_from_data` does but with no sheet read (the table does that)."""
     spec = validate(EncounterFile, data, where)
-    found: list[Member] = []
+    found: list[RosterEntry] = []
     for s, side in enumerate(spec.sides):
         for m, entry in enumerate(side.members):
-            key = f"sides[{s}].members[{m}]"
+            place = f"side {s + 1} ({quoted(side.name)}), member {m + 1}"
             table = (
-                entry if isinstance(entry, MemberTable) else _member_from_text(entry, where, key)
+                entry if isinstance(entry, MemberTable) else _member_from_text(entry, where, place)
             )
             tactics = table.tactics or side.tactics
             keys = {**(side.model_extra or {}), **(table.model_extra or {})}
-            found.append(Member(side.name, table.sheet, table.count, table.name, tactics, keys))
+            found.append(
+                RosterEntry(side.name, table.sheet, table.count, table.name, tactics, keys)
+            )
     return spec.system, found

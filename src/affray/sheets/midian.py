@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from affray.dice import parse
 from affray.errors import SheetError
+from affray.quoting import quoted
 from affray.rules.midian.character import DAMAGE_TYPES, UNARMED, Character, Encumbrance, Experience
 from affray.rules.midian.character import Shield as MidianShield
 from affray.rules.midian.character import Weapon as MidianWeapon
@@ -91,20 +92,12 @@ class MidianSheet(Strict):
     two_weapon_style: bool = False
     melee_evasion: bool = False
 
-    NESTED: ClassVar[dict[str, type[BaseModel]]] = {
-        "weapon": MidianWeaponTable,
-        "off_hand": MidianWeaponTable,
-        "shield": MidianShieldTable,
-        "armour": MidianArmourTable,
-        "attributes": MidianAttributes,
-    }
-
 
 def midian_character(sheet: MidianSheet, where: str | None) -> Character:
     for damage_type, percent in sheet.resistances.items():
         if damage_type not in DAMAGE_TYPES:
             raise SheetError(
-                f"unknown damage type {damage_type!r}",
+                f"unknown damage type {quoted(damage_type)}",
                 path=where,
                 key=f"resistances.{damage_type}",
                 hint=f"damage types are: {', '.join(DAMAGE_TYPES)}",

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from affray.errors import SheetError
 from affray.rules.mst2 import catalog
@@ -52,8 +52,6 @@ class Mst2Sheet(Strict):
     hit_dice_bonus: int | None = Field(default=None, ge=-20, le=100)
     extra_power: str | None = Field(default=None, min_length=1, max_length=100)
     missile: name_or_table(MissileTable, "missile") | None = None  # type: ignore[valid-type]
-
-    NESTED: ClassVar[dict[str, type[BaseModel]]] = {"weapon": WeaponTable, "missile": MissileTable}
 
 
 def mst2_fighter(sheet: Mst2Sheet, where: str | None) -> Fighter:

@@ -4,6 +4,7 @@
 engine); ``simulate_fast`` is the batch simulator for millions of duels.
 """
 
+from affray.sim.chunks import Estimate, estimate_run
 from affray.sim.encounters import duel_encounter, simulate_encounter_duels, simulate_reference
 from affray.sim.fast import CHUNK, DuelModel, simulate_chunk, simulate_fast
 from affray.sim.scalar import simulate_duels
@@ -13,7 +14,9 @@ __all__ = [
     "CHUNK",
     "DuelModel",
     "DuelStats",
+    "Estimate",
     "duel_encounter",
+    "estimate_run",
     "simulate_chunk",
     "simulate_duels",
     "simulate_encounter_duels",

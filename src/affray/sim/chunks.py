@@ -4,16 +4,19 @@ Chunk ``i`` of a run draws from ``SeedSequence(entropy, spawn_key=(i,))`` (what
 ``SeedSequence.spawn`` hands out), so the totals depend on the seed and the
 number of duels only, never on the number of workers. Chunks are made as they are
 needed and only a few are in flight at once, so memory stays flat however many
-duels are asked for, and an interrupt (Ctrl-C) stops the workers at once.
+duels are asked for, and an interrupt (Ctrl-C) stops the workers at once. A run
+can say how long it will take before it starts, timed on a short pilot.
 """
 
 from __future__ import annotations
 
 import os
 import signal
+import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -36,6 +39,70 @@ def _quiet_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """How long a run will take, measured on a pilot (a few duels fought alone, timed,
+    before the run starts) and scaled to the run and the workers sharing it."""
+
+    seconds: float
+    duels: int
+    workers: int
+
+
+PILOT_SECONDS = 0.25
+"""A pilot doubles its duels (1, 2, 4, ... up to a chunk) until one round of them
+takes this long: long enough to time, short enough not to delay the run."""
+
+PILOT_INDEX = 1 << 62
+"""The pilot's chunk index: its own random stream, never one of the run's chunks."""
+
+
+def estimate_run(
+    pilot: int,
+    pilot_seconds: float,
+    n: int,
+    chunk: int,
+    workers: int,
+    free_cores: float | None = None,
+) -> Estimate:
+    """The time a run of ``n`` duels will take, from a pilot of ``pilot`` duels that
+    took ``pilot_seconds``: the run at the pilot's pace per duel, shared by
+    ``workers`` (no more of them than there are chunks), which go no faster than
+    the ``free_cores`` of a busy machine allow."""
+    sharing = max(1, min(workers, -(-n // chunk)))
+    pace = sharing if free_cores is None else max(1.0, min(sharing, free_cores))
+    return Estimate(pilot_seconds / pilot * n / pace, n, sharing)
+
+
+def free_cores() -> float | None:
+    """Cores not busy with other work (the load average's view), if the system says."""
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # not on every platform
+        return None
+    return (os.cpu_count() or 1) - load
+
+
+def pilot(job: Job, entropy: int, n: int, chunk: int, workers: int) -> Estimate:
+    """Time the job on a few duels of a stream of their own (the run's totals do not
+    change), doubling them until a round takes :data:`PILOT_SECONDS` or reaches a
+    chunk or ``n``, or the run is sure to be quick; then scale to the run. A slow
+    duel (a long fight of tough fighters) is timed on itself: the pilot takes about
+    twice :data:`PILOT_SECONDS` or one duel, whichever is longer."""
+    size = 1
+    spare = free_cores()
+    while True:
+        started = time.perf_counter()
+        job(entropy, PILOT_INDEX, size)
+        took = time.perf_counter() - started
+        found = estimate_run(size, took, n, chunk, workers, spare)
+        # overheads make a few duels look slower per duel than many: a run that looks
+        # quick from them is quick
+        if took >= PILOT_SECONDS or found.seconds < PILOT_SECONDS or size >= min(chunk, n):
+            return found
+        size = min(size * 2, chunk, n)
+
+
 def run_chunks(
     job: Job,
     n: int,
@@ -44,8 +111,11 @@ def run_chunks(
     seed: int | None = None,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    estimate: Callable[[Estimate], None] | None = None,
 ) -> tuple[DuelStats, int]:
     """Run ``n`` duels as chunks of ``chunk`` and add up their totals.
+
+    With ``estimate``, a :func:`pilot` first says how long the run will take.
 
     Returns:
         The totals, and the entropy used (the seed, or a fresh one when ``seed`` is
@@ -54,15 +124,17 @@ def run_chunks(
     entropy = int(np.random.SeedSequence(seed).entropy)  # type: ignore[arg-type]
     total = DuelStats()
     workers = min(workers, -(-n // chunk), os.cpu_count() or 1)
+    if estimate is not None:
+        estimate(pilot(job, entropy, n, chunk, workers))
+    todo = chunks(n, chunk)
     if workers <= 1:
-        for index, size in chunks(n, chunk):
+        for index, size in todo:
             total = total + job(entropy, index, size)
             if progress is not None:
                 progress(size)
         return total, entropy
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_quiet_worker)
     try:
-        todo = chunks(n, chunk)
         pending: deque[tuple[Future[DuelStats], int]] = deque()
         for index, size in todo:
             pending.append((pool.submit(job, entropy, index, size), size))

@@ -20,7 +20,7 @@ from affray.dice import RandomDice
 from affray.encounter import Answers, Combatant, Encounter, Ruleset, SheetT, StateT, named
 from affray.encounter.engine import run_encounter
 from affray.sheets.encounters import tactics_dice
-from affray.sim.chunks import run_chunks
+from affray.sim.chunks import Estimate, run_chunks
 from affray.sim.stats import DuelStats, tally
 
 
@@ -89,8 +89,10 @@ def simulate_reference(
     max_rounds: int = 1000,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    estimate: Callable[[Estimate], None] | None = None,
 ) -> tuple[DuelStats, int]:
-    """Fight ``n`` duels in the encounter engine and count who wins.
+    """Fight ``n`` duels in the encounter engine and count who wins (``progress``
+    hears of each chunk done; ``estimate`` of the run's time, before it starts).
 
     Like the fast simulator, the run is cut into chunks seeded by
     ``SeedSequence(seed, spawn_key=(i,))``, so a seed gives the same result for any
@@ -101,4 +103,6 @@ def simulate_reference(
         that any run can be repeated.
     """
     job = partial(_chunk, a, b, ruleset, max_rounds)
-    return run_chunks(job, n, ENCOUNTER_CHUNK, seed=seed, workers=workers, progress=progress)
+    return run_chunks(
+        job, n, ENCOUNTER_CHUNK, seed=seed, workers=workers, progress=progress, estimate=estimate
+    )

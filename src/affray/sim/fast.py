@@ -26,7 +26,7 @@ from affray.odds.duel import Strike
 from affray.rules.mst2.duel import MAX_ROUNDS, can_ever_wound
 from affray.rules.mst2.fighter import Fighter
 from affray.rules.mst2.reach import opening_distance
-from affray.sim.chunks import run_chunks
+from affray.sim.chunks import Estimate, run_chunks
 from affray.sim.stats import DuelStats
 
 CHUNK = 1 << 17
@@ -172,8 +172,10 @@ def simulate_fast(
     workers: int = 1,
     max_rounds: int = MAX_ROUNDS,
     progress: Callable[[int], None] | None = None,
+    estimate: Callable[[Estimate], None] | None = None,
 ) -> tuple[DuelStats, int]:
-    """Simulate ``n`` duels in chunks, on ``workers`` processes.
+    """Simulate ``n`` duels in chunks, on ``workers`` processes (``progress`` hears of
+    each chunk done; ``estimate`` of the run's time, before it starts: ``run_chunks``).
 
     Returns:
         The totals, and the entropy used (the seed, or a fresh one when ``seed``
@@ -181,4 +183,6 @@ def simulate_fast(
     """
     model = DuelModel.of(a, b, max_rounds)
     job = partial(simulate_chunk, model)
-    return run_chunks(job, n, CHUNK, seed=seed, workers=workers, progress=progress)
+    return run_chunks(
+        job, n, CHUNK, seed=seed, workers=workers, progress=progress, estimate=estimate
+    )

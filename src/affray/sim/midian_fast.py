@@ -65,7 +65,7 @@ from affray.rules.midian.injury import SERIOUS_WOUND, SHOCK_STEP
 from affray.rules.midian.modifiers import total
 from affray.rules.midian.resolve import Situation, situation_modifiers
 from affray.rules.midian.tactics import mean_damage
-from affray.sim.chunks import run_chunks
+from affray.sim.chunks import Estimate, run_chunks
 from affray.sim.stats import DuelStats
 
 CHUNK = 1 << 17
@@ -659,9 +659,11 @@ def simulate_midian_fast(
     workers: int = 1,
     max_rounds: int = MAX_ROUNDS,
     progress: Callable[[int], None] | None = None,
+    estimate: Callable[[Estimate], None] | None = None,
 ) -> tuple[DuelStats, int]:
     """Simulate ``n`` duels of ``a`` (listed first) and ``b`` in chunks, on ``workers``
-    processes.
+    processes (``progress`` hears of each chunk done; ``estimate`` of the run's time,
+    before it starts: ``run_chunks``).
 
     Returns:
         The totals, and the entropy used (the seed, or a fresh one when ``seed`` is
@@ -673,4 +675,6 @@ def simulate_midian_fast(
     """
     model = MidianDuelModel.of(a, b, max_rounds)
     job: Callable[[int, int, int], DuelStats] = partial(simulate_chunk, model)
-    return run_chunks(job, n, CHUNK, seed=seed, workers=workers, progress=progress)
+    return run_chunks(
+        job, n, CHUNK, seed=seed, workers=workers, progress=progress, estimate=estimate
+    )

@@ -125,7 +125,7 @@ def test_only_the_largest_circumstance_applies_in_listed_order() -> None:
     ],
 )
 def test_unknown_names_list_what_is_allowed(lookup: object, name: str, listed: str) -> None:
-    with pytest.raises(RulesError, match=f"unknown .*'{name}'") as caught:
+    with pytest.raises(RulesError, match=f'unknown .*"{name}"') as caught:
         lookup(name)  # type: ignore[operator]
     assert caught.value.hint is not None
     assert listed in caught.value.hint

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from affray.errors import RulesError
+from affray.quoting import quoted
 
 ATTRIBUTES = ("strength", "agility", "wits", "willpower", "stamina")
 OPTIONAL_ATTRIBUTES = ("speed", "awareness", "grace", "appearance", "intellect", "luck")
@@ -53,7 +54,7 @@ class Encumbrance(Enum):
             if level.value == key:
                 return level
         raise RulesError(
-            f"unknown encumbrance {name!r}", hint=f"one of: {', '.join(e.value for e in cls)}"
+            f"unknown encumbrance {quoted(name)}", hint=f"one of: {', '.join(e.value for e in cls)}"
         )
 
 
@@ -98,7 +99,8 @@ class Weapon:
     def __post_init__(self) -> None:
         if self.type not in DAMAGE_TYPES:
             raise RulesError(
-                f"unknown damage type {self.type!r}", hint=f"one of: {', '.join(DAMAGE_TYPES)}"
+                f"unknown damage type {quoted(self.type)}",
+                hint=f"one of: {', '.join(DAMAGE_TYPES)}",
             )
         if self.hands not in (1, 2):
             raise RulesError(f"a weapon is wielded with 1 or 2 hands, not {self.hands}")
@@ -108,7 +110,7 @@ class Weapon:
                 hint="set hands = 2",
             )
         if self.ranged not in (None, "hurled", "device"):
-            raise RulesError(f"ranged is 'hurled' or 'device', not {self.ranged!r}")
+            raise RulesError(f'ranged is "hurled" or "device", not {quoted(self.ranged)}')
         if self.ranged and not self.range_increment:
             raise RulesError(f"the ranged weapon {self.name} needs a range_increment in feet")
 

@@ -10,6 +10,7 @@ from pydantic import Field
 
 from affray.dice import Dice
 from affray.encounter import Action, Attack, Targeting
+from affray.quoting import show
 from affray.registry import EncounterKeys, LiveOdds, RuleSystem, register
 from affray.rules.midian.attack import HitRule
 from affray.rules.midian.character import Character
@@ -21,13 +22,14 @@ from affray.rules.midian.ruleset import MidianRuleset
 from affray.rules.midian.state import MidianEncounter, MidianState
 from affray.rules.midian.tactics import MidianAI, MidianTactics, Role
 from affray.sheets.midian import MidianSheet, midian_character
-from affray.sheets.validation import Strict, validate
+from affray.sheets.validation import EncounterTable, validate
 
 if TYPE_CHECKING:
+    from affray.sim.chunks import Estimate
     from affray.sim.stats import DuelStats
 
 
-class EncounterOptions(Strict):
+class EncounterOptions(EncounterTable):
     """Midian's keys at the top of an encounter file (docs/encounters.md)."""
 
     distance: int = Field(default=0, ge=0, le=10_000)
@@ -39,13 +41,13 @@ class EncounterOptions(Strict):
     melee_cover: int = Field(default=0, ge=0, le=90)
 
 
-class SideKeys(Strict):
+class SideKeys(EncounterTable):
     """Midian's keys on a side."""
 
     surprised: bool = False
 
 
-class TacticsKeys(Strict):
+class TacticsKeys(EncounterTable):
     """Midian's tactics keys on a side or a member."""
 
     role: Literal["fighter", "archer", "grappler", "disarmer", "pikeman"] | None = None
@@ -63,7 +65,9 @@ def _ruleset(keys: EncounterKeys) -> MidianRuleset:
     surprised = [
         side
         for side, data in keys.sides.items()
-        if validate(SideKeys, data, keys.where, prefix=keys.side_keys.get(side, side)).surprised
+        if validate(
+            SideKeys, data, keys.where, at=keys.side_keys.get(side, f"side {show(side)}")
+        ).surprised
     ]
     return MidianRuleset(
         rules=Rules(
@@ -79,8 +83,8 @@ def _ruleset(keys: EncounterKeys) -> MidianRuleset:
     )
 
 
-def _tactics(target: Targeting, data: Mapping[str, object], where: str, key: str) -> MidianTactics:
-    keys = validate(TacticsKeys, data, where, prefix=key)
+def _tactics(target: Targeting, data: Mapping[str, object], where: str, at: str) -> MidianTactics:
+    keys = validate(TacticsKeys, data, where, at=at)
     return MidianTactics(
         target,
         Role(keys.role or "fighter"),
@@ -98,13 +102,21 @@ def _fast(
     workers: int,
     progress: Callable[[int], None] | None,
     max_rounds: int,
+    estimate: Callable[[Estimate], None] | None = None,
 ) -> tuple[DuelStats, int]:
     """The batch simulator of plain duels; raises NotModelledError for sheets it does
     not play (the reference engine then plays them)."""
     from affray.sim.midian_fast import simulate_midian_fast
 
     return simulate_midian_fast(
-        a, b, n, seed=seed, workers=workers, progress=progress, max_rounds=max_rounds
+        a,
+        b,
+        n,
+        seed=seed,
+        workers=workers,
+        progress=progress,
+        max_rounds=max_rounds,
+        estimate=estimate,
     )
 
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
-from affray.dice import Dice, distribution
+from affray.dice import Dice, mean
 from affray.encounter import Action, Attack, Flee, Hold, Question, Shoot, Targeting, Topic
 from affray.encounter.questions import OptionT
 from affray.rules.midian.actions import (
@@ -171,5 +171,6 @@ def likely_damage(encounter: MidianEncounter, attacker: str) -> float:
 
 
 def mean_damage(sheet: Character) -> float:
-    """The mean of a sheet's weapon dice plus its damage bonus."""
-    return float(distribution(sheet.weapon.damage).mean) + sheet.damage_bonus
+    """The mean of a sheet's weapon dice (by linearity: no distribution needed) plus
+    its damage bonus."""
+    return float(mean(sheet.weapon.damage)) + sheet.damage_bonus

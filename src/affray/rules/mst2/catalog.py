@@ -13,6 +13,7 @@ from enum import Enum, IntEnum
 from typing import TypeVar
 
 from affray.errors import RulesError
+from affray.quoting import quoted
 
 _T = TypeVar("_T")
 
@@ -34,7 +35,7 @@ class Reach(IntEnum):
             return cls[name.strip().upper()]
         except KeyError:
             raise RulesError(
-                f"unknown reach {name!r}", hint="reach is one of: close, mid, far"
+                f"unknown reach {quoted(name)}", hint="reach is one of: close, mid, far"
             ) from None
 
 
@@ -72,7 +73,7 @@ class Weapon:
 
     def __post_init__(self) -> None:
         if self.one_handed is None and self.two_handed is None:
-            raise RulesError(f"weapon {self.name!r} must be usable with one or two hands")
+            raise RulesError(f"weapon {quoted(self.name)} must be usable with one or two hands")
 
     @property
     def grips(self) -> tuple[Grip, ...]:
@@ -216,7 +217,7 @@ def _lookup(table: dict[str, _T], name: str, what: str, shown: list[str]) -> _T:
         return table[_key(name)]
     except KeyError:
         raise RulesError(
-            f"unknown {what} {name!r}", hint=f"{what} is one of: {', '.join(shown)}"
+            f"unknown {what} {quoted(name)}", hint=f"{what} is one of: {', '.join(shown)}"
         ) from None
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from affray.dice import DiceTerm, parse
 from affray.dice.syntax import constant_total, dice_terms
 from affray.errors import RulesError
+from affray.quoting import quoted
 from affray.rules.mst2.catalog import (
     SHIELD_EVASION,
     SHIELD_PROTECTION,
@@ -26,6 +27,12 @@ MAX_HIT_DICE = 30
 MAX_HIT_DIE_SIDES = 20
 """Hit dice are at most 30 dice of at most 20 sides: far past any fighter in the text,
 and small enough that every shock check answers at once."""
+
+MAX_POWER_DICE = 20
+MAX_POWER_SIDES = 100
+"""A power pool (a weapon's, a missile's, extra power) is at most 20 dice of at most
+100 sides: the text's weapons roll one to three dice of d4 to d20, and every attack's
+exact odds stay instant (its wound outcomes are the pool's dice plus one)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +64,7 @@ class HitDice:
         terms = dice_terms(tree)
         if not terms or any(sign < 0 for sign, _ in terms):
             raise RulesError(
-                f"hit dice {text!r} must add one or more dice and an optional bonus",
+                f"hit dice {quoted(text)} must add one or more dice and an optional bonus",
                 hint="e.g. 2d10 or 2d10+1",
             )
         return cls(_pool_of(terms), constant_total(tree))
@@ -69,10 +76,28 @@ def parse_pool(text: str, what: str = "power") -> Pool:
     terms = dice_terms(tree)
     if not terms or constant_total(tree) != 0 or any(sign < 0 for sign, _ in terms):
         raise RulesError(
-            f"{what} {text!r} must be dice only, each of which can inflict a wound",
+            f"{what} {quoted(text)} must be dice only, each of which can inflict a wound",
             hint="e.g. 2d8, or 1d6+1d8 for mixed dice; no constants or minus signs",
         )
-    return _pool_of(terms)
+    pool = _pool_of(terms)
+    check_pool(pool, what)
+    return pool
+
+
+def check_pool(pool: Pool, what: str = "power") -> None:
+    """Refuse, at once, a power pool past :data:`MAX_POWER_DICE` dice of
+    :data:`MAX_POWER_SIDES` sides.
+
+    Raises:
+        RulesError: the pool is too large, with the limit named.
+    """
+    if len(pool) > MAX_POWER_DICE or max(pool, default=0) > MAX_POWER_SIDES:
+        raise RulesError(
+            f"{what} {pool_text(pool)} is more than affray handles: at most "
+            f"{MAX_POWER_DICE} dice of at most {MAX_POWER_SIDES} sides",
+            hint="weapons in the text roll one to three dice, d4 to d20 (e.g. 2d8); "
+            "extra power adds a die or two",
+        )
 
 
 def _pool_of(terms: list[tuple[int, DiceTerm]]) -> Pool:
@@ -105,7 +130,10 @@ class Fighter:
             raise RulesError(f"{self.name}: skill is {self.skill}, but it is +0 or higher")
         if self.grip is None:
             object.__setattr__(self, "grip", self.weapon.default_grip)
-        self.weapon.power(self.wielded)  # raises when the grip is not allowed
+        check_pool(self.weapon.power(self.wielded), "weapon power")  # the grip is allowed
+        check_pool(self.extra_power, "extra power")
+        if self.missile is not None:
+            check_pool(self.missile.power, "missile power")
         if self.shield and self.wielded is Grip.TWO_HANDED:
             raise RulesError(
                 f"{self.name}: a shield needs a free hand, but the {self.weapon.name} "

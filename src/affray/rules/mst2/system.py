@@ -18,13 +18,14 @@ from affray.rules.mst2.ruleset import Mst2Encounter, Mst2Ruleset, TurnOrder
 from affray.rules.mst2.state import FighterState, Lethality
 from affray.rules.mst2.tactics import Mst2AI, Mst2Tactics, Role
 from affray.sheets.mst2 import Mst2Sheet, mst2_fighter
-from affray.sheets.validation import Strict, validate
+from affray.sheets.validation import EncounterTable, validate
 
 if TYPE_CHECKING:
+    from affray.sim.chunks import Estimate
     from affray.sim.stats import DuelStats
 
 
-class EncounterOptions(Strict):
+class EncounterOptions(EncounterTable):
     """MST-2's keys at the top of an encounter file (docs/encounters.md)."""
 
     lethality: Literal["high", "standard", "optional"] = "standard"
@@ -33,7 +34,7 @@ class EncounterOptions(Strict):
     ranged_extra_power: bool = False
 
 
-class TacticsKeys(Strict):
+class TacticsKeys(EncounterTable):
     """MST-2's tactics keys on a side or a member."""
 
     role: Literal["fighter", "archer"] | None = None
@@ -54,8 +55,8 @@ def _ruleset(keys: EncounterKeys) -> Mst2Ruleset:
     )
 
 
-def _tactics(target: Targeting, data: Mapping[str, object], where: str, key: str) -> Mst2Tactics:
-    keys = validate(TacticsKeys, data, where, prefix=key)
+def _tactics(target: Targeting, data: Mapping[str, object], where: str, at: str) -> Mst2Tactics:
+    keys = validate(TacticsKeys, data, where, at=at)
     return Mst2Tactics(target, Role(keys.role or "fighter"), keys.retreat_at)
 
 
@@ -112,11 +113,19 @@ def _fast(
     workers: int,
     progress: Callable[[int], None] | None,
     max_rounds: int,
+    estimate: Callable[[Estimate], None] | None,
 ) -> tuple[DuelStats, int]:
     from affray.sim.fast import simulate_fast
 
     return simulate_fast(
-        a, b, n, seed=seed, workers=workers, progress=progress, max_rounds=max_rounds
+        a,
+        b,
+        n,
+        seed=seed,
+        workers=workers,
+        progress=progress,
+        max_rounds=max_rounds,
+        estimate=estimate,
     )
 
 
