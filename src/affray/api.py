@@ -239,6 +239,7 @@ def simulate(
         workers=workers,
         progress=progress,
         max_rounds=MAX_ROUNDS,
+        estimate=estimate,
     )
     return SimulationRun(stats, "reference", used, note)
 
