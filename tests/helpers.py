@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import sys
 from pathlib import Path
 
@@ -19,6 +20,12 @@ SCRIPT = [
     "import sys; sys.argv[0] = 'affray'; from affray.cli.main import main; main()",
 ]
 """The real console script in a fresh process (its own error handling included)."""
+
+
+def ctrl_c_as_at_a_terminal() -> None:
+    """Ctrl-C's default action in a child process, whatever the test runner was started
+    with (a shell's background job ignores SIGINT, and its children inherit that)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def make_fighter(

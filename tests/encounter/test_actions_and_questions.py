@@ -39,6 +39,7 @@ from affray.rules.midian.resolve import Rules
 from affray.rules.midian.ruleset import MidianRuleset
 from affray.rules.midian.situations import CalledShot
 from affray.rules.mst2 import events as ev
+from affray.rules.mst2 import missile
 from affray.rules.mst2.ruleset import Mst2Ruleset, NonCombat, StepAway
 from affray.rules.mst2.state import FighterState
 from affray.sheets import load_encounter, load_sheet
@@ -67,7 +68,7 @@ class Once:
 
 
 def mst2_trio() -> tuple[Encounter[Any, Any], driver.Driver]:
-    archer = make_fighter("Archer", skill=20, missile="short bow")
+    archer = make_fighter("Archer", skill=20, missile=missile("short bow"))
     brute = make_fighter("Brute", weapon_name="club")
     fallen = make_fighter("Fallen")
     encounter, rules = driver.build(

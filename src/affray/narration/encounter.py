@@ -49,9 +49,10 @@ def _disengaged(event: enc.Disengaged) -> tuple[list[Segment], bool]:
 def _ended(event: enc.EncounterEnded) -> tuple[list[Segment], bool]:
     result = f"Winner: {event.winner}" if event.winner else "Draw"
     standing = f"; still standing: {', '.join(event.standing)}" if event.standing else ""
+    rounds = f"{event.rounds} round{'' if event.rounds == 1 else 's'}"
     return [
         (result, "hit" if event.winner else "name"),
-        (f", after {event.rounds} rounds ({event.reason}){standing}", ""),
+        (f", after {rounds} ({event.reason}){standing}", ""),
     ], False
 
 

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -137,7 +139,8 @@ def run_chunks(
     try:
         pending: deque[tuple[Future[DuelStats], int]] = deque()
         for index, size in todo:
-            pending.append((pool.submit(job, entropy, index, size), size))
+            with _interrupt_after():
+                pending.append((pool.submit(job, entropy, index, size), size))
             if len(pending) >= workers * IN_FLIGHT_PER_WORKER:
                 break
         while pending:
@@ -147,12 +150,35 @@ def run_chunks(
                 progress(size)
             following = next(todo, None)
             if following is not None:
-                pending.append((pool.submit(job, entropy, *following), following[1]))
+                with _interrupt_after():
+                    pending.append((pool.submit(job, entropy, *following), following[1]))
     except BaseException:
         _stop(pool)
         raise
     pool.shutdown()
     return total, entropy
+
+
+@contextmanager
+def _interrupt_after() -> Iterator[None]:
+    """Hold a Ctrl-C until the block is done, then raise it.
+
+    A submission may start a worker process; a Ctrl-C that lands between the start
+    and the pool's note of it would leave a worker the pool does not know, which
+    :func:`_stop` cannot end (it went on fighting its chunk, and the program waited
+    for it at exit). Only the main thread receives signals, so elsewhere this holds
+    nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda number, frame: held.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if held:
+        raise KeyboardInterrupt
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:

@@ -95,9 +95,10 @@ def critical_effect(
     detail = effect.detail
     if effect.duration:
         rounds = roll(effect.duration, dice, f"{effect.name}: rounds")
+        unit = "round" if rounds.total == 1 else "rounds"
         detail = (
-            f"{detail} for {rounds.total} rounds"
+            f"{detail} for {rounds.total} {unit}"
             if "dies" not in detail
-            else f"dies in {rounds.total} rounds"
+            else f"dies in {rounds.total} {unit}"
         )
     return (CriticalEffect(character, effect.name.value, detail, die),)
