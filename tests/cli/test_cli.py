@@ -514,7 +514,7 @@ def test_ctrl_c_as_the_workers_start_stops_them_all(tmp_path: Path) -> None:
         sheets.append(str(path))
     for _ in range(8):
         with subprocess.Popen(
-            [*SCRIPT, "duel", *sheets, "-n", "10000", "--workers", "2"],
+            [*SCRIPT, "duel", *sheets, "-n", "10000", "--workers", "2", "--engine", "reference"],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
