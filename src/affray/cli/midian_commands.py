@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
     from affray.rules.midian.character import Character
 
 sheet_argument = click.Path(dir_okay=False, path_type=str)
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 @click.group("midian")
@@ -34,6 +36,43 @@ def load_midian(path: str) -> Character:
     return character
 
 
+def defender_options(function: F) -> F:
+    """``--no-defence``, ``--hit-points``, ``--life-points``: how the defender stands."""
+    for option in reversed(
+        (
+            click.option(
+                "--no-defence", is_flag=True, help="The defender does not parry, block or dodge."
+            ),
+            click.option(
+                "--hit-points",
+                type=click.IntRange(min=0),
+                default=None,
+                help="Defender's current hit points.",
+            ),
+            click.option(
+                "--life-points", type=int, default=None, help="Defender's current life points."
+            ),
+        )
+    ):
+        function = option(function)
+    return function
+
+
+def defender_health(defender: Character, hit_points: int | None, life_points: int | None) -> Any:
+    """The defender's health: fresh, with the hit and life points given (at most its
+    sheet's)."""
+    from dataclasses import replace
+
+    from affray.rules.midian.injury import Health
+
+    health = Health.fresh(defender)
+    if hit_points is not None:
+        health = replace(health, hit_points=min(hit_points, defender.hit_points))
+    if life_points is not None:
+        health = replace(health, life_points=min(life_points, defender.life_points))
+    return health
+
+
 def _print_events(events: Any) -> None:
     from affray.cli.output import print_lines
     from affray.narration import narrate
@@ -45,11 +84,7 @@ def _print_events(events: Any) -> None:
 @click.argument("attacker", type=sheet_argument)
 @click.argument("defender", type=sheet_argument)
 @rolls_option
-@click.option("--no-defence", is_flag=True, help="The defender does not parry, block or dodge.")
-@click.option(
-    "--hit-points", type=click.IntRange(min=0), default=None, help="Defender's current hit points."
-)
-@click.option("--life-points", type=int, default=None, help="Defender's current life points.")
+@defender_options
 @click.option(
     "--distance", type=click.IntRange(min=0), default=None, help="Feet to the target (ranged)."
 )
@@ -110,19 +145,14 @@ def attack_command(
     defends); the damage dice; a Willpower check 2d20 (if due); system shock d100
     (if due).
     """
-    from dataclasses import replace
 
     from affray.cli.output import emit_json
     from affray.rules.midian.attack import HitRule
-    from affray.rules.midian.injury import Health, WillpowerRule, WillpowerShock
+    from affray.rules.midian.injury import WillpowerRule, WillpowerShock
     from affray.rules.midian.resolve import Rules, Situation, resolve_attack
 
     a, d = load_midian(attacker), load_midian(defender)
-    health = Health.fresh(d)
-    if hit_points is not None:
-        health = replace(health, hit_points=min(hit_points, d.hit_points))
-    if life_points is not None:
-        health = replace(health, life_points=min(life_points, d.life_points))
+    health = defender_health(d, hit_points, life_points)
     situation = Situation(
         ranged=a.weapon.ranged is not None,
         distance=distance,
@@ -170,11 +200,7 @@ def attack_command(
 @midian.command("odds")
 @click.argument("attacker", type=sheet_argument)
 @click.argument("defender", type=sheet_argument)
-@click.option("--no-defence", is_flag=True, help="The defender does not parry, block or dodge.")
-@click.option(
-    "--hit-points", type=click.IntRange(min=0), default=None, help="Defender's current hit points."
-)
-@click.option("--life-points", type=int, default=None, help="Defender's current life points.")
+@defender_options
 @plot_option("the distribution of the damage the defender loses")
 @json_option
 def odds_command(
@@ -190,21 +216,14 @@ def odds_command(
     defended (by the defender's best defence this round), the damage it loses (after
     doubling, resistance and reduction), and the chance the blow leaves it down
     (Willpower and system shock included), from its current state."""
-    from dataclasses import replace
-
     from affray.cli.output import emit_json, percent, table
     from affray.odds.midian import attack_odds
     from affray.plots import check_plot_path
-    from affray.rules.midian.injury import Health
 
     if plot is not None:
         check_plot_path(plot)
     a, d = load_midian(attacker), load_midian(defender)
-    health = Health.fresh(d)
-    if hit_points is not None:
-        health = replace(health, hit_points=min(hit_points, d.hit_points))
-    if life_points is not None:
-        health = replace(health, life_points=min(life_points, d.life_points))
+    health = defender_health(d, hit_points, life_points)
     odds = attack_odds(a, d, health=health, defend=not no_defence)
     if plot is not None:
         from affray.plots import plot_histogram
