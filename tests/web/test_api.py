@@ -246,5 +246,6 @@ members = [{ sheet = "wolf", count = 1, name = "Grey" }]
     shown = client.get(f"/api/tables/{setup.ford.id}", headers=gm(setup)).json()
     assert [c["id"] for c in shown["combatants"]][2:] == ["Bandit 1", "Bandit 2", "Grey"]
     files = text + '[[sides]]\nname = "C"\nmembers = ["knight.json"]\n'
+    assert command(client, setup, 2, verb="import", encounter_text=text).status_code == 409
     refused = command(client, setup, 5, verb="import", encounter_text=files)
     assert refused.status_code == 422 and "cannot reach" in refused.json()["error"]

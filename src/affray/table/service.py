@@ -17,7 +17,7 @@ from affray.sheets.combatants import sheet_from_data
 from affray.sheets.documents import load_document, parse_document
 from affray.sheets.validation import plain_name
 from affray.table.commands import Add, Command, command_data
-from affray.table.fold import REDO, UNDO, Applied, Fold, play
+from affray.table.fold import REDO, UNDO, Applied, Fold, Played, play
 from affray.table.state import Rules, TableState
 from affray.table.store import Store, TableRow
 
@@ -183,25 +183,30 @@ class Tables:
     def _tactics_keys(table: TableRow) -> frozenset[str]:
         return registry.system(table.system).tactics_keys
 
-    def run_all(self, table: TableRow, commands: Sequence[Command]) -> list[Done]:
+    def run_all(
+        self, table: TableRow, commands: Sequence[Command], expected: int | None = None
+    ) -> list[Done]:
         """Several commands that roll nothing (an import's adds), each a change of its
-        own (so each can be undone), all in one transaction: all or none."""
-        dones: list[Done] = []
-        with self.store.writing(table.id) as writer:
+        own (so each can be undone), all in one transaction: all or none.
+
+        Raises:
+            ConflictError: ``expected`` is not the table's version (nothing applied).
+        """
+        with self.store.writing(table.id, expected) as writer:
             fold = self.fold(table)
             state = fold.state
-            played = []
+            played: list[tuple[Played, tuple[str, ...]]] = []
             for command in commands:
                 one = play(fold.rules, state, command)
                 state = one.state
-                played.append(one)
+                played.append((one, tuple(narrate_text(one.events))))
             versions = [
-                writer.append(p.command.verb, {**p.payload(), "lines": narrate_text(p.events)})
-                for p in played
+                writer.append(one.command.verb, {**one.payload(), "lines": list(lines)})
+                for one, lines in played
             ]
-        for version, one in zip(versions, played, strict=True):
+        dones: list[Done] = []
+        for version, (one, lines) in zip(versions, played, strict=True):
             fold.push(version, one.command, one.inputs, one.state, one.events)
-            lines = tuple(narrate_text(one.events))
             dones.append(Done(table, version, one.state, one.events, lines))
         return dones
 

@@ -171,9 +171,7 @@ class Tracker:
 
     def _run(self, row: TableRow, request: Request, expected: int | None) -> Done:
         if request.verb == "import":
-            if expected is not None and expected != self.tables.store.version(row.id):
-                raise ConflictError(expected, self.tables.store.version(row.id))
-            dones = self.tables.run_all(row, request.commands)
+            dones = self.tables.run_all(row, request.commands, expected)
             if not dones:
                 raise TableError("the encounter has no one in it")
             events = tuple(e for done in dones for e in done.events)
