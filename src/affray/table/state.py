@@ -292,12 +292,7 @@ def next_step(
     rules: Rules, state: TableState, answers: Answers[Any, Any]
 ) -> tuple[TableState, list[Event]]:
     """``next``: pass the current turn, or end the round and start the next."""
-    phase = state.phase(rules)
-    if phase is Phase.SETUP:
-        raise RulesError("the fight has not started", hint="start it with `affray table start`")
-    if phase is Phase.OVER:
-        raise RulesError(_over(rules, state), hint="undo to go back, or add combatants")
-    if phase is Phase.TURN:
+    if _fighting_phase(rules, state) is Phase.TURN:
         assert state.current is not None
         actor = state.current
         state, events, free = _begin_turn(rules, state, actor, answers)
@@ -344,13 +339,22 @@ def _unmark(state: TableState, command: Unmark) -> tuple[TableState, list[Event]
 # -- turns and rounds -------------------------------------------------------------------
 
 
-def _check_turn(rules: Rules, state: TableState, actor: str) -> None:
+def _fighting_phase(rules: Rules, state: TableState) -> Phase:
+    """The phase, which must be a turn or the end of a round.
+
+    Raises:
+        RulesError: the fight has not started, or is over.
+    """
     phase = state.phase(rules)
     if phase is Phase.SETUP:
         raise RulesError("the fight has not started", hint="start it with `affray table start`")
     if phase is Phase.OVER:
         raise RulesError(_over(rules, state), hint="undo to go back, or add combatants")
-    if phase is Phase.ROUND_OVER:
+    return phase
+
+
+def _check_turn(rules: Rules, state: TableState, actor: str) -> None:
+    if _fighting_phase(rules, state) is Phase.ROUND_OVER:
         raise RulesError(
             f"every turn of round {state.round} is taken",
             hint=f"`affray table next` ends the round and starts round {state.round + 1}",
@@ -449,7 +453,7 @@ def _expire(state: TableState, cid: str, edge: Edge) -> tuple[TableState, list[E
         else:
             why = f" (the {edge.value} of {cid}'s turn)"
             events.append(ConditionEnded(condition.combatant, condition.text, why))
-    if not events and len(kept) == len(state.conditions) and kept == list(state.conditions):
+    if kept == list(state.conditions):  # none of them counts this turn
         return state, []
     return replace(state, conditions=tuple(kept)), events
 
