@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import sys
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -204,9 +203,10 @@ def _simulate(
     as_json: bool,
 ) -> None:
     from affray.api import simulate
+    from affray.cli.output import ProgressBar
 
     fast = engine == "fast" and system.fast_duels is not None
-    progress = _Progress(count, threshold=20_000 if fast else 2_000)
+    progress = ProgressBar(count, "duels", threshold=20_000 if fast else 2_000)
     # where no progress bar shows, say before the work how long a long run will take
     announce = _announce if as_json or not progress.showing else None
     with progress as advance:
@@ -233,11 +233,12 @@ no progress bar shows; the environment variable ``AFFRAY_ESTIMATE_SECONDS`` sets
 
 def _announce(estimate: Estimate) -> None:
     """One line on stderr for a long run (a progress bar says as much at a terminal)."""
-    if estimate.seconds > _estimate_after():
+    if estimate.seconds > estimate_after():
         click.echo(estimate_line(estimate), err=True)
 
 
-def _estimate_after() -> float:
+def estimate_after() -> float:
+    """Seconds above which a run with no progress bar says how long it will take."""
     try:
         return float(os.environ.get("AFFRAY_ESTIMATE_SECONDS", ESTIMATE_AFTER))
     except ValueError:
@@ -305,28 +306,3 @@ def _report(
         ],
     )
     click.echo(f"95% interval for {a_name} winning: {low * 100:.3f}% to {high * 100:.3f}%")
-
-
-class _Progress:
-    """A rich progress bar on stderr for long runs at a terminal; silent otherwise."""
-
-    def __init__(self, total: int, threshold: int = 20_000) -> None:
-        self.total = total
-        self.showing = total >= threshold and sys.stderr.isatty()
-        self.bar: Any = None
-
-    def __enter__(self) -> Any:
-        if not self.showing:
-            return lambda done: None
-        from rich.progress import Progress
-
-        from affray.cli.output import console
-
-        self.bar = Progress(console=console(stderr=True), transient=True)
-        self.bar.start()
-        task = self.bar.add_task("duels", total=self.total)
-        return lambda done: self.bar.advance(task, done)
-
-    def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.stop()

@@ -69,6 +69,7 @@ def _register() -> None:
     from affray.cli import (
         dice_commands,
         duel_command,
+        explore_command,
         fight_command,
         midian_commands,
         mst2_commands,
@@ -82,6 +83,7 @@ def _register() -> None:
     cli.add_command(midian_commands.midian)
     cli.add_command(duel_command.duel_command)
     cli.add_command(fight_command.fight_command)
+    cli.add_command(explore_command.explore_command)
     cli.add_command(table_commands.table)
     cli.add_command(serve_command.serve_command)
 

@@ -81,3 +81,27 @@ def table(
     for row in rows:
         grid.add_row(*row)
     console().print(grid)
+
+
+class ProgressBar:
+    """A rich progress bar on stderr for long runs at a terminal; silent otherwise."""
+
+    def __init__(self, total: int, label: str, threshold: int = 20_000) -> None:
+        self.total = total
+        self.label = label
+        self.showing = total >= threshold and sys.stderr.isatty()
+        self.bar: Any = None
+
+    def __enter__(self) -> Any:
+        if not self.showing:
+            return lambda done: None
+        from rich.progress import Progress
+
+        self.bar = Progress(console=console(stderr=True), transient=True)
+        self.bar.start()
+        task = self.bar.add_task(self.label, total=self.total)
+        return lambda done: self.bar.advance(task, done)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()

@@ -36,7 +36,7 @@ def chunks(n: int, chunk: int) -> Iterator[tuple[int, int]]:
         yield index, min(chunk, n - start)
 
 
-def _quiet_worker() -> None:
+def quiet_worker() -> None:
     """Workers leave Ctrl-C to the main process, which stops them."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
@@ -135,11 +135,11 @@ def run_chunks(
             if progress is not None:
                 progress(size)
         return total, entropy
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_quiet_worker)
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=quiet_worker)
     try:
         pending: deque[tuple[Future[DuelStats], int]] = deque()
         for index, size in todo:
-            with _interrupt_after():
+            with interrupt_after():
                 pending.append((pool.submit(job, entropy, index, size), size))
             if len(pending) >= workers * IN_FLIGHT_PER_WORKER:
                 break
@@ -150,22 +150,22 @@ def run_chunks(
                 progress(size)
             following = next(todo, None)
             if following is not None:
-                with _interrupt_after():
+                with interrupt_after():
                     pending.append((pool.submit(job, entropy, *following), following[1]))
     except BaseException:
-        _stop(pool)
+        stop_pool(pool)
         raise
     pool.shutdown()
     return total, entropy
 
 
 @contextmanager
-def _interrupt_after() -> Iterator[None]:
+def interrupt_after() -> Iterator[None]:
     """Hold a Ctrl-C until the block is done, then raise it.
 
     A submission may start a worker process; a Ctrl-C that lands between the start
     and the pool's note of it would leave a worker the pool does not know, which
-    :func:`_stop` cannot end (it went on fighting its chunk, and the program waited
+    :func:`stop_pool` cannot end (it went on fighting its chunk, and the program waited
     for it at exit). Only the main thread receives signals, so elsewhere this holds
     nothing."""
     if threading.current_thread() is not threading.main_thread():
@@ -181,7 +181,7 @@ def _interrupt_after() -> Iterator[None]:
         raise KeyboardInterrupt
 
 
-def _stop(pool: ProcessPoolExecutor) -> None:
+def stop_pool(pool: ProcessPoolExecutor) -> None:
     """Stop the workers now: cancel what has not started, end what has."""
     processes = list(getattr(pool, "_processes", {}).values())
     pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,144 @@
+"""``affray explore SWEEP.toml``: a duel's odds over a grid of stats (docs/explorer.md)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from affray.cli.options import json_option
+
+if TYPE_CHECKING:
+    from affray.explore import Outcome, Sweep
+
+
+@click.command("explore")
+@click.argument("sweep_file", metavar="SWEEP", type=click.Path(dir_okay=False, path_type=str))
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=str),
+    default=None,
+    help="Folder for results.csv, heatmap.png and report.html "
+    "(default: SWEEP's name + '-results', here).",
+)
+@click.option(
+    "--dask",
+    metavar="local|ADDRESS",
+    default=None,
+    help="Work on Dask: 'local' starts a cluster on this machine; tcp://HOST:PORT uses a "
+    "running scheduler (dask scheduler / dask worker).",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1, max=256),
+    default=None,
+    help="Worker processes on this machine (default: one per CPU); with --dask local, "
+    "the cluster's workers. Results do not depend on it.",
+)
+@click.option("--fresh", is_flag=True, help="Forget the cells kept from an earlier run.")
+@json_option
+def explore_command(
+    sweep_file: str,
+    out: str | None,
+    dask: str | None,
+    workers: int | None,
+    fresh: bool,
+    as_json: bool,
+) -> None:
+    """Odds of a duel over a grid of stats: results.csv, heatmap.png, report.html.
+
+    SWEEP names two base sheets and the axes to vary (any sheet key of either side);
+    each cell is worked out exactly where the system can, else simulated with its
+    own seed. Cells done are kept next to the output: an interrupted sweep, run
+    again, works out only the rest.
+    """
+    from affray.cli.duel_command import duration, estimate_after
+    from affray.cli.output import ProgressBar, emit_json
+    from affray.explore import Cache, backend, load_sweep, run_sweep, write_outputs
+    from affray.explore.outputs import prepare
+
+    if dask is not None and dask != "local" and workers is not None:
+        raise click.UsageError(
+            "--workers sets the workers of this machine or of --dask local; a running "
+            "scheduler has its own"
+        )
+    sweep = load_sweep(sweep_file)
+    folder = Path(out) if out is not None else Path(f"{Path(sweep_file).stem}-results")
+    prepare(folder)
+    cache = Cache(folder)
+    if fresh:
+        cache.clear()
+
+    def announce(seconds: float, cells: int, sharing: int) -> None:
+        if not bar.showing and seconds > estimate_after():
+            workers_word = f"{sharing} worker{'' if sharing == 1 else 's'}"
+            click.echo(
+                f"about {duration(seconds)} for {cells:,} cells on {workers_word}; "
+                "Ctrl-C stops, and the cells done are kept",
+                err=True,
+            )
+
+    bar = ProgressBar(sweep.cell_count, "cells", threshold=1)
+    where = backend(dask, workers if workers is not None else (os.cpu_count() or 1))
+    try:
+        with bar as advance:
+            outcome = run_sweep(sweep, cache, where, progress=advance, announce=announce)
+    except KeyboardInterrupt:
+        click.echo(
+            f"stopped: {len(cache):,} cells are kept in {cache.path}; "
+            "run the same command again to go on",
+            err=True,
+        )
+        raise
+    finally:
+        where.close()
+    files = write_outputs(sweep, outcome, folder)
+    if as_json:
+        emit_json(
+            {
+                "cells": len(outcome.rows),
+                "out": str(folder),
+                "seconds": outcome.seconds,
+                "computed": outcome.computed,
+                "cached": outcome.cached,
+                "invalid": outcome.invalid,
+                "files": [str(f) for f in files],
+            }
+        )
+        return
+    _summary(sweep, outcome, files)
+
+
+def _summary(sweep: Sweep, outcome: Outcome, files: list[Path]) -> None:
+    from affray.cli.output import table
+    from affray.explore.heatmap import chances
+    from affray.explore.sweep import value_text
+
+    method = "exact odds" if sweep.method == "exact" else f"{sweep.n:,} duels a cell"
+    click.echo(
+        f"{sweep.title}: {len(outcome.rows):,} cells ({method}) in {outcome.seconds:.1f} s "
+        f"on {outcome.backend}: {outcome.computed:,} worked out, {outcome.cached:,} kept "
+        f"from before, {outcome.invalid:,} with an invalid sheet"
+    )
+    if len(sweep.axes) <= 2:
+        grid = chances(sweep, outcome.rows)
+        first = sweep.axes[0]
+        if len(sweep.axes) == 1:
+            grid = grid.reshape(1, -1)
+            across, downs = first, [""]
+        else:
+            across, downs = sweep.axes[1], [value_text(v) for v in first.values]
+        if len(across.values) <= 12 and len(downs) <= 40:
+            heading = f"{first.column} \\ {across.column}" if len(sweep.axes) == 2 else ""
+            table(
+                f"Chance {sweep.a.name} wins",
+                (heading, *(value_text(v) for v in across.values)),
+                [
+                    (down, *("—" if v != v else f"{v * 100:.1f}%" for v in line))
+                    for down, line in zip(downs, grid, strict=True)
+                ],
+            )
+    for file in files:
+        click.echo(f"wrote {file}")

@@ -1,0 +1,193 @@
+"""Where batches of cells are worked out: this process, a pool of worker processes,
+or a Dask cluster (one started here, or a running scheduler).
+
+A backend takes batches as they are made and hands back each batch with its
+results as it finishes, keeping only a few in flight, so that batch sizes can
+follow the measured cost of a cell and an interrupt loses little.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any, Protocol
+
+from affray.errors import AffrayError
+from affray.explore.compute import Result, run_batch
+from affray.explore.grid import Job
+
+Batch = list[Job]
+NextBatch = Callable[[], Batch | None]
+"""Makes the next batch (sized by what has been measured so far), or None at the end."""
+
+IN_FLIGHT_PER_WORKER = 2
+
+
+class Backend(Protocol):
+    """Runs batches; ``workers`` says how many run at once."""
+
+    workers: int
+    name: str
+
+    def run(self, make: NextBatch) -> Iterator[tuple[Batch, list[Result]]]:
+        """Each batch with its results, as they finish."""
+        ...
+
+    def close(self) -> None:
+        """Stop any work still running and let the workers go."""
+        ...
+
+
+class InProcess:
+    """Batches worked out here, one after another."""
+
+    name = "this process"
+
+    def __init__(self) -> None:
+        self.workers = 1
+
+    def run(self, make: NextBatch) -> Iterator[tuple[Batch, list[Result]]]:
+        while (batch := make()) is not None:
+            yield batch, run_batch(batch)
+
+    def close(self) -> None:
+        pass
+
+
+class Pool:
+    """Batches on worker processes of this machine."""
+
+    def __init__(self, workers: int) -> None:
+        from affray.sim.chunks import quiet_worker
+
+        self.workers = workers
+        self.name = f"{workers} worker processes"
+        self.pool = ProcessPoolExecutor(max_workers=workers, initializer=quiet_worker)
+
+    def run(self, make: NextBatch) -> Iterator[tuple[Batch, list[Result]]]:
+        from affray.sim.chunks import interrupt_after
+
+        pending: dict[Future[list[Result]], Batch] = {}
+        ended = False
+        while True:
+            while not ended and len(pending) < self.workers * IN_FLIGHT_PER_WORKER:
+                batch = make()
+                if batch is None:
+                    ended = True
+                    break
+                with interrupt_after():
+                    pending[self.pool.submit(run_batch, batch)] = batch
+            if not pending:
+                return
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield pending.pop(future), future.result()
+
+    def close(self) -> None:
+        from affray.sim.chunks import stop_pool
+
+        stop_pool(self.pool)
+
+
+ADDRESS = re.compile(r"^(tcp|tls|ucx|inproc)://[^\s/]+(:\d+)?/?$")
+
+
+class Dask:
+    """Batches on a Dask cluster: ``local`` starts one on this machine (one
+    single-threaded worker process per core, or ``workers``); an address such as
+    ``tcp://10.0.0.5:8786`` uses a running scheduler and its workers."""
+
+    def __init__(self, where: str, workers: int | None = None, *, wait_seconds: float = 30) -> None:
+        try:
+            import distributed
+        except ImportError:  # pragma: no cover - a dependency of affray
+            raise AffrayError(
+                "Dask is not installed", hint="pip install 'dask[distributed]'"
+            ) from None
+        for noisy in ("distributed", "tornado", "bokeh"):
+            logging.getLogger(noisy).setLevel(logging.ERROR)
+        dask: Any = distributed  # untyped: its calls are checked by the tests
+        self.cluster: Any = None
+        if where == "local":
+            self.cluster = dask.LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                silence_logs=logging.ERROR,
+            )
+            self.client: Any = dask.Client(self.cluster)
+            self.name = f"a local Dask cluster of {len(self.cluster.workers)} workers"
+        else:
+            if not ADDRESS.match(where):
+                raise AffrayError(
+                    f"{where!r} is not a Dask scheduler address",
+                    hint="--dask local starts a cluster here; --dask tcp://HOST:PORT uses "
+                    "a running scheduler (started with: dask scheduler)",
+                )
+            try:
+                self.client = dask.Client(where, timeout=f"{wait_seconds}s")
+            except (OSError, TimeoutError) as error:
+                raise AffrayError(
+                    f"no Dask scheduler answers at {where} ({error})",
+                    hint=f"start one with: dask scheduler; then workers with: dask worker {where}",
+                ) from None
+            try:
+                self.client.wait_for_workers(1, timeout=wait_seconds)
+            except (OSError, TimeoutError):
+                self.client.close()
+                raise AffrayError(
+                    f"the Dask scheduler at {where} has no workers",
+                    hint=f"start one or more with: dask worker {where}",
+                ) from None
+        self.workers = max(
+            1,
+            sum(
+                info.get("nthreads", 1) for info in self.client.scheduler_info()["workers"].values()
+            ),
+        )
+        if self.cluster is None:
+            self.name = f"the Dask scheduler at {where} ({self.workers} worker threads)"
+
+    def run(self, make: NextBatch) -> Iterator[tuple[Batch, list[Result]]]:
+        import distributed
+
+        dask: Any = distributed
+        pending: dict[str, Batch] = {}
+        queue = dask.as_completed()
+
+        def top_up() -> None:
+            while len(pending) < self.workers * IN_FLIGHT_PER_WORKER:
+                batch = make()
+                if batch is None:
+                    return
+                future = self.client.submit(run_batch, batch, pure=False)
+                pending[future.key] = batch
+                queue.add(future)
+
+        top_up()
+        while pending:
+            future = next(queue)
+            results = future.result()
+            batch = pending.pop(future.key)
+            future.release()
+            yield batch, results
+            top_up()
+
+    def close(self) -> None:
+        try:
+            self.client.close()
+        finally:
+            if self.cluster is not None:
+                self.cluster.close()
+
+
+def backend(dask: str | None, workers: int) -> Backend:
+    """The backend asked for: Dask, a pool of ``workers`` processes, or this process."""
+    if dask is not None:
+        return Dask(dask, workers if dask == "local" else None)
+    if workers <= 1:
+        return InProcess()
+    return Pool(workers)

@@ -1,0 +1,77 @@
+"""The resume cache: every cell worked out, one JSON line each, next to the output.
+
+Lines are appended as batches finish and flushed to disk, so an interrupted sweep
+(Ctrl-C, a lost worker, a power cut) keeps every cell it had finished and the next
+run works out only the rest. A line cut short by a crash is skipped. A cell is
+found by its key (:func:`affray.explore.grid.cell_key`), so an edited sweep reuses
+only the cells that are still the same.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+from affray.explore.compute import Result
+
+CACHE_NAME = "cells-cache.jsonl"
+
+
+class Cache:
+    """The cells already worked out for an output folder."""
+
+    def __init__(self, folder: Path) -> None:
+        self.path = folder / CACHE_NAME
+        self.results: dict[str, Result] = {}
+        self._cut = False
+        if self.path.is_file():
+            self.results = dict(_read(self.path))
+            with self.path.open("rb") as file:
+                file.seek(0, os.SEEK_END)
+                if file.tell():
+                    file.seek(-1, os.SEEK_END)
+                    self._cut = file.read(1) != b"\n"  # a crash cut the last line short
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.results
+
+    def __getitem__(self, key: str) -> Result:
+        return self.results[key]
+
+    def __len__(self) -> int:
+        return len(self.results)
+
+    def add(self, done: Iterable[tuple[str, Result]]) -> None:
+        """Keep these cells, on disk before this returns."""
+        lines = []
+        for key, result in done:
+            self.results[key] = result
+            lines.append(json.dumps({"key": key, "result": result.to_json()}) + "\n")
+        if not lines:
+            return
+        if self._cut:  # end the cut line, so the new ones start lines of their own
+            lines.insert(0, "\n")
+            self._cut = False
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a", encoding="utf-8") as file:
+            file.write("".join(lines))
+            file.flush()
+            os.fsync(file.fileno())
+
+    def clear(self) -> None:
+        """Forget every cell (``--fresh``)."""
+        self.results = {}
+        self._cut = False
+        self.path.unlink(missing_ok=True)
+
+
+def _read(path: Path) -> Iterable[tuple[str, Result]]:
+    with path.open(encoding="utf-8", errors="replace") as file:
+        for line in file:
+            try:
+                entry = json.loads(line)
+                yield str(entry["key"]), Result.from_json(entry["result"])
+            except (ValueError, KeyError, TypeError):  # a line cut short by a crash
+                continue

@@ -1,0 +1,119 @@
+"""Working out cells: what runs on a worker (this process, a pool's, or Dask's).
+
+A batch is a list of jobs; its results come back in the same order. Each cell is
+worked out alone, by the rule system's own exact odds or its simulator (the same
+calls as ``affray duel``), so a batch's size never changes a result.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from affray.errors import AffrayError
+from affray.explore.grid import Job, one_line
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """One cell's odds (A attacks first; a draw at the round cap).
+
+    Attributes:
+        method: how they were worked out: ``exact`` or ``monte-carlo`` (an exact
+            cell the system refuses, such as one whose duels can last past the
+            round cap beyond the exact budget, is simulated instead; ``note`` says).
+        n: duels simulated (None for exact odds).
+        ci95_low, ci95_high: the 95 % interval for A winning (Monte Carlo).
+        seed: the seed that repeats it with ``affray duel -n N --seed SEED``.
+        engine: the simulator that ran (``fast`` or ``reference``), else None.
+        note: why the method or engine differs from the one asked for, else None.
+        error: why the cell has no odds (the rules refused the duel), else None.
+        seconds: how long it took to work out.
+    """
+
+    p_a_wins: float | None
+    p_b_wins: float | None
+    p_draw: float | None
+    mean_rounds: float | None
+    method: str
+    n: int | None = None
+    ci95_low: float | None = None
+    ci95_high: float | None = None
+    seed: int | None = None
+    engine: str | None = None
+    note: str | None = None
+    error: str | None = None
+    seconds: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Result:
+        return cls(**{name: data[name] for name in cls.__dataclass_fields__ if name in data})
+
+
+def run_batch(jobs: Sequence[Job]) -> list[Result]:
+    """Work out each job of a batch, in order (a worker's task)."""
+    return [run_job(job) for job in jobs]
+
+
+def run_job(job: Job) -> Result:
+    """One cell's odds: exact where asked and the system can, else simulated."""
+    from affray.registry import system_of
+    from affray.sheets import sheet_from_data
+
+    started = time.perf_counter()
+    try:
+        a = sheet_from_data(job.a, "a")
+        b = sheet_from_data(job.b, "b")
+    except AffrayError as error:  # checked before: only a changed catalog lands here
+        return Result(None, None, None, None, job.method, error=one_line(error))
+    system = system_of(a)
+    note = None
+    if job.method == "exact" and system.exact_duel is not None:
+        try:
+            odds = system.exact_duel(a, b, False)
+        except AffrayError as refused:
+            note = f"exact odds refused ({refused.message}); simulated instead"
+        else:
+            return Result(
+                odds.p_a_wins,
+                odds.p_b_wins,
+                odds.p_draw,
+                odds.mean_rounds,
+                "exact",
+                seconds=time.perf_counter() - started,
+            )
+    return _simulated(system, a, b, job, note, started)
+
+
+def _simulated(system: Any, a: Any, b: Any, job: Job, note: str | None, started: float) -> Result:
+    from affray.api import simulate
+    from affray.encounter import named
+
+    if a.name == b.name:  # as affray duel does: the reference engine tells them apart
+        a, b = named(a, f"{a.name} (A)"), named(b, f"{b.name} (B)")
+    try:
+        run = simulate(system, a, b, job.n, seed=job.seed, engine=job.engine, workers=1)
+    except AffrayError as error:
+        return Result(None, None, None, None, "monte-carlo", job.n, error=one_line(error))
+    stats = run.stats
+    low, high = stats.ci95_a_wins
+    notes = [text for text in (note, run.note) if text]
+    return Result(
+        stats.p_a_wins,
+        stats.p_b_wins,
+        stats.p_draw,
+        stats.mean_rounds,
+        "monte-carlo",
+        stats.n,
+        low,
+        high,
+        job.seed,
+        run.engine,
+        "; ".join(notes) or None,
+        seconds=time.perf_counter() - started,
+    )

@@ -1,0 +1,146 @@
+"""The cells of a sweep: every combination of the axes' values, each a pair of sheets.
+
+A cell's sheets are the base sheets with its values set. A cell whose sheet the
+rule system refuses is kept, with the validator's message, so that the results
+show it rather than the run stopping. Each cell has a key (a digest of its two
+sheets and how it is worked out) for the resume cache, and a seed of its own for
+Monte Carlo, from the sweep's seed and its sheets: the same cell gets the same
+result whoever computes it, whatever else is in the sweep.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import hashlib
+import itertools
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from affray.errors import AffrayError, SheetError
+from affray.explore.sweep import Base, Method, Sweep, value_text
+from affray.quoting import quoted
+from affray.sheets import sheet_from_data
+
+CACHE_FORMAT = 1
+"""Bumped when a cell's result would be worked out differently (keys change with it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """What a worker needs to work out one cell: plain data, cheap to send."""
+
+    key: str
+    a: Mapping[str, Any]
+    b: Mapping[str, Any]
+    method: Method
+    n: int
+    seed: int
+    engine: str
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One cell: its place in the grid, its values, and its job or why it has none.
+
+    Attributes:
+        index: its place, the first axis varying slowest.
+        values: one value per axis.
+        job: the work, or None when a sheet is invalid.
+        error: the validator's message for an invalid sheet, else None.
+    """
+
+    index: int
+    values: tuple[Any, ...]
+    job: Job | None
+    error: str | None = None
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return tuple(value_text(v) for v in self.values)
+
+
+def with_value(data: Mapping[str, Any], key: str, value: Any) -> dict[str, Any]:
+    """A copy of sheet data with the dotted ``key`` set to ``value`` (tables on the way
+    made as needed).
+
+    Raises:
+        SheetError: a table on the way is something else (a catalog name, say).
+    """
+    result = copy.deepcopy(dict(data))
+    parts = key.split(".")
+    table: dict[str, Any] = result
+    for depth, part in enumerate(parts[:-1]):
+        inner = table.get(part)
+        if inner is None:
+            inner = table[part] = {}
+        elif not isinstance(inner, dict):
+            here = ".".join(parts[: depth + 1])
+            raise SheetError(
+                f"{quoted(here)} is {quoted(value_text(inner))} in the base sheet, not a "
+                f"table, so {quoted(key)} cannot be set",
+                key=here,
+                hint=f"write {here} as an inline table in the base sheet",
+            )
+        table = inner
+    table[parts[-1]] = copy.deepcopy(value)
+    return result
+
+
+def cells(sweep: Sweep) -> Iterator[Cell]:
+    """Every cell of the sweep, in order (the first axis varying slowest)."""
+    for index, values in enumerate(itertools.product(*(axis.values for axis in sweep.axes))):
+        a, b = dict(sweep.a.data), dict(sweep.b.data)
+        for axis, value in zip(sweep.axes, values, strict=True):
+            if axis.side in ("a", "both"):
+                a = with_value(a, axis.key, value)
+            if axis.side in ("b", "both"):
+                b = with_value(b, axis.key, value)
+        error = _problem(a, sweep.a, "a") or _problem(b, sweep.b, "b")
+        if error is not None:
+            yield Cell(index, values, None, error)
+            continue
+        key = cell_key(a, b, sweep)
+        job = Job(key, a, b, sweep.method, sweep.n, cell_seed(sweep.seed, a, b), sweep.engine)
+        yield Cell(index, values, job)
+
+
+def _problem(data: Mapping[str, Any], base: Base, side: str) -> str | None:
+    try:
+        sheet_from_data(data, f"{side} ({base.name})")
+    except SheetError as error:
+        return one_line(error)
+    return None
+
+
+def one_line(error: AffrayError) -> str:
+    """An error and its tip on one line, for a cell of results.csv."""
+    text = " ".join(error.message.split())
+    return f"{text} (tip: {error.hint})" if error.hint else text
+
+
+def _canonical(*parts: object) -> bytes:
+    return json.dumps(parts, sort_keys=True, separators=(",", ":"), default=str).encode()
+
+
+def cell_seed(seed: int, a: Mapping[str, Any], b: Mapping[str, Any]) -> int:
+    """A cell's Monte Carlo seed: from the sweep's seed and the cell's two sheets, so
+    ``affray duel A B -n N --seed SEED`` repeats the cell exactly."""
+    digest = hashlib.sha256(_canonical("seed", seed, a, b)).digest()
+    return int.from_bytes(digest[:4], "big")
+
+
+@functools.cache
+def _version() -> str:
+    from importlib.metadata import version
+
+    return version("affray")
+
+
+def cell_key(a: Mapping[str, Any], b: Mapping[str, Any], sweep: Sweep) -> str:
+    """The cell's key in the resume cache: its sheets and everything that sets its
+    result (method, n, seed, engine), so a changed sweep never reuses a stale cell."""
+    parts = (CACHE_FORMAT, _version(), a, b, sweep.method, sweep.n, sweep.seed, sweep.engine)
+    return hashlib.sha256(_canonical(*parts)).hexdigest()[:32]

@@ -1,0 +1,127 @@
+"""report.html: one self-contained page a designer can mail.
+
+It holds the heatmap (inline, as a data URL), what the grid says in a few lines,
+the table of every cell, the cells with no odds and why, both base sheets and the
+sweep file. No script, no stylesheet or picture from elsewhere: it opens the same
+from a mail, offline.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+
+from affray.explore.compute import Result
+from affray.explore.grid import Cell
+from affray.explore.heatmap import MAX_PANELS, axis_title
+from affray.explore.sweep import Sweep
+
+MAX_TABLE_ROWS = 5_000
+"""Rows shown in the report's table; results.csv always has them all."""
+
+
+def findings(sweep: Sweep, rows: Sequence[tuple[Cell, Result | None]]) -> list[str]:
+    """What the grid says, in a few sentences: A's best and worst cells, the cells
+    nearest an even fight, and how many cells have no odds."""
+    scored = [
+        (cell, result.p_a_wins)
+        for cell, result in rows
+        if result is not None and result.p_a_wins is not None
+    ]
+    lines: list[str] = []
+    a, b = sweep.a.name, sweep.b.name
+    if scored:
+        best = max(scored, key=lambda item: item[1])
+        worst = min(scored, key=lambda item: item[1])
+        lines.append(f"{a} does best at {_where(sweep, best[0])}: {_pct(best[1])} to win.")
+        lines.append(f"{a} does worst at {_where(sweep, worst[0])}: {_pct(worst[1])} to win.")
+        fair = sorted(scored, key=lambda item: abs(item[1] - 0.5))[:3]
+        if abs(fair[0][1] - 0.5) <= 0.1:
+            near = "; ".join(f"{_where(sweep, cell)} ({_pct(p)})" for cell, p in fair)
+            lines.append(f"Nearest an even fight: {near}.")
+        else:
+            side = a if fair[0][1] > 0.5 else b
+            lines.append(
+                f"No cell is within 10 points of an even fight: {side} is favoured everywhere."
+            )
+        favoured = sum(1 for _, p in scored if p > 0.5)
+        lines.append(
+            f"{a} is favoured in {favoured:,} of {len(scored):,} cells, {b} in "
+            f"{sum(1 for _, p in scored if p < 0.5):,}."
+        )
+    invalid = sum(1 for cell, _ in rows if cell.error is not None)
+    refused = sum(1 for _, result in rows if result is not None and result.error is not None)
+    if invalid:
+        lines.append(f"{invalid:,} cells have an invalid sheet (listed below).")
+    if refused:
+        lines.append(f"{refused:,} cells could not be worked out (listed below).")
+    return lines
+
+
+def _where(sweep: Sweep, cell: Cell) -> str:
+    return ", ".join(
+        f"{axis.column} = {label}" for axis, label in zip(sweep.axes, cell.labels, strict=True)
+    )
+
+
+def _pct(value: float | None) -> str:
+    if value is None or math.isnan(value):
+        return ""
+    return f"{value * 100:.1f}%"
+
+
+def _shade(value: float | None) -> str:
+    """A cell's background: the heatmap's colours, faded so the text reads."""
+    if value is None:
+        return "#eeeeee"
+    red, blue = (0xD6, 0x60, 0x4D), (0x43, 0x93, 0xC3)
+    far = min(1.0, abs(value - 0.5) * 2) * 0.6
+    tone = blue if value > 0.5 else red
+    mixed = [round(255 + (c - 255) * far) for c in tone]
+    return "#{:02x}{:02x}{:02x}".format(*mixed)
+
+
+def report_html(
+    sweep: Sweep,
+    rows: Sequence[tuple[Cell, Result | None]],
+    png: bytes | None,
+    *,
+    seconds: float,
+    backend: str,
+) -> str:
+    """The whole page."""
+    from importlib.metadata import version
+
+    pages = Environment(
+        loader=PackageLoader("affray.explore", "templates"),
+        autoescape=select_autoescape(["html"]),
+    )
+    pages.filters["pct"] = _pct
+    pages.filters["shade"] = _shade
+    shown = list(rows[:MAX_TABLE_ROWS])
+    problems = [
+        (cell, cell.error or (result.error if result else None))
+        for cell, result in rows
+        if cell.error is not None or (result is not None and result.error is not None)
+    ]
+    notes = sorted({result.note for _, result in rows if result is not None and result.note})
+    return pages.get_template("report.html").render(
+        sweep=sweep,
+        axis_titles=[axis_title(sweep, axis) for axis in sweep.axes],
+        rows=shown,
+        total=len(rows),
+        more=len(rows) - len(shown),
+        problems=problems,
+        notes=notes,
+        findings=findings(sweep, rows),
+        image=base64.b64encode(png).decode("ascii") if png is not None else None,
+        max_panels=MAX_PANELS,
+        seconds=seconds,
+        backend=backend,
+        made=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        version=version("affray"),
+    )

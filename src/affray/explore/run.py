@@ -1,0 +1,153 @@
+"""Running a sweep: the cells not in the cache, in batches, on a backend.
+
+Batches are sized to take about :data:`TASK_SECONDS` each, from the cost of the
+cells measured so far (the first cell is timed here, alone, before any batch is
+sent), and small enough near the end that every worker has a share. A cell's
+result depends on the cell only (its seed is its own), never on the batches or
+the workers, so any backend gives the same results.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from affray.explore.backends import Backend, Batch, InProcess
+from affray.explore.cache import Cache
+from affray.explore.compute import Result, run_job
+from affray.explore.grid import Cell, Job, cells
+from affray.explore.sweep import Sweep
+
+TASK_SECONDS = 0.5
+"""What one batch should take on a worker: long enough that sending it costs little
+(a Dask task costs about a millisecond), short enough to balance and to resume."""
+MAX_BATCH = 2_000
+
+Progress = Callable[[int], None]
+"""Hears how many more cells are done."""
+Announce = Callable[[float, int, int], None]
+"""Hears, once the first cell is timed: the seconds the rest should take, the cells
+left and the workers sharing them."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """A finished sweep: every cell with its result (None for an invalid sheet).
+
+    Attributes:
+        rows: each cell and its result, in grid order.
+        computed: cells worked out in this run.
+        cached: cells taken from the cache.
+        seconds: how long the run took.
+        backend: what worked them out, for people.
+    """
+
+    rows: tuple[tuple[Cell, Result | None], ...]
+    computed: int
+    cached: int
+    seconds: float
+    backend: str
+
+    @property
+    def invalid(self) -> int:
+        return sum(1 for cell, _ in self.rows if cell.error is not None)
+
+
+def run_sweep(
+    sweep: Sweep,
+    cache: Cache,
+    backend: Backend | None = None,
+    *,
+    progress: Progress | None = None,
+    announce: Announce | None = None,
+) -> Outcome:
+    """Work out every cell of ``sweep`` not already in ``cache`` (each kept in the
+    cache as its batch finishes) and gather all of them."""
+    started = time.perf_counter()
+    where = backend or InProcess()
+    grid = list(cells(sweep))
+    todo: dict[str, Job] = {}
+    for cell in grid:
+        if cell.job is not None and cell.job.key not in cache:
+            todo.setdefault(cell.job.key, cell.job)
+    cached = sum(1 for cell in grid if cell.job is not None and cell.job.key in cache)
+    if progress is not None:
+        progress(len(grid) - _count(grid, todo))
+    jobs = list(todo.values())
+    if jobs:
+        _work(jobs, cache, where, progress, announce, grid)
+    rows = tuple((cell, cache[cell.job.key] if cell.job else None) for cell in grid)
+    return Outcome(rows, len(jobs), cached, time.perf_counter() - started, where.name)
+
+
+def _count(grid: Sequence[Cell], todo: dict[str, Job]) -> int:
+    """How many cells of the grid wait for these jobs (alike cells share one)."""
+    return sum(1 for cell in grid if cell.job is not None and cell.job.key in todo)
+
+
+def _work(
+    jobs: list[Job],
+    cache: Cache,
+    backend: Backend,
+    progress: Progress | None,
+    announce: Announce | None,
+    grid: Sequence[Cell],
+) -> None:
+    sharing = dict.fromkeys((job.key for job in jobs), 0)
+    for cell in grid:
+        if cell.job is not None and cell.job.key in sharing:
+            sharing[cell.job.key] += 1
+
+    def done(batch: Batch, results: Sequence[Result]) -> None:
+        cache.add((job.key, result) for job, result in zip(batch, results, strict=True))
+        if progress is not None:
+            progress(sum(sharing[job.key] for job in batch))
+
+    first = run_job(jobs[0])  # timed alone: it sizes the batches
+    done([jobs[0]], [first])
+    sizer = _Sizer(max(first.seconds, 1e-4), backend.workers)
+    rest = jobs[1:]
+    if announce is not None and rest:
+        announce(
+            sizer.seconds_per_cell * len(rest) / min(backend.workers, len(rest)),
+            len(rest),
+            backend.workers,
+        )
+    position = 0
+
+    def make() -> Batch | None:
+        nonlocal position
+        if position >= len(rest):
+            return None
+        size = sizer.size(len(rest) - position)
+        batch = rest[position : position + size]
+        position += size
+        return batch
+
+    for batch, results in backend.run(make):
+        done(batch, results)
+        sizer.measured(results)
+
+
+class _Sizer:
+    """Batch sizes from the mean cost of the cells measured so far."""
+
+    def __init__(self, first: float, workers: int) -> None:
+        self.total = first
+        self.count = 1
+        self.workers = workers
+
+    @property
+    def seconds_per_cell(self) -> float:
+        return self.total / self.count
+
+    def measured(self, results: Sequence[Result]) -> None:
+        self.total += sum(result.seconds for result in results)
+        self.count += len(results)
+
+    def size(self, left: int) -> int:
+        by_time = math.floor(TASK_SECONDS / max(self.seconds_per_cell, 1e-6))
+        share = math.ceil(left / (self.workers * 2))  # every worker busy to the end
+        return max(1, min(by_time, share, MAX_BATCH, left))

@@ -1,0 +1,332 @@
+"""A sweep file: two base sheets, the axes to vary, and how to work out each cell.
+
+```toml
+a = "knight.json"          # sheet paths relative to the sweep file, or catalog names
+b = "ogre.toml"
+method = "exact"           # or "monte-carlo" (n = 100000, seed = 1)
+[[axes]]
+side = "a"                 # "a", "b" or "both"
+key = "skill"              # any sheet key; dotted for a key of an inline table
+values = [0, 1, 2, 3]      # or: range = [0, 10] (inclusive), range = [0, 10, 2]
+```
+
+Loading reads and checks the whole file and both base sheets; every mistake is a
+:class:`~affray.errors.SheetError` naming the sweep file and the key. A value that
+makes a cell's sheet invalid is not a mistake of the sweep file: that cell is
+reported with the sheet's own message (:mod:`affray.explore.grid`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import Field, StringConstraints
+
+from affray import bestiary, registry
+from affray.errors import SheetError
+from affray.quoting import quoted
+from affray.sheets import load_document, parse_document, sheet_from_data
+from affray.sheets.validation import Strict, validate
+
+MAX_CELLS = 100_000
+"""The most cells one sweep may have (a 1,000-cell grid is already a big picture)."""
+MAX_VALUES = 1_000
+"""The most values one axis may take."""
+MAX_AXES = 6
+
+Side = Literal["a", "b", "both"]
+Method = Literal["exact", "monte-carlo"]
+Engine = Literal["fast", "reference"]
+
+_KEY = r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$"
+Scalar = int | float | str | bool
+
+
+class AxisTable(Strict):
+    """One ``[[axes]]`` table of a sweep file."""
+
+    DOCS: ClassVar[str] = "docs/explorer.md"
+    PLACE: ClassVar[str | None] = "axis"
+
+    side: Side
+    key: Annotated[str, StringConstraints(min_length=1, max_length=100, pattern=_KEY)]
+    values: list[Scalar | dict[str, Any]] | None = Field(
+        default=None, min_length=1, max_length=MAX_VALUES
+    )
+    range: list[int | float] | None = Field(default=None, min_length=2, max_length=3)
+    label: str | None = Field(default=None, min_length=1, max_length=80)
+
+
+class SweepTable(Strict):
+    """The keys of a sweep file."""
+
+    DOCS: ClassVar[str] = "docs/explorer.md"
+
+    a: str = Field(min_length=1, max_length=500)
+    b: str = Field(min_length=1, max_length=500)
+    system: str | None = Field(default=None, min_length=1, max_length=40)
+    title: str | None = Field(default=None, min_length=1, max_length=200)
+    method: Method | None = None
+    n: int = Field(default=100_000, ge=1, le=10**9)
+    seed: int = Field(default=1, ge=0, le=2**63 - 1)
+    engine: Engine = "fast"
+    axes: list[AxisTable] = Field(min_length=1, max_length=MAX_AXES)
+
+
+@dataclass(frozen=True, slots=True)
+class Axis:
+    """One axis of a sweep: the key it sets on a side's sheet, and its values."""
+
+    side: Side
+    key: str
+    values: tuple[Any, ...]
+    label: str | None = None
+
+    @property
+    def column(self) -> str:
+        """Its column in results.csv: ``SIDE.KEY`` (``a.skill``)."""
+        return f"{self.side}.{self.key}"
+
+
+@dataclass(frozen=True, slots=True)
+class Base:
+    """A base sheet: its parsed data, where it came from, and its text for the report."""
+
+    data: Mapping[str, Any]
+    source: str
+    text: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Sweep:
+    """A checked sweep file.
+
+    Attributes:
+        path: the sweep file.
+        text: its text, for the report.
+        a, b: the base sheets.
+        system: the name of their rule system.
+        method: ``exact`` or ``monte-carlo`` (exact where the system has it, when the
+            file does not say).
+        n, seed, engine: the Monte Carlo settings (each cell seeded from ``seed``).
+        axes: the axes, the first varying slowest.
+        title: the report's title.
+    """
+
+    path: Path
+    text: str
+    a: Base
+    b: Base
+    system: str
+    method: Method
+    n: int
+    seed: int
+    engine: Engine
+    axes: tuple[Axis, ...]
+    title: str
+
+    @property
+    def cell_count(self) -> int:
+        return math.prod(len(axis.values) for axis in self.axes)
+
+
+def load_sweep(path: str | Path) -> Sweep:
+    """Read and check a sweep file and its base sheets.
+
+    Raises:
+        SheetError: the file, a key of it or a base sheet is invalid; the message
+            names the file and the key, the tip how to fix it.
+    """
+    where = str(path)
+    file = Path(path)
+    data = load_document(file)
+    table = validate(SweepTable, data, where)
+    axes = tuple(_axis(axis, number, where) for number, axis in enumerate(table.axes, 1))
+    cells = math.prod(len(axis.values) for axis in axes)
+    if cells > MAX_CELLS:
+        raise SheetError(
+            f"the axes make {cells:,} cells; the limit is {MAX_CELLS:,}",
+            path=where,
+            key="axes",
+            hint="sweep fewer values, or split the sweep into several files",
+        )
+    columns = [axis.column for axis in axes]
+    repeated = sorted({c for c in columns if columns.count(c) > 1})
+    if repeated:
+        raise SheetError(
+            f"two axes set the same key: {', '.join(repeated)}",
+            path=where,
+            key="axes",
+            hint="give each key one axis, with all its values",
+        )
+    a = _base(table.a, "a", file, where, table.system)
+    b = _base(table.b, "b", file, where, table.system)
+    system = registry.system_of(sheet_from_data(a.data, a.source))
+    if not system.owns(sheet_from_data(b.data, b.source)):
+        raise SheetError(
+            f"a is {_article(system.title)} sheet but b is not",
+            path=where,
+            key="b",
+            hint="a duel needs two sheets of one rule system",
+        )
+    if table.system is not None and table.system != system.name:
+        raise SheetError(
+            f'the sheets are {system.name} sheets, not "{table.system}"',
+            path=where,
+            key="system",
+            hint=f'system = "{system.name}", or leave it out',
+        )
+    method: Method = table.method or ("exact" if system.exact_duel is not None else "monte-carlo")
+    if method == "exact" and system.exact_duel is None:
+        raise SheetError(
+            f"{system.title} has no exact duel odds",
+            path=where,
+            key="method",
+            hint='method = "monte-carlo" (with n and seed)',
+        )
+    for axis in axes:
+        _check_key(axis, a if axis.side != "b" else b, where)
+        if axis.side == "both":
+            _check_key(axis, b, where)
+    return Sweep(
+        path=file,
+        text=file.read_text("utf-8"),
+        a=a,
+        b=b,
+        system=system.name,
+        method=method,
+        n=table.n,
+        seed=table.seed,
+        engine=table.engine,
+        axes=axes,
+        title=table.title or f"{a.name} vs {b.name}",
+    )
+
+
+def _article(title: str) -> str:
+    from affray.sheets.combatants import article
+
+    return f"{article(title)} {title}"
+
+
+def _axis(table: AxisTable, number: int, where: str) -> Axis:
+    at = f"axis {number} ({table.side}.{table.key})"
+    if (table.values is None) == (table.range is None):
+        raise SheetError(
+            "give either values or range",
+            path=where,
+            at=at,
+            hint="values = [0, 1, 2] lists them; range = [0, 10] or [0, 10, 2] counts them "
+            "(both ends included)",
+        )
+    if table.values is not None:
+        values: tuple[Any, ...] = tuple(table.values)
+    else:
+        assert table.range is not None
+        values = _range(table.range, where, at)
+    labels = [value_text(v) for v in values]
+    doubles = sorted({t for t in labels if labels.count(t) > 1})
+    if doubles:
+        raise SheetError(
+            f"a value is listed twice: {', '.join(doubles)}",
+            path=where,
+            at=at,
+            hint="list each value once",
+        )
+    return Axis(table.side, table.key, values, table.label)
+
+
+def _range(bounds: Sequence[int | float], where: str, at: str) -> tuple[Any, ...]:
+    start, stop = bounds[0], bounds[1]
+    step = bounds[2] if len(bounds) == 3 else 1
+    tip = "range = [FIRST, LAST] or [FIRST, LAST, STEP]: both ends included, STEP above 0"
+    if not all(math.isfinite(x) for x in (start, stop, step)) or step <= 0 or stop < start:
+        raise SheetError(f"range {list(bounds)} counts no values", path=where, at=at, hint=tip)
+    count = math.floor((stop - start) / step + 1e-9) + 1
+    if count > MAX_VALUES:
+        raise SheetError(
+            f"range {list(bounds)} has {count:,} values; the limit is {MAX_VALUES:,}",
+            path=where,
+            at=at,
+            hint="take a larger step",
+        )
+    if all(isinstance(x, int) for x in (start, stop, step)):
+        return tuple(int(start) + i * int(step) for i in range(count))
+    # floats: round away the drift of repeated addition (0.1 + 0.2 ...)
+    return tuple(round(start + i * step, 10) for i in range(count))
+
+
+def _base(reference: str, side: str, file: Path, where: str, system: str | None) -> Base:
+    """A base sheet: a file relative to the sweep file, or a catalog name."""
+    if reference.lower().endswith((".toml", ".json")):
+        sheet_path = file.parent / reference
+        try:
+            data = load_document(sheet_path)
+            sheet = sheet_from_data(data, str(sheet_path))
+        except SheetError as error:
+            raise SheetError(error.message, path=where, key=side, hint=error.hint) from None
+        return Base(data, str(sheet_path), sheet_path.read_text("utf-8"), sheet.name)
+    systems = [system] if system is not None else registry.systems()
+    found = [(name, text) for name in systems if (text := bestiary.text(name, reference))]
+    if not found:
+        known = sorted({n for name in systems for n in bestiary.names(name)})
+        raise SheetError(
+            f"no sheet file or catalog creature called {quoted(reference)}",
+            path=where,
+            key=side,
+            hint="give a .toml/.json path relative to the sweep file, or one of: "
+            + ", ".join(known),
+        )
+    if len(found) > 1:
+        raise SheetError(
+            f"{quoted(reference)} is in the catalog of " + " and ".join(name for name, _ in found),
+            path=where,
+            key=side,
+            hint='say which with system = "' + found[0][0] + '"',
+        )
+    _, text = found[0]
+    label = f"catalog {reference}"
+    data = parse_document(text, "toml", label)
+    sheet = sheet_from_data(data, label)
+    return Base(data, label, text, sheet.name)
+
+
+def _check_key(axis: Axis, base: Base, where: str) -> None:
+    """Refuse an axis whose key the sheet does not have (every cell would be invalid)."""
+    from affray.explore.grid import with_value
+
+    at = f"axis {axis.column}"
+    try:
+        data = with_value(base.data, axis.key, axis.values[0])
+    except SheetError as error:
+        raise SheetError(error.message, path=where, at=at, hint=error.hint) from None
+    try:
+        sheet_from_data(data, base.source)
+    except SheetError as error:
+        if error.key is not None and "unknown key" in error.message:
+            raise SheetError(
+                f"{base.name}'s sheet has no key {quoted(axis.key)}",
+                path=where,
+                at=at,
+                hint=error.hint,
+            ) from None
+
+
+def value_text(value: Any) -> str:
+    """A value as results.csv and the report show it: TOML's words for true and
+    false, a table by its name (or compactly)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Mapping):
+        name = value.get("name")
+        if isinstance(name, str):
+            return name
+        import json
+
+        return json.dumps(value, sort_keys=True, separators=(",", ":"))
+    return str(value)
