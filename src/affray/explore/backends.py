@@ -99,7 +99,7 @@ class Dask:
     single-threaded worker process per core, or ``workers``); an address such as
     ``tcp://10.0.0.5:8786`` uses a running scheduler and its workers."""
 
-    def __init__(self, where: str, workers: int | None = None, *, wait_seconds: float = 30) -> None:
+    def __init__(self, where: str, workers: int | None = None, *, wait_seconds: float = 10) -> None:
         try:
             import distributed
         except ImportError:  # pragma: no cover - a dependency of affray
@@ -115,7 +115,7 @@ class Dask:
                 n_workers=workers,
                 threads_per_worker=1,
                 processes=True,
-                dashboard_address=None,
+                dashboard_address="127.0.0.1:0",  # its web server binds a free port
                 silence_logs=logging.ERROR,
             )
             self.client: Any = dask.Client(self.cluster)

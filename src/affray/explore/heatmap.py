@@ -76,8 +76,7 @@ def heatmap_png(sweep: Sweep, rows: Sequence[tuple[Cell, Result | None]]) -> byt
         squeeze=False,
         constrained_layout=True,
     )
-    cmap = plt.get_cmap("RdBu").copy()
-    cmap.set_bad("#d9d9d9")
+    cmap = plt.get_cmap("RdBu").with_extremes(bad="#d9d9d9")
     norm = Normalize(vmin=0.0, vmax=1.0)
     extra = sweep.axes[2:]
     captions = list(itertools.product(*(axis.values for axis in extra))) or [()]

@@ -1,0 +1,232 @@
+"""Running sweeps: each cell is what ``affray duel`` says for its sheets, whatever
+works it out (this process, a pool, Dask), and an interrupted sweep resumes."""
+
+from __future__ import annotations
+
+import csv
+import json
+import signal
+import subprocess
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from affray.explore import (
+    Cache,
+    InProcess,
+    Outcome,
+    Pool,
+    Result,
+    cells,
+    load_sweep,
+    run_sweep,
+)
+from affray.explore.cache import CACHE_NAME
+from tests.explore.conftest import WriteSweep
+from tests.helpers import SCRIPT, ctrl_c_as_at_a_terminal, run, run_json
+
+MST2 = """
+a = "sellsword.toml"
+b = "ogre.toml"
+[[axes]]
+side = "a"
+key = "skill"
+values = [0, 3]
+[[axes]]
+side = "b"
+key = "armor"
+values = ["none", "plate mail", "tin foil"]
+"""
+
+MIDIAN = """
+a = "guard.toml"
+b = "brawler.toml"
+n = 3000
+seed = 11
+[[axes]]
+side = "a"
+key = "attack_bonus"
+values = [0, 3]
+[[axes]]
+side = "b"
+key = "armour_class"
+values = [8, 14]
+"""
+
+
+def read_rows(path: Path) -> list[dict[str, str]]:
+    with path.open(newline="", encoding="utf-8") as file:
+        return list(csv.DictReader(file))
+
+
+def explore(sweep: Path, out: Path, *more: str) -> dict[str, object]:
+    return run_json("explore", str(sweep), "--out", str(out), *more)
+
+
+def test_each_exact_cell_is_what_affray_duel_says(write_sweep: WriteSweep, tmp_path: Path) -> None:
+    sweep = write_sweep(MST2)
+    data = explore(sweep, tmp_path / "out", "--workers", "1")
+    assert data["cells"] == 6 and data["invalid"] == 2 and data["computed"] == 4
+    rows = read_rows(tmp_path / "out" / "results.csv")
+    assert [(r["a.skill"], r["b.armor"]) for r in rows] == [
+        ("0", "none"),
+        ("0", "plate mail"),
+        ("0", "tin foil"),
+        ("3", "none"),
+        ("3", "plate mail"),
+        ("3", "tin foil"),
+    ]
+    for cell, row in zip(cells(load_sweep(sweep)), rows, strict=True):
+        if cell.job is None:
+            assert row["p_a_wins"] == "" and row["error"].startswith("b (Ogre): key 'armor'")
+            assert "tin foil" in row["error"]
+            continue
+        a, b = tmp_path / f"a{cell.index}.json", tmp_path / f"b{cell.index}.json"
+        a.write_text(json.dumps(cell.job.a))
+        b.write_text(json.dumps(cell.job.b))
+        duel = run_json("duel", str(a), str(b), "--exact")
+        assert row["method"] == "exact" and row["n"] == ""
+        for key in ("p_a_wins", "p_b_wins", "p_draw", "mean_rounds"):
+            assert float(row[key]) == duel[key], key
+
+
+def test_each_simulated_cell_is_affray_duel_with_its_seed(
+    write_sweep: WriteSweep, tmp_path: Path
+) -> None:
+    sweep = write_sweep(MIDIAN)
+    explore(sweep, tmp_path / "out", "--workers", "1")
+    rows = read_rows(tmp_path / "out" / "results.csv")
+    assert len(rows) == 4
+    for cell, row in zip(cells(load_sweep(sweep)), rows, strict=True):
+        assert cell.job is not None
+        a, b = tmp_path / f"a{cell.index}.json", tmp_path / f"b{cell.index}.json"
+        a.write_text(json.dumps(cell.job.a))
+        b.write_text(json.dumps(cell.job.b))
+        duel = run_json("duel", str(a), str(b), "-n", row["n"], "--seed", row["seed"])
+        assert row["method"] == "monte-carlo" and row["n"] == "3000"
+        assert float(row["p_a_wins"]) == duel["p_a_wins"]
+        assert [float(row["ci95_low"]), float(row["ci95_high"])] == duel["ci95_a_wins"]
+        assert float(row["mean_rounds"]) == duel["mean_rounds"]
+        assert row["engine"] == duel["engine"] == "fast"
+
+
+def test_the_same_results_in_this_process_and_on_a_pool(write_sweep: WriteSweep) -> None:
+    sweep = load_sweep(write_sweep(MIDIAN))
+    here = run_sweep(sweep, Cache(sweep.path.parent / "here"), InProcess())
+    pool = Pool(2)
+    try:
+        there = run_sweep(sweep, Cache(sweep.path.parent / "pool"), pool)
+    finally:
+        pool.close()
+    assert without_times(here) == without_times(there)
+    assert len({r.seed for r in without_times(here) if r}) == 4
+
+
+def without_times(outcome: Outcome) -> list[Result | None]:
+    """The results, but for how long each took."""
+    return [replace(r, seconds=0.0) if r else None for _, r in outcome.rows]
+
+
+def test_a_resumed_sweep_works_out_only_the_missing_cells(
+    write_sweep: WriteSweep, tmp_path: Path
+) -> None:
+    sweep = write_sweep(MIDIAN)
+    out = tmp_path / "out"
+    first = explore(sweep, out, "--workers", "1")
+    assert (first["computed"], first["cached"]) == (4, 0)
+    whole = (out / "results.csv").read_bytes()
+    cache = out / CACHE_NAME
+    lines = cache.read_text().splitlines(keepends=True)
+    assert len(lines) == 4
+    # keep two cells, and half a line as a crash would leave it
+    cache.write_text(lines[0] + lines[2] + lines[3][: len(lines[3]) // 2])
+    again = explore(sweep, out, "--workers", "1")
+    assert (again["computed"], again["cached"]) == (2, 2)
+    assert (out / "results.csv").read_bytes() == whole
+    third = explore(sweep, out, "--workers", "1")
+    assert (third["computed"], third["cached"]) == (0, 4)
+    assert (out / "results.csv").read_bytes() == whole
+    # an edited sweep reuses the cells still the same
+    edited = write_sweep(MIDIAN.replace("values = [8, 14]", "values = [8, 14, 18]"))
+    grown = explore(edited, out, "--workers", "1")
+    assert (grown["computed"], grown["cached"]) == (2, 4)
+    fresh = explore(edited, out, "--workers", "1", "--fresh")
+    assert (fresh["computed"], fresh["cached"]) == (6, 0)
+
+
+@pytest.mark.slow
+def test_ctrl_c_keeps_the_cells_done_and_the_next_run_goes_on(
+    write_sweep: WriteSweep, tmp_path: Path
+) -> None:
+    """A real interrupt of the console script, mid-sweep, at a terminal's Ctrl-C."""
+    sweep = write_sweep(MIDIAN.replace("n = 3000", "n = 60000").replace("[0, 3]", "[0, 1, 2, 3]"))
+    out = tmp_path / "out"
+    process = subprocess.Popen(
+        [*SCRIPT, "explore", str(sweep), "--out", str(out), "--workers", "1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=ctrl_c_as_at_a_terminal,
+    )
+    cache = out / CACHE_NAME
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (
+        not cache.exists() or len(cache.read_text().splitlines()) < 2
+    ):
+        time.sleep(0.02)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 130, err
+    kept = len(cache.read_text().splitlines())
+    assert 2 <= kept < 8
+    assert f"stopped: {kept} cells are kept in {cache}" in err
+    assert "Traceback" not in err
+    assert not (out / "results.csv").exists()
+    resumed = explore(sweep, out, "--workers", "1")
+    assert (resumed["computed"], resumed["cached"]) == (8 - kept, kept)
+
+
+def test_a_refused_exact_cell_is_simulated_with_a_note(
+    write_sweep: WriteSweep, tmp_path: Path
+) -> None:
+    """Exact odds past their budget (two fighters who can hardly hurt each other, whose
+    duels may reach the round cap): the cell is simulated instead, and says so."""
+    text = """
+    a = "sellsword.toml"
+    b = "sellsword.toml"
+    n = 200
+    [[axes]]
+    side = "both"
+    key = "hit_dice"
+    values = ["2d10", "20d10+100"]
+    """
+    sweep = write_sweep(text)
+    explore(sweep, tmp_path / "out", "--workers", "1")
+    easy, hard = read_rows(tmp_path / "out" / "results.csv")
+    assert easy["method"] == "exact" and easy["note"] == ""
+    assert hard["method"] == "monte-carlo" and hard["n"] == "200"
+    assert hard["note"].startswith("exact odds refused (") and "simulated instead" in hard["note"]
+
+
+def test_the_json_summary_and_the_text_one(
+    write_sweep: WriteSweep, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sweep = write_sweep(MST2)
+    out = tmp_path / "out"
+    data = explore(sweep, out, "--workers", "1")
+    assert {"cells", "out", "seconds"} <= data.keys()
+    assert data["out"] == str(out)
+    assert data["files"] == [
+        str(out / name) for name in ("results.csv", "heatmap.png", "report.html")
+    ]
+    result = run("explore", str(sweep), "--out", str(out))
+    assert result.exit_code == 0
+    assert "6 cells (exact odds)" in result.stdout and "6 kept from before" not in result.stdout
+    assert "4 kept from before, 2 with an invalid sheet" in result.stdout
+    assert "Chance Sellsword wins" in result.stdout and "plate mail" in result.stdout
+    monkeypatch.chdir(tmp_path)
+    default = run("explore", str(sweep))
+    assert default.exit_code == 0
+    assert (tmp_path / "sweep-results" / "results.csv").is_file()
