@@ -29,7 +29,14 @@ def write_outputs(sweep: Sweep, outcome: Outcome, out: Path) -> list[Path]:
         written.append(_write(out / HEATMAP, png))
     else:
         (out / HEATMAP).unlink(missing_ok=True)  # an old one would not match the results
-    page = report_html(sweep, outcome.rows, png, seconds=outcome.seconds, backend=outcome.backend)
+    page = report_html(
+        sweep,
+        outcome.rows,
+        png,
+        seconds=outcome.seconds,
+        backend=outcome.backend,
+        cached=outcome.cached,
+    )
     written.append(_write(out / REPORT, page.encode("utf-8")))
     return written
 

@@ -92,9 +92,12 @@ def report_html(
     *,
     seconds: float,
     backend: str,
+    cached: int = 0,
 ) -> str:
-    """The whole page."""
+    """The whole page (``cached``: how many cells an earlier run had worked out)."""
     from importlib.metadata import version
+
+    from affray.registry import system
 
     pages = Environment(
         loader=PackageLoader("affray.explore", "templates"),
@@ -122,6 +125,8 @@ def report_html(
         max_panels=MAX_PANELS,
         seconds=seconds,
         backend=backend,
+        cached=cached,
+        system_title=system(sweep.system).title,
         made=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         version=version("affray"),
     )
