@@ -131,10 +131,11 @@ def _summary(sweep: Sweep, outcome: Outcome, files: list[Path]) -> None:
         else:
             across, downs = sweep.axes[1], [value_text(v) for v in first.values]
         if len(across.values) <= 12 and len(downs) <= 40:
-            heading = f"{first.column} \\ {across.column}" if len(sweep.axes) == 2 else ""
+            two = len(sweep.axes) == 2
             table(
-                f"Chance {sweep.a.name} wins",
-                (heading, *(value_text(v) for v in across.values)),
+                f"Chance {sweep.a.name} wins"
+                + (f" (rows: {first.column}; columns: {across.column})" if two else ""),
+                (first.column if two else "", *(value_text(v) for v in across.values)),
                 [
                     (down, *("—" if v != v else f"{v * 100:.1f}%" for v in line))
                     for down, line in zip(downs, grid, strict=True)

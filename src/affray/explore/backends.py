@@ -150,6 +150,7 @@ class Dask:
         )
         if self.cluster is None:
             self.name = f"the Dask scheduler at {where} ({self.workers} worker threads)"
+        self.client.run(warm_up)  # imports done before the first batch, on every worker
 
     def run(self, make: NextBatch) -> Iterator[tuple[Batch, list[Result]]]:
         import distributed
@@ -191,3 +192,12 @@ def backend(dask: str | None, workers: int) -> Backend:
     if workers <= 1:
         return InProcess()
     return Pool(workers)
+
+
+def warm_up() -> None:
+    """Load what working out a cell needs (the rule systems, numpy, the simulators), so
+    that a fresh worker's first batch takes as long as its others."""
+    import affray.api  # noqa: F401 - imported for its side effect: loaded once, here
+    import affray.registry
+
+    affray.registry.all_systems()

@@ -1,0 +1,44 @@
+"""docs/explorer.md's finding is the example sweep's real output."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+
+from affray.explore import Cache, InProcess, load_sweep, run_sweep
+from affray.explore.heatmap import chances
+from affray.explore.sweep import value_text
+from tests.helpers import EXAMPLES
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "explorer.md"
+
+
+def test_the_knight_and_ogre_table_is_what_the_sweep_gives(tmp_path: Path) -> None:
+    sweep = load_sweep(EXAMPLES / "sweeps" / "knight_vs_ogre.toml")
+    grid = chances(sweep, run_sweep(sweep, Cache(tmp_path), InProcess()).rows)
+    skills, armours = sweep.axes
+    lines = [
+        "| skill | " + " | ".join(value_text(v) for v in armours.values) + " |",
+        "|---" * (len(armours.values) + 1) + "|",
+    ]
+    for skill, row in zip(skills.values, grid, strict=True):
+        lines.append(f"| {skill} | " + " | ".join(f"{p * 100:.1f}%" for p in row) + " |")
+    text = DOC.read_text(encoding="utf-8")
+    found = re.search(r"<!-- knight-ogre table.*?-->\n(.*?)\n<!-- end of table -->", text, re.S)
+    assert found is not None
+    assert found.group(1) == "\n".join(lines)
+    # the sentences under it
+    none, leather, chain, brigandine, plate = grid.T
+    assert (leather < none).all() and (chain < none).all()
+    assert ((brigandine - none > 0.005) & (brigandine - none < 0.031)).all()
+    assert abs(plate[0] - none[2]) < 0.015 and abs(plate[1] - none[3]) < 0.015
+    assert (plate > 0.5).all()
+    even = [int(np.argmax(column > 0.5)) for column in grid.T]  # the first favoured skill
+    assert even == [1, 2, 2, 1, 0]
+
+
+def test_the_docs_figure_is_in_the_repository() -> None:
+    assert (DOC.parent / "explorer-knight-ogre.png").stat().st_size > 10_000
+    assert "(explorer-knight-ogre.png)" in DOC.read_text(encoding="utf-8")
