@@ -197,7 +197,7 @@ def backend(dask: str | None, workers: int) -> Backend:
 def warm_up() -> None:
     """Load what working out a cell needs (the rule systems, numpy, the simulators), so
     that a fresh worker's first batch takes as long as its others."""
-    import affray.api  # noqa: F401 - imported for its side effect: loaded once, here
+    import affray.api  # loaded here, once: the simulators and the encounter engine
     import affray.registry
 
     affray.registry.all_systems()
