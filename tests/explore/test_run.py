@@ -230,3 +230,39 @@ def test_the_json_summary_and_the_text_one(
     default = run("explore", str(sweep))
     assert default.exit_code == 0
     assert (tmp_path / "sweep-results" / "results.csv").is_file()
+
+
+class Recording(InProcess):
+    """This process, pretending to share the work among ``workers``, keeping each batch."""
+
+    def __init__(self, workers: int) -> None:
+        super().__init__()
+        self.workers = workers
+        self.batches: list[list[str]] = []
+
+    def run(self, make):  # type: ignore[no-untyped-def]
+        for batch, results in super().run(make):
+            self.batches.append([job.key for job in batch])
+            yield batch, results
+
+
+def test_batches_cover_every_cell_once_and_share_the_end(write_sweep: WriteSweep) -> None:
+    text = MST2.replace('"tin foil"]', '"leather", "chain mail", "brigandine"]').replace(
+        "values = [0, 3]", "range = [0, 19]"
+    )
+    sweep = load_sweep(write_sweep(text))
+    backend = Recording(workers=2)
+    outcome = run_sweep(sweep, Cache(sweep.path.parent / "out"), backend)
+    keys = [cell.job.key for cell in cells(sweep) if cell.job]
+    assert len(keys) == 100 and outcome.computed == 100
+    sent = [key for batch in backend.batches for key in batch]
+    assert [keys[0], *sent] == keys  # the first cell alone, timed; then the rest in order
+    sizes = [len(batch) for batch in backend.batches]
+    # exact cells take milliseconds: batches of many, but never more than a quarter of
+    # what is left, so both workers have work to the end
+    assert sizes[0] > 1
+    left = 99
+    for size in sizes:
+        assert size <= max(1, -(-left // 4))
+        left -= size
+    assert sizes[-1] == 1

@@ -76,6 +76,9 @@ def test_ranges_include_both_ends(write_sweep: WriteSweep) -> None:
     assert values("[0, 3]") == (0, 1, 2, 3)
     assert values("[1, 10, 4]") == (1, 5, 9)
     assert values("[0, 0.3, 0.1]") == (0.0, 0.1, 0.2, 0.3)  # no 0.30000000000000004
+    assert len(values("[0, 999]")) == 1000  # the most an axis takes
+    with pytest.raises(SheetError, match="more than 1,000 values"):
+        values("[0, 1000]")
 
 
 def test_sides_can_be_catalog_names_and_both(write_sweep: WriteSweep) -> None:
@@ -206,7 +209,8 @@ def test_value_text() -> None:
         (("values = [0, 1, 2]", ""), "give either values or range"),
         (("values = [0, 1, 2]", "range = [3, 1]"), "range [3, 1] counts no values"),
         (("values = [0, 1, 2]", "range = [0, 5, 0]"), "counts no values"),
-        (("values = [0, 1, 2]", "range = [0, 100000]"), "has 100,001 values; the limit is 1,000"),
+        (("values = [0, 1, 2]", "range = [0, 100000]"), "has more than 1,000 values, the limit"),
+        (("values = [0, 1, 2]", "range = [0, 1e308, 1e-308]"), "has more than 1,000 values"),
         (("values = [0, 1, 2]", "values = [0, 1, 1]"), "a value is listed twice: 1"),
         (("values = [0, 1, 2]", "values = []"), "axis 1"),
         (('key = "skill"', 'key = "skil"'), 'Knight\'s sheet has no key "skil"'),

@@ -247,14 +247,15 @@ def _range(bounds: Sequence[int | float], where: str, at: str) -> tuple[Any, ...
     tip = "range = [FIRST, LAST] or [FIRST, LAST, STEP]: both ends included, STEP above 0"
     if not all(math.isfinite(x) for x in (start, stop, step)) or step <= 0 or stop < start:
         raise SheetError(f"range {list(bounds)} counts no values", path=where, at=at, hint=tip)
-    count = math.floor((stop - start) / step + 1e-9) + 1
-    if count > MAX_VALUES:
+    steps = (stop - start) / step
+    if not math.isfinite(steps) or steps >= MAX_VALUES:
         raise SheetError(
-            f"range {list(bounds)} has {count:,} values; the limit is {MAX_VALUES:,}",
+            f"range {list(bounds)} has more than {MAX_VALUES:,} values, the limit",
             path=where,
             at=at,
             hint="take a larger step",
         )
+    count = math.floor(steps + 1e-9) + 1
     if all(isinstance(x, int) for x in (start, stop, step)):
         return tuple(int(start) + i * int(step) for i in range(count))
     # floats: round away the drift of repeated addition (0.1 + 0.2 ...)
