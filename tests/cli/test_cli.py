@@ -596,3 +596,54 @@ def test_the_estimate_line() -> None:
     line = estimate_line(Estimate(130.2, 100_000_000, 4))
     assert line == "about 2 min 10 s for 100,000,000 duels on 4 workers; Ctrl-C stops"
     assert estimate_line(Estimate(11, 1, 1)) == "about 11 s for 1 duel on 1 worker; Ctrl-C stops"
+
+
+def children_of(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def running(pid: int) -> bool:
+    """Whether ``pid`` is a live process (a zombie waiting to be reaped is not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.slow
+def test_sigterm_stops_a_long_duel_and_its_workers() -> None:
+    """``kill`` (SIGTERM) used to end the main process alone: its pool workers fought
+    on, orphaned. Now it unwinds as Ctrl-C does (exit code 143)."""
+    import signal
+    import time
+
+    process = subprocess.Popen(
+        [*SCRIPT, "duel", SELLSWORD, SPEARMAN, "-n", "10000000000", "--workers", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "AFFRAY_ESTIMATE_SECONDS": "0"},
+    )
+    assert first_line_of_stderr(process, within=60).startswith("about ")
+    deadline = time.monotonic() + 30
+    while len(workers := children_of(process.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(workers) >= 2
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 143, err
+    assert "Traceback" not in err
+    deadline = time.monotonic() + 10
+    while any(running(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(running(pid) for pid in workers)

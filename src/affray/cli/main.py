@@ -91,6 +91,12 @@ def _register() -> None:
 _register()
 
 
+def _terminated(number: int, frame: object) -> None:
+    """A SIGTERM (``kill``, a service manager stopping us) unwinds like Ctrl-C does, so
+    that worker processes are stopped and files are closed; exit code 128 + 15."""
+    raise SystemExit(128 + number)
+
+
 def main() -> None:
     """Entry point of the ``affray`` console script.
 
@@ -98,7 +104,9 @@ def main() -> None:
     traceback; ``AFFRAY_DEBUG=1`` shows the traceback.
     """
     import os
+    import signal
 
+    signal.signal(signal.SIGTERM, _terminated)
     try:
         code = cli.main(prog_name="affray", standalone_mode=False)
     except click.UsageError as error:  # click's own: a bad option or argument

@@ -37,8 +37,10 @@ def chunks(n: int, chunk: int) -> Iterator[tuple[int, int]]:
 
 
 def quiet_worker() -> None:
-    """Workers leave Ctrl-C to the main process, which stops them."""
+    """Workers leave Ctrl-C to the main process, which stops them; a SIGTERM (the main
+    process stopping them) ends a worker at once, whatever its parent does on one."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 @dataclass(frozen=True, slots=True)
