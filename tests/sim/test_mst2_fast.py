@@ -184,13 +184,13 @@ def test_the_generator_is_splitmix64() -> None:
 
 
 def test_thresholds_reach_a_probability_exactly() -> None:
-    """A 53-bit draw d stands for the uniform number d / 2**53, which reaches p exactly
+    """A 32-bit draw d stands for the uniform number d / 2**32, which reaches p exactly
     when d reaches threshold(p)."""
     assert threshold(Fraction(0)) == 0  # every draw reaches 0
-    assert threshold(Fraction(1)) == 2**53  # no draw reaches 1
-    assert threshold(Fraction(1, 2)) == 2**52
+    assert threshold(Fraction(1)) == 2**32  # no draw reaches 1
+    assert threshold(Fraction(1, 2)) == 2**31
     third = threshold(Fraction(1, 3))
-    assert Fraction(third - 1, 2**53) < Fraction(1, 3) <= Fraction(third, 2**53)
+    assert Fraction(third - 1, 2**32) < Fraction(1, 3) <= Fraction(third, 2**32)
 
 
 def test_memory_is_flat_in_n() -> None:

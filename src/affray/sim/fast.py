@@ -16,12 +16,15 @@ is used when numba is installed and the run is long enough to repay loading it
 The random numbers come from a counter-based generator, so that the two engines
 can draw the same ones: SplitMix64's output function (a 64-bit mixer) applied to a
 counter. Duel ``d`` of a chunk starts its counter at ``mix(key + (d + 1) γ)``, and
-its ``h``-th attack (A's first is 0, B's first 1, A's second 2, ...) owns the four
-numbers at counter ``+ (4h + 1) γ`` to ``+ (4h + 4) γ``: the defender's
-counter-attack, the attacker's shock check after it, the attack, the defender's
-shock check, each used only where a rule calls for it. A uniform number is the
-top 53 bits of a draw; it reaches a probability ``p`` when those bits reach
-``ceil(p · 2⁵³)``, worked out once per matchup from the exact fractions.
+its ``h``-th attack (A's first is 0, B's first 1, A's second 2, ...) owns the two
+64-bit numbers at counter ``+ (2h + 1) γ`` and ``+ (2h + 2) γ``, four 32-bit
+halves: the defender's counter-attack (the first number's high half), the
+attacker's shock check after it (its low half), the attack (the second number's
+high half) and the defender's shock check (its low half), each used only where a
+rule calls for it. A 32-bit draw ``x`` stands for the uniform number ``x / 2³²``,
+which reaches a probability ``p`` when ``x`` reaches ``ceil(p · 2³²)``, worked out
+once per matchup from the exact fractions: each chance is sampled to within
+2.4e-10, far below what any run can see.
 
 Reproducibility: the ``n`` duels are cut into fixed chunks of ``CHUNK`` duels,
 chunk ``i`` taking its key from ``SeedSequence(seed, spawn_key=(i,))`` (what
@@ -52,10 +55,11 @@ from affray.sim.stats import DuelStats
 CHUNK = 1 << 17
 """Duels per chunk: the unit of seeding, of work for a worker, and of memory."""
 
-COMPILED_FROM = 1 << 20
+COMPILED_FROM = 500_000
 """Runs of at least this many duels use the compiled kernel where numba is installed.
-Loading it takes about 0.3 s from numba's cache (a few seconds the first time on a
-machine, to compile), which a shorter run would not win back."""
+Loading it takes about 0.4 s from numba's cache (a few seconds the first time on a
+machine, to compile), which a shorter run would not win back: numpy fights about a
+million duels a second."""
 
 Bits = np.ndarray[Any, np.dtype[np.uint64]]
 
@@ -63,8 +67,9 @@ _MASK = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
 """The counter's step: the golden ratio in 64 bits, SplitMix64's gamma."""
 _M1, _M2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
-_S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
-_BITS = 53
+_S30, _S27, _S31, _S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
+_LOW = np.uint64(0xFFFFFFFF)
+_BITS = 32
 
 
 def mix(z: Bits) -> Bits:
@@ -95,7 +100,7 @@ def duel_counters(key: int, size: int) -> Bits:
 
 
 def threshold(p: Fraction) -> int:
-    """The least 53-bit draw whose uniform number ``draw / 2⁵³`` reaches ``p``."""
+    """The least 32-bit draw whose uniform number ``draw / 2³²`` reaches ``p``."""
     return math.ceil(p * (1 << _BITS))
 
 
@@ -238,10 +243,15 @@ def _numpy_chunk(model: DuelModel, key: int, size: int) -> DuelStats:
 
 
 def _draw(counters: Bits, attack: int, at: np.ndarray[Any, np.dtype[np.intp]], slot: int) -> Bits:
-    """The top 53 bits of the number in ``slot`` (1 to 4) of the duels' ``attack``-th
-    attack, for the duels ``at``."""
-    drawn = mix(counters[at] + np.uint64((4 * attack + slot) * GAMMA & _MASK))
-    drawn >>= _S11
+    """The 32-bit draw in ``slot`` (1 to 4: the high then the low half of the first
+    number, then of the second) of the duels' ``attack``-th attack, for the duels
+    ``at``."""
+    number = (slot + 1) // 2
+    drawn = mix(counters[at] + np.uint64((2 * attack + number) * GAMMA & _MASK))
+    if slot % 2:
+        drawn >>= _S32
+    else:
+        drawn &= _LOW
     return drawn
 
 

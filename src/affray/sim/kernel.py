@@ -26,8 +26,9 @@ Table = np.ndarray[Any, np.dtype[np.uint64]]
 
 GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _M1, _M2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
-_S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
-_TWO, _THREE, _FOUR = np.uint64(2), np.uint64(3), np.uint64(4)
+_S30, _S27, _S31, _S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
+_LOW = np.uint64(0xFFFFFFFF)
+_TWO = np.uint64(2)
 
 
 def jit_disabled() -> bool:
@@ -41,11 +42,6 @@ def _mix(z: np.uint64) -> np.uint64:
     z = (z ^ (z >> _S30)) * _M1
     z = (z ^ (z >> _S27)) * _M2
     return z ^ (z >> _S31)
-
-
-def _draw(counter: np.uint64) -> np.uint64:
-    """The top 53 bits of the generator's number at ``counter``."""
-    return mix(counter) >> _S11
 
 
 def _outcome(cut: Table, draw: np.uint64) -> int:
@@ -74,33 +70,32 @@ def _half_turn(
     differs from the distance (a hit prevents the attack), then the attack, each
     followed by a shock check where it wounded.
 
-    ``counter`` is the generator's counter before this attack's four slots: the
-    counter-attack, the attacker's shock check, the attack and the defender's
-    shock check. Each number is worked out whether or not a rule needs it, and its
-    result kept only where one does. The four depend on no earlier outcome, so the
-    processor computes them side by side; and selecting results instead of
-    branching on random numbers (mispredicted half the time) keeps it busy.
+    ``counter`` is the generator's counter before this attack's two numbers: the
+    counter-attack takes the first one's high half, the attacker's shock check its
+    low half, the attack and the defender's shock check the second one's halves.
+    Both are worked out whether or not a rule needs them, and each result kept only
+    where one does: the numbers depend on no earlier outcome, so the processor
+    computes them side by side, and selecting results instead of branching on
+    random numbers (mispredicted half the time) keeps it busy.
 
     Returns:
         The attacker's and the defender's wounds, the distance, and the end: 0 the
         duel goes on, 1 the defender is out, 2 the attacker is (taken out by the
         counter-attack).
     """
+    first = mix(counter + GAMMA)
+    second = mix(counter + GAMMA * _TWO)
     countered = distance != reach
-    counter_hit = outcome(other_cut, draw(counter + GAMMA)) * countered
+    counter_hit = outcome(other_cut, first >> _S32) * countered
     hurt = max(counter_hit - 1, 0)
     mine += hurt
-    fell = (hurt > 0) & (
-        draw(counter + GAMMA * _TWO) >= other_survive[min(mine, other_survive.size - 1)]
-    )
+    fell = (hurt > 0) & ((first & _LOW) >= other_survive[min(mine, other_survive.size - 1)])
     goes = counter_hit == 0  # a counter-attack that hits prevents the attack
     distance = reach if goes else distance
-    hit = outcome(cut, draw(counter + GAMMA * _THREE)) * goes
+    hit = outcome(cut, second >> _S32) * goes
     wounds = max(hit - 1, 0)
     theirs += wounds
-    felled = (wounds > 0) & (
-        draw(counter + GAMMA * _FOUR) >= survive[min(theirs, survive.size - 1)]
-    )
+    felled = (wounds > 0) & ((second & _LOW) >= survive[min(theirs, survive.size - 1)])
     end = 1 if felled else (2 if fell else 0)
     return mine, theirs, distance, end
 
@@ -126,7 +121,7 @@ def _fight_chunk(
         A's wins, B's wins, draws and the rounds begun, added over the chunk.
     """
     a_wins = b_wins = draws = rounds_total = 0
-    step = GAMMA * _FOUR
+    step = GAMMA * _TWO
     for duel in range(size):
         counter = mix(key + np.uint64(duel + 1) * GAMMA)
         wounds_a = wounds_b = 0
@@ -157,7 +152,6 @@ def _fight_chunk(
 
 
 mix: Callable[[np.uint64], np.uint64] = numba.njit(inline="always")(_mix)
-draw: Callable[[np.uint64], np.uint64] = numba.njit(inline="always")(_draw)
 outcome: Callable[[Table, np.uint64], int] = numba.njit(inline="always")(_outcome)
 half_turn: Callable[
     [np.uint64, int, int, int, int, Table, Table, Table, Table], tuple[int, int, int, int]
