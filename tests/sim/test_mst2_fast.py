@@ -31,7 +31,7 @@ from affray.sim.fast import (
 )
 from affray.sim.scalar import simulate_duels
 from affray.sim.stats import DuelStats
-from tests.helpers import example, make_fighter
+from tests.helpers import ctrl_c_as_at_a_terminal, example, make_fighter
 
 
 def stubborn() -> Fighter:
@@ -271,3 +271,40 @@ def test_numba_is_loaded_only_for_the_kernel() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+INTERRUPTED = """
+from affray.rules.mst2 import Fighter, HitDice, armor, weapon
+from affray.sim.fast import CHUNK, simulate_fast
+tank = Fighter(
+    "Tank", 0, weapon("dagger"), armor("plate mail"), HitDice.parse("30d20+100"), shield=True
+)
+simulate_fast(tank, tank, 10, seed=1, compiled=True)  # the kernel loaded
+print("ready", flush=True)
+try:
+    simulate_fast(tank, tank, 4 * CHUNK, seed=1, workers=1, compiled=True, max_rounds=5000)
+except KeyboardInterrupt:
+    print("stopped", flush=True)
+"""
+
+
+def test_ctrl_c_stops_the_kernel_within_a_second() -> None:
+    """Python sees a Ctrl-C only between calls of the kernel: a chunk of these duels
+    (some 3,000 rounds each) takes several seconds, a slice of it a fraction of one."""
+    import signal
+    import time
+
+    process = subprocess.Popen(
+        [sys.executable, "-c", INTERRUPTED],
+        stdout=subprocess.PIPE,
+        text=True,
+        preexec_fn=ctrl_c_as_at_a_terminal,
+    )
+    assert process.stdout is not None
+    assert process.stdout.readline() == "ready\n"
+    time.sleep(0.5)
+    sent = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    out, _ = process.communicate(timeout=60)
+    assert out == "stopped\n"
+    assert time.monotonic() - sent < 1.0

@@ -55,6 +55,10 @@ from affray.sim.stats import DuelStats
 CHUNK = 1 << 17
 """Duels per chunk: the unit of seeding, of work for a worker, and of memory."""
 
+SLICE = 4096
+"""Duels per call of the kernel: between calls Python sees a Ctrl-C (inside one it
+cannot), and a slice of the longest duels (to the 1000-round cap) takes about 0.1 s."""
+
 COMPILED_FROM = 500_000
 """Runs of at least this many duels use the compiled kernel where numba is installed.
 Loading it takes about 0.4 s from numba's cache (a few seconds the first time on a
@@ -155,7 +159,7 @@ class DuelModel:
 
 
 Kernel = Callable[
-    [np.uint64, int, int, int, int, Bits, Bits, Bits, Bits, int], tuple[int, int, int, int]
+    [np.uint64, int, int, int, int, int, Bits, Bits, Bits, Bits, int], tuple[int, int, int, int]
 ]
 
 
@@ -193,8 +197,13 @@ def simulate_chunk(
             "the compiled MST-2 engine needs numba, which is not installed here "
             "(or NUMBA_DISABLE_JIT is set)"
         )
-    a_wins, b_wins, draws, rounds = kernel(np.uint64(key), size, *_kernel_arguments(model))
-    return DuelStats(size, a_wins, b_wins, draws, rounds)
+    total = DuelStats()
+    arguments = _kernel_arguments(model)
+    for first in range(0, size, SLICE):
+        part = min(SLICE, size - first)
+        a_wins, b_wins, draws, rounds = kernel(np.uint64(key), first, part, *arguments)
+        total = total + DuelStats(part, a_wins, b_wins, draws, rounds)
+    return total
 
 
 def _kernel_arguments(model: DuelModel) -> tuple[int, int, int, Bits, Bits, Bits, Bits, int]:

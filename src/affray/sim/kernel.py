@@ -102,6 +102,7 @@ def _half_turn(
 
 def _fight_chunk(
     key: np.uint64,
+    first: int,
     size: int,
     reach_a: int,
     reach_b: int,
@@ -112,7 +113,8 @@ def _fight_chunk(
     survive_a: Table,
     max_rounds: int,
 ) -> tuple[int, int, int, int]:
-    """Fight ``size`` duels of the chunk whose key is ``key``.
+    """Fight duels ``first`` to ``first + size - 1`` of the chunk whose key is ``key``
+    (slices of a chunk add up to the whole).
 
     ``cut_a`` samples A's attack on B and ``survive_b`` holds B's shock-check
     thresholds by wound total; ``cut_b`` and ``survive_a`` the other way.
@@ -122,7 +124,7 @@ def _fight_chunk(
     """
     a_wins = b_wins = draws = rounds_total = 0
     step = GAMMA * _TWO
-    for duel in range(size):
+    for duel in range(first, first + size):
         counter = mix(key + np.uint64(duel + 1) * GAMMA)
         wounds_a = wounds_b = 0
         distance = start
@@ -157,6 +159,7 @@ half_turn: Callable[
     [np.uint64, int, int, int, int, Table, Table, Table, Table], tuple[int, int, int, int]
 ] = numba.njit(inline="always")(_half_turn)
 fight_chunk: Callable[
-    [np.uint64, int, int, int, int, Table, Table, Table, Table, int], tuple[int, int, int, int]
+    [np.uint64, int, int, int, int, int, Table, Table, Table, Table, int],
+    tuple[int, int, int, int],
 ] = numba.njit(cache=True, nogil=True)(_fight_chunk)
 """Fight a chunk of duels (the arguments of :func:`_fight_chunk`), compiled."""
