@@ -18,6 +18,7 @@ import pytest
 
 from affray.odds.chances import duel_chances
 from affray.rules.mst2 import Fighter, Grip
+from affray.sim.chunks import Estimate
 from affray.sim.fast import (
     CHUNK,
     COMPILED_FROM,
@@ -162,6 +163,24 @@ def test_a_long_run_takes_the_kernel_and_the_same_answer() -> None:
     default, _ = simulate_fast(a, b, COMPILED_FROM, seed=6)
     vectorised, _ = simulate_fast(a, b, COMPILED_FROM, seed=6, compiled=False)
     assert default == vectorised
+
+
+def test_a_kernel_run_estimates_its_time_from_the_kernel_loaded() -> None:
+    """The kernel is loaded before the pilot is timed: a pilot that paid for loading it
+    (0.3 s and more) would make a run of half a second look like hours. (A run long
+    enough for the pilot to time it whole chunks, not stop at "quick".)"""
+    import time
+
+    a, b = example("sellsword.toml"), example("spearman.toml")
+    n = 24 * CHUNK
+    heard: list[Estimate] = []
+    stats, _ = simulate_fast(a, b, n, seed=11, compiled=True, estimate=heard.append)
+    started = time.perf_counter()
+    again, _ = simulate_fast(a, b, n, seed=11, compiled=True)
+    took = time.perf_counter() - started
+    (estimate,) = heard
+    assert stats == again
+    assert took / 4 < estimate.seconds < took * 4
 
 
 def test_duels_no_one_can_win_are_draws_in_the_kernel() -> None:

@@ -206,6 +206,20 @@ def simulate_chunk(
     return total
 
 
+def load_kernel(model: DuelModel) -> None:
+    """Compile the kernel, or load it from numba's cache (a call on no duels): done
+    before a run's pilot is timed and before its worker processes start, which
+    inherit it.
+
+    Raises:
+        RuntimeError: the kernel is not available (see :func:`simulate_chunk`).
+    """
+    kernel = compiled_kernel()
+    if kernel is None:
+        raise RuntimeError("the compiled MST-2 engine needs numba, which is not installed here")
+    kernel(np.uint64(0), 0, 0, *_kernel_arguments(model))
+
+
 def _kernel_arguments(model: DuelModel) -> tuple[int, int, int, Bits, Bits, Bits, Bits, int]:
     return (
         model.reach_a,
@@ -343,9 +357,7 @@ def simulate_fast(
     if compiled is None:
         compiled = n >= COMPILED_FROM and compiled_kernel() is not None
     if compiled and model.decided:
-        # compile, or load from numba's cache, before the pilot is timed and before
-        # worker processes start: they inherit it
-        simulate_chunk(model, 0, 0, 0, compiled=True)
+        load_kernel(model)
     job = partial(simulate_chunk, model, compiled=compiled)
     return run_chunks(
         job, n, CHUNK, seed=seed, workers=workers, progress=progress, estimate=estimate
