@@ -191,12 +191,7 @@ def simulate_chunk(
     key = chunk_key(entropy, index)
     if not compiled:
         return _numpy_chunk(model, key, size)
-    kernel = compiled_kernel()
-    if kernel is None:
-        raise RuntimeError(
-            "the compiled MST-2 engine needs numba, which is not installed here "
-            "(or NUMBA_DISABLE_JIT is set)"
-        )
+    kernel = _the_kernel()
     total = DuelStats()
     arguments = _kernel_arguments(model)
     for first in range(0, size, SLICE):
@@ -214,10 +209,17 @@ def load_kernel(model: DuelModel) -> None:
     Raises:
         RuntimeError: the kernel is not available (see :func:`simulate_chunk`).
     """
+    _the_kernel()(np.uint64(0), 0, 0, *_kernel_arguments(model))
+
+
+def _the_kernel() -> Kernel:
     kernel = compiled_kernel()
     if kernel is None:
-        raise RuntimeError("the compiled MST-2 engine needs numba, which is not installed here")
-    kernel(np.uint64(0), 0, 0, *_kernel_arguments(model))
+        raise RuntimeError(
+            "the compiled MST-2 engine needs numba, which is not installed here "
+            "(or NUMBA_DISABLE_JIT is set)"
+        )
+    return kernel
 
 
 def _kernel_arguments(model: DuelModel) -> tuple[int, int, int, Bits, Bits, Bits, Bits, int]:

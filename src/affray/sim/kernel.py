@@ -4,7 +4,7 @@ It fights the same duels as the numpy engine of :mod:`affray.sim.fast`, number f
 number: the same sampled model (one uniform number per attack outcome, one per
 shock check) and the same counter-based generator, each number taken from the
 same slot of the same duel (the module docstring of :mod:`affray.sim.fast` says
-how). A chunk is one call that allocates nothing.
+how). A call fights a slice of a chunk and allocates nothing.
 
 Importing this module imports numba (about 0.2 s more than numpy alone);
 :mod:`affray.sim.fast` does so only for runs long enough to gain from it.
