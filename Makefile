@@ -33,8 +33,16 @@ typecheck: $(STAMP)
 pytest: $(STAMP)
 	$(BIN)/pytest
 
+# bench/summary.py measures what duel_sim, midian_fast, exact_duel and startup measure,
+# in one run, and ends with a table of them side by side: it runs last, and they not on
+# their own. bench/peak.py is a helper of theirs.
+SUMMARISED := bench/summary.py bench/duel_sim.py bench/midian_fast.py bench/exact_duel.py \
+	bench/startup.py bench/peak.py
+
 bench: $(STAMP)
-	@for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+	@for b in $(filter-out $(SUMMARISED),$(wildcard bench/*.py)); do \
+		echo "== $$b"; $(BIN)/python $$b || exit 1; done
+	@echo "== bench/summary.py"; $(BIN)/python bench/summary.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import statistics
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
@@ -50,24 +52,47 @@ def matchups() -> list[tuple[str, Fighter, Fighter]]:
     ]
 
 
-def main() -> None:
-    worst = 0.0
+@dataclass(frozen=True, slots=True)
+class ExactFigures:
+    """Median milliseconds per matchup: ``(label, floats, fractions)``."""
+
+    rows: tuple[tuple[str, float, float], ...]
+
+    @property
+    def worst_floats(self) -> float:
+        return max(floats for _, floats, _ in self.rows)
+
+    @property
+    def worst_fractions(self) -> float:
+        return max(fractions for _, _, fractions in self.rows)
+
+
+def measure(say: Callable[[str], None] = print) -> ExactFigures:
+    """Time every matchup and print a line for each, in this one run."""
+    say("== Exact MST-2 duel odds, median of 7 runs")
+    rows = []
     for label, a, b in matchups():
         floats = _median_ms(partial(duel_chances, a, b))
         exact = _median_ms(partial(duel_odds, a, b))
-        worst = max(worst, floats)
-        print(
-            f"{label:42s} floats {floats:6.1f} ms ({floats / FLOAT_TARGET_MS:.2f} of 10 ms), "
+        rows.append((label, floats, exact))
+        say(
+            f"  {label:40s} floats {floats:6.1f} ms ({floats / FLOAT_TARGET_MS:.2f} of 10 ms), "
             f"fractions {exact:6.1f} ms ({exact / TARGET_MS:.2f} of 50 ms)"
         )
-    print(f"{'worst (floats)':42s} {worst:6.1f} ms")
+    figures = ExactFigures(tuple(rows))
+    say(f"  {'worst (floats)':40s} {figures.worst_floats:6.1f} ms")
+    return figures
 
 
-def _median_ms(work: object) -> float:
+def main() -> None:
+    measure()
+
+
+def _median_ms(work: Callable[[], object]) -> float:
     times = []
     for _ in range(7):
         start = time.perf_counter()
-        work()  # type: ignore[operator]
+        work()
         times.append(time.perf_counter() - start)
     return statistics.median(times) * 1000
 

@@ -11,10 +11,13 @@ allocations, and the process's peak resident set).
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+
+import peak
 
 from affray.registry import system
 from affray.sheets import load_sheet
@@ -58,32 +61,47 @@ def rate_reference(n: int) -> tuple[float, float]:
 
 
 def memory(n: int) -> dict[str, int]:
-    """Peak memory of a fresh process simulating ``n`` duels on one core."""
-    out = subprocess.run(
-        [sys.executable, "-c", MEMORY, str(A), str(B), str(n)],
-        capture_output=True,
-        text=True,
-        check=True,
+    """Peak memory of a fresh process simulating ``n`` duels on one core (started
+    through :mod:`peak`, so that this process's own size does not count)."""
+    found: dict[str, int] = json.loads(
+        peak.measure([sys.executable, "-c", MEMORY, str(A), str(B), str(n)]).stdout
     )
-    found: dict[str, int] = json.loads(out.stdout)
     return found
 
 
-def main() -> None:
-    print("Midian duels, guard vs brawler, one core")
+@dataclass(frozen=True, slots=True)
+class MidianFigures:
+    """Duels a second (wall clock and CPU) of both engines, and peak memory by n."""
+
+    fast: float
+    fast_cpu: float
+    reference: float
+    reference_cpu: float
+    memory: dict[int, dict[str, int]]
+
+
+def measure(say: Callable[[str], None] = print) -> MidianFigures:
+    """Measure and print every figure, in this one run."""
+    say("== Midian duels, guard vs brawler, one core")
     fast, fast_cpu = rate_fast(1_000_000)
     reference, reference_cpu = rate_reference(2_000)
-    print("                    duels/s (wall)  duels/s (CPU)")
-    print(f"  fast engine:      {fast:>14,.0f} {fast_cpu:>14,.0f}  (10^6; target >= 100,000)")
-    print(f"  reference engine: {reference:>14,.0f} {reference_cpu:>14,.0f}  (2,000 duels)")
+    say("                    duels/s (wall)  duels/s (CPU)")
+    say(f"  fast engine:      {fast:>14,.0f} {fast_cpu:>14,.0f}  (10^6; target >= 100,000)")
+    say(f"  reference engine: {reference:>14,.0f} {reference_cpu:>14,.0f}  (2,000 duels)")
     ratio, ratio_cpu = fast / reference, fast_cpu / reference_cpu
-    print(f"  ratio:            {ratio:>13,.0f}x {ratio_cpu:>13,.0f}x  (target >= 300x)")
+    say(f"  ratio:            {ratio:>13,.0f}x {ratio_cpu:>13,.0f}x  (target >= 300x)")
+    peaks = {}
     for n in (10**6, 10**7):
-        peak = memory(n)
-        print(
+        peak = peaks[n] = memory(n)
+        say(
             f"  n = {n:>10,}: traced peak {peak['traced'] / 2**20:6.1f} MiB, "
             f"process peak RSS {peak['rss'] / 2**20:6.1f} MiB"
         )
+    return MidianFigures(fast, fast_cpu, reference, reference_cpu, peaks)
+
+
+def main() -> None:
+    measure()
 
 
 if __name__ == "__main__":

@@ -13,11 +13,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
 
 from affray.errors import AffrayError
 from affray.odds.duel import _Chain, _most, _steps, check_exact_budget, rounds_distribution
 from affray.rules.mst2.duel import MAX_ROUNDS, can_ever_wound
 from affray.rules.mst2.fighter import Fighter
+
+if TYPE_CHECKING:
+    import numpy as np
 
 NEGLIGIBLE = 1e-13
 """The weight of duels outlasting the cap below which the uncapped sweep is used."""
@@ -57,7 +62,7 @@ def duel_chances(a: Fighter, b: Fighter, *, max_rounds: int = MAX_ROUNDS) -> Due
         return DuelChances(0.0, 0.0, 1.0, 0.0, {"a": {}, "b": {}})
     check_exact_budget(a, b)
     chain = _Chain(a, b)
-    if _outlasting(chain, _most(a) + _most(b) + 2, max_rounds) > NEGLIGIBLE:
+    if _outlasting(chain, max_rounds) > NEGLIGIBLE:
         work = (_most(a) + 1) * (_most(b) + 1) * max_rounds
         if work > CAPPED_BUDGET:
             raise AffrayError(
@@ -70,11 +75,21 @@ def duel_chances(a: Fighter, b: Fighter, *, max_rounds: int = MAX_ROUNDS) -> Due
     return _sweep(chain, max_rounds)
 
 
-def _outlasting(chain: _Chain, wounds: int, rounds: int) -> float:
-    """A bound on P(the duel lasts more than ``rounds`` rounds). Each round, from any
-    state, some wound lands with probability at least ``q``, and ``wounds`` of them
-    end any duel; so the bound is P(Binomial(rounds, q) < wounds). 1 when no such
-    ``q`` exists (a loop with no wound in it)."""
+def _outlasting(chain: _Chain, rounds: int) -> float:
+    """A bound on P(the duel lasts more than ``rounds`` rounds); 1 when there is none
+    (a loop with no wound in it).
+
+    Each round, from any state, some wound lands with probability at least ``q``,
+    so the number N of attacks that wound in ``rounds`` rounds is at least
+    Binomial(rounds, q) (stochastically). Each of them is followed by a shock check
+    of its victim at a wound total at least one above the last one, passed with a
+    chance s(w) that falls as w grows: after ``m`` such attacks, ``i`` of them on A,
+    both fighters are still standing with a chance at most S_A(i) S_B(m - i), where
+    S(i) = s(1) s(2) ... s(i). With T(m) the largest of these over i (T falls as m
+    grows), the bound is E[T(N)] <= sum over m of P(Binomial(rounds, q) = m) T(m).
+    """
+    import numpy as np
+
     event = {s: float(sum(e.p for e in chain.events[s])) for s in chain.shapes}
     q = min(
         (
@@ -85,21 +100,39 @@ def _outlasting(chain: _Chain, wounds: int, rounds: int) -> float:
     )
     if chain.to_trap and any(p for p in chain.to_trap.values()):
         return 1.0
-    if q <= 0.0 or rounds < wounds:
+    if q <= 0.0:
         return 1.0
+    standing = _standing(chain.strike["b"].survive), _standing(chain.strike["a"].survive)
+    both = np.full(standing[0].size + standing[1].size - 1, -np.inf)  # log T(m)
+    for i, log_a in enumerate(standing[0]):
+        window = both[i : i + standing[1].size]
+        np.maximum(window, log_a + standing[1], out=window)
+    top = min(rounds, both.size - 1)
     if q >= 1.0:
-        return 0.0
+        return math.exp(both[rounds]) if rounds < both.size else 0.0
     log_q, log_not = math.log(q), math.log1p(-q)
-    terms = [
-        math.lgamma(rounds + 1)
-        - math.lgamma(k + 1)
-        - math.lgamma(rounds - k + 1)
-        + k * log_q
-        + (rounds - k) * log_not
-        for k in range(wounds)
-    ]
-    top = max(terms)
-    return math.exp(top) * sum(math.exp(t - top) for t in terms)
+    log_binomial = np.array(
+        [
+            math.lgamma(rounds + 1)
+            - math.lgamma(m + 1)
+            - math.lgamma(rounds - m + 1)
+            + m * log_q
+            + (rounds - m) * log_not
+            for m in range(top + 1)
+        ]
+    )
+    return min(1.0, float(np.exp(log_binomial + both[: top + 1]).sum()))
+
+
+def _standing(survive: list[Fraction]) -> np.ndarray[Any, np.dtype[np.float64]]:
+    """log S(i) = log(s(1) s(2) ... s(i)) for i = 0, 1, ...: the most a fighter keeps
+    standing through i shock checks, ``survive[w]`` being the chance of passing one
+    at w wounds (-inf once a check cannot be passed)."""
+    import numpy as np
+
+    chances = np.array([float(p) for p in survive[1:]])
+    logs = np.log(chances, out=np.full(chances.size, -np.inf), where=chances > 0)
+    return np.concatenate([[0.0], np.cumsum(logs)])
 
 
 def _capped(a: Fighter, b: Fighter, max_rounds: int) -> DuelChances:
