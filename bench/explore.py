@@ -3,7 +3,8 @@
 Targets (issue 16): a 1,000-cell exact MST-2 grid on 2 cores in under 20 s; a Midian
 Monte Carlo grid at least 1.6x faster on 2 Dask workers than on 1. Each run starts
 with an empty cache; the Dask clusters are started before the clock starts (their
-start-up, a second or two, is printed apart).
+start-up, a second or two, is printed apart). Each is run twice and the shorter
+time kept: the machine is shared.
 """
 
 from __future__ import annotations
@@ -58,6 +59,11 @@ values = [6, 8, 10, 12, 14, 16, 18, 20]
 """
 
 
+def best(sweep_text: str, folder: Path, make: type[Backend] | None, *args: object) -> float:
+    """The shorter of two runs (the machine is shared: the shorter is nearer the truth)."""
+    return min(timed(sweep_text, folder, make, *args) for _ in range(2))
+
+
 def timed(sweep_text: str, folder: Path, make: type[Backend] | None, *args: object) -> float:
     path = folder / "sweep.toml"
     path.write_text(sweep_text.format(examples=EXAMPLES))
@@ -84,12 +90,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
         print("1,000-cell exact MST-2 grid (Knight vs Ogre: skill x skill x armour x shield)")
-        one = timed(EXACT, folder, None)
-        two = timed(EXACT, folder, Pool, 2)
+        one = best(EXACT, folder, None)
+        two = best(EXACT, folder, Pool, 2)
         print(f"  2 worker processes: {two:.2f} s (target < 20 s); speed-up {one / two:.2f}x")
         print("Midian Monte Carlo grid (40 cells x 40,000 duels) on a local Dask cluster")
-        dask_one = timed(MIDIAN, folder, Dask, "local", 1)
-        dask_two = timed(MIDIAN, folder, Dask, "local", 2)
+        dask_one = best(MIDIAN, folder, Dask, "local", 1)
+        dask_two = best(MIDIAN, folder, Dask, "local", 2)
         print(f"  speed-up on 2 Dask workers: {dask_one / dask_two:.2f}x (target >= 1.6x)")
 
 
