@@ -42,3 +42,27 @@ def test_the_knight_and_ogre_table_is_what_the_sweep_gives(tmp_path: Path) -> No
 def test_the_docs_figure_is_in_the_repository() -> None:
     assert (DOC.parent / "explorer-knight-ogre.png").stat().st_size > 10_000
     assert "(explorer-knight-ogre.png)" in DOC.read_text(encoding="utf-8")
+
+
+def test_the_python_example_runs_as_written() -> None:
+    """The "From Python" block, run from the repository's root in a fresh interpreter
+    (its worker processes need the ``__main__`` guard it shows)."""
+    import subprocess
+    import sys
+
+    text = DOC.read_text(encoding="utf-8")
+    found = re.search(r"## From Python\n\n```python\n(.*?)```", text, re.S)
+    assert found is not None
+    result = subprocess.run(
+        [sys.executable, "-c", found.group(1)],
+        cwd=DOC.parent.parent,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert len(lines) == 35
+    labels, chance = lines[0].rsplit(" ", 1)
+    assert labels == "('0', 'none')" and abs(float(chance) - 0.4487) < 1e-4  # the page's 44.9%
+    assert (DOC.parent.parent / "knight-ogre" / "report.html").is_file()

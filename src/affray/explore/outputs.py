@@ -22,7 +22,8 @@ REPORT = "report.html"
 
 
 def write_outputs(sweep: Sweep, outcome: Outcome, out: Path) -> list[Path]:
-    """Write the sweep's files into ``out``; the paths written, in order."""
+    """Write the sweep's files into ``out`` (made if need be); the paths written, in order."""
+    prepare(out)
     written = [_write(out / RESULTS, csv_text(sweep, outcome.rows).encode("utf-8"))]
     png = heatmap_png(sweep, outcome.rows)
     if png is not None:
