@@ -75,7 +75,11 @@ def test_ranges_include_both_ends(write_sweep: WriteSweep) -> None:
 
     assert values("[0, 3]") == (0, 1, 2, 3)
     assert values("[1, 10, 4]") == (1, 5, 9)
-    assert values("[0, 0.3, 0.1]") == (0.0, 0.1, 0.2, 0.3)  # no 0.30000000000000004
+    from affray.explore.sweep import _range
+
+    assert _range([0, 0.3, 0.1], "", "") == (0.0, 0.1, 0.2, 0.3)  # no 0.30000000000000004
+    with pytest.raises(SheetError, match=r"no value of this axis makes a valid sheet; with 0\.0"):
+        values("[0, 0.3, 0.1]")  # skill is a whole number
     assert len(values("[0, 999]")) == 1000  # the most an axis takes
     with pytest.raises(SheetError, match="more than 1,000 values"):
         values("[0, 1000]")

@@ -122,7 +122,9 @@ def play(
             continue
         note = live_odds(odds, before, step.events) if odds is not None else None
         if note is not None:
-            out.print(f"[dim]  {note.text}[/dim]")
+            from rich.markup import escape
+
+            out.print(f"[dim]  {escape(note.text)}[/dim]")
         for line in narrate(step.events):
             out.print(styled(line))
     return log, final

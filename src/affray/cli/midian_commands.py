@@ -413,8 +413,11 @@ def initiative_command(
         return
     _print_events(rolled)
     out = console()
+    from rich.markup import escape
+
     out.print(
-        "[bold]Order:[/bold] " + ", ".join(f"{s.character} ({s.initiative:g})" for s in order)
+        "[bold]Order:[/bold] "
+        + ", ".join(f"{escape(s.character)} ({s.initiative:g})" for s in order)
     )
 
 

@@ -70,16 +70,19 @@ def percent(p: Fraction | float) -> str:
 def table(
     title: str, columns: Sequence[str], rows: Iterable[Sequence[str]], *, bars: bool = False
 ) -> None:
-    """A titled table: first column left, numbers right, a last bar column left if ``bars``."""
-    from rich.table import Table
+    """A titled table: first column left, numbers right, a last bar column left if ``bars``.
 
-    grid = Table(title=title, title_justify="left")
+    Every text is shown as it is: a name such as ``[/]`` is not read as rich markup."""
+    from rich.table import Table
+    from rich.text import Text
+
+    grid = Table(title=Text(title), title_justify="left")
     last = len(columns) - 1
     for index, column in enumerate(columns):
         left = index == 0 or (bars and index == last)
-        grid.add_column(column, justify="left" if left else "right")
+        grid.add_column(Text(column), justify="left" if left else "right")
     for row in rows:
-        grid.add_row(*row)
+        grid.add_row(*(Text(cell) for cell in row))
     console().print(grid)
 
 

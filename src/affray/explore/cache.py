@@ -14,6 +14,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
+from affray.errors import AffrayError
 from affray.explore.compute import Result
 
 CACHE_NAME = "cells-cache.jsonl"
@@ -26,13 +27,17 @@ class Cache:
         self.path = folder / CACHE_NAME
         self.results: dict[str, Result] = {}
         self._cut = False
-        if self.path.is_file():
-            self.results = dict(_read(self.path))
-            with self.path.open("rb") as file:
-                file.seek(0, os.SEEK_END)
-                if file.tell():
-                    file.seek(-1, os.SEEK_END)
-                    self._cut = file.read(1) != b"\n"  # a crash cut the last line short
+        self._fresh = False
+        try:
+            if self.path.is_file():
+                self.results = dict(_read(self.path))
+                with self.path.open("rb") as file:
+                    file.seek(0, os.SEEK_END)
+                    if file.tell():
+                        file.seek(-1, os.SEEK_END)
+                        self._cut = file.read(1) != b"\n"  # a crash cut the last line short
+        except OSError as error:
+            raise _unusable(self.path, error) from None
 
     def __contains__(self, key: str) -> bool:
         return key in self.results
@@ -51,20 +56,30 @@ class Cache:
             lines.append(json.dumps({"key": key, "result": result.to_json()}) + "\n")
         if not lines:
             return
-        if self._cut:  # end the cut line, so the new ones start lines of their own
+        if self._cut and not self._fresh:  # end the cut line: new ones start their own
             lines.insert(0, "\n")
-            self._cut = False
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self.path.open("a", encoding="utf-8") as file:
-            file.write("".join(lines))
-            file.flush()
-            os.fsync(file.fileno())
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self.path.open("w" if self._fresh else "a", encoding="utf-8") as file:
+                file.write("".join(lines))
+                file.flush()
+                os.fsync(file.fileno())
+        except OSError as error:
+            raise _unusable(self.path, error) from None
+        self._cut = self._fresh = False
 
     def clear(self) -> None:
-        """Forget every cell (``--fresh``)."""
+        """Forget every cell (``--fresh``). The file on disk is replaced only when the
+        first new cell is written, so a run stopped before then loses nothing."""
         self.results = {}
-        self._cut = False
-        self.path.unlink(missing_ok=True)
+        self._fresh = True
+
+
+def _unusable(path: Path, error: OSError) -> AffrayError:
+    return AffrayError(
+        f"cannot use the cache {path}: {error.strerror or error}",
+        hint="choose another folder with --out DIR",
+    )
 
 
 def _read(path: Path) -> Iterable[tuple[str, Result]]:

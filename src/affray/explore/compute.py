@@ -52,7 +52,36 @@ class Result:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Result:
-        return cls(**{name: data[name] for name in cls.__dataclass_fields__ if name in data})
+        """A result read back from the cache.
+
+        Raises:
+            ValueError: the data is not a result (a hand-edited or damaged line).
+        """
+        fields = {name: data[name] for name in cls.__dataclass_fields__ if name in data}
+        result = cls(**fields)
+        chances = (result.p_a_wins, result.p_b_wins, result.p_draw)
+        if result.method not in ("exact", "monte-carlo"):
+            raise ValueError("not a method")
+        for chance in chances:
+            if chance is not None and not (
+                isinstance(chance, int | float) and 0.0 <= chance <= 1.0
+            ):
+                raise ValueError("not a chance")
+        given = [chance is not None for chance in (*chances, result.mean_rounds)]
+        if any(given) and not all(given):
+            raise ValueError("odds in part")
+        if all(given) and abs(sum(c for c in chances if c is not None) - 1.0) > 1e-6:
+            raise ValueError("chances that do not add up")
+        for number in (result.mean_rounds, result.ci95_low, result.ci95_high, result.seconds):
+            if number is not None and not isinstance(number, int | float):
+                raise ValueError("not a number")
+        for count in (result.n, result.seed):
+            if count is not None and (not isinstance(count, int) or isinstance(count, bool)):
+                raise ValueError("not a count")
+        for text in (result.engine, result.note, result.error):
+            if text is not None and not isinstance(text, str):
+                raise ValueError("not text")
+        return result
 
 
 def run_batch(jobs: Sequence[Job]) -> list[Result]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from affray.errors import AffrayError, SheetError
-from affray.explore.sweep import Base, Method, Sweep, value_text
+from affray.explore.sweep import Base, Engine, Method, Sweep, value_text
 from affray.quoting import quoted
 from affray.sheets import sheet_from_data
 
@@ -38,7 +38,7 @@ class Job:
     method: Method
     n: int
     seed: int
-    engine: str
+    engine: Engine
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,11 +93,15 @@ def cells(sweep: Sweep) -> Iterator[Cell]:
     """Every cell of the sweep, in order (the first axis varying slowest)."""
     for index, values in enumerate(itertools.product(*(axis.values for axis in sweep.axes))):
         a, b = dict(sweep.a.data), dict(sweep.b.data)
-        for axis, value in zip(sweep.axes, values, strict=True):
-            if axis.side in ("a", "both"):
-                a = with_value(a, axis.key, value)
-            if axis.side in ("b", "both"):
-                b = with_value(b, axis.key, value)
+        try:
+            for axis, value in zip(sweep.axes, values, strict=True):
+                if axis.side in ("a", "both"):
+                    a = with_value(a, axis.key, value)
+                if axis.side in ("b", "both"):
+                    b = with_value(b, axis.key, value)
+        except SheetError as clash:  # a value set a table to a name another key digs into
+            yield Cell(index, values, None, one_line(clash))
+            continue
         error = _problem(a, sweep.a, "a") or _problem(b, sweep.b, "b")
         if error is not None:
             yield Cell(index, values, None, error)

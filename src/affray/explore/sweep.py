@@ -24,13 +24,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import Field, StringConstraints
+from pydantic import AfterValidator, Field, StringConstraints
 
 from affray import bestiary, registry
 from affray.errors import SheetError
-from affray.quoting import quoted
+from affray.quoting import quoted, unprintable
 from affray.sheets import load_document, parse_document, sheet_from_data
-from affray.sheets.validation import Strict, validate
+from affray.sheets.validation import Strict, plain_name, validate
 
 MAX_CELLS = 100_000
 """The most cells one sweep may have (a 1,000-cell grid is already a big picture)."""
@@ -58,7 +58,9 @@ class AxisTable(Strict):
         default=None, min_length=1, max_length=MAX_VALUES
     )
     range: list[int | float] | None = Field(default=None, min_length=2, max_length=3)
-    label: str | None = Field(default=None, min_length=1, max_length=80)
+    label: Annotated[str, Field(min_length=1, max_length=80), AfterValidator(plain_name)] | None = (
+        None
+    )
 
 
 class SweepTable(Strict):
@@ -69,7 +71,9 @@ class SweepTable(Strict):
     a: str = Field(min_length=1, max_length=500)
     b: str = Field(min_length=1, max_length=500)
     system: str | None = Field(default=None, min_length=1, max_length=40)
-    title: str | None = Field(default=None, min_length=1, max_length=200)
+    title: (
+        Annotated[str, Field(min_length=1, max_length=200), AfterValidator(plain_name)] | None
+    ) = None
     method: Method | None = None
     n: int = Field(default=100_000, ge=1, le=10**9)
     seed: int = Field(default=1, ge=0, le=2**63 - 1)
@@ -155,14 +159,13 @@ def load_sweep(path: str | Path) -> Sweep:
             key="axes",
             hint="sweep fewer values, or split the sweep into several files",
         )
-    columns = [axis.column for axis in axes]
-    repeated = sorted({c for c in columns if columns.count(c) > 1})
-    if repeated:
+    _no_overlap(axes, where)
+    if table.system is not None and table.system not in registry.systems():
         raise SheetError(
-            f"two axes set the same key: {', '.join(repeated)}",
+            f"unknown system {quoted(table.system)}",
             path=where,
-            key="axes",
-            hint="give each key one axis, with all its values",
+            key="system",
+            hint="system is one of: " + ", ".join(f'"{n}"' for n in registry.systems()),
         )
     a = _base(table.a, "a", file, where, table.system)
     b = _base(table.b, "b", file, where, table.system)
@@ -208,6 +211,28 @@ def load_sweep(path: str | Path) -> Sweep:
     )
 
 
+def _no_overlap(axes: Sequence[Axis], where: str) -> None:
+    """Refuse two axes that set one key of one sheet, or a key and a key inside it (the
+    later would silently undo the earlier)."""
+    for number, axis in enumerate(axes):
+        for other in axes[:number]:
+            sides = {axis.side, other.side}
+            shared = "both" in sides or len(sides) == 1
+            nested = (
+                axis.key == other.key
+                or axis.key.startswith(other.key + ".")
+                or other.key.startswith(axis.key + ".")
+            )
+            if shared and nested:
+                raise SheetError(
+                    f"two axes set the same key: {other.column} and {axis.column}",
+                    path=where,
+                    key="axes",
+                    hint="give each key one axis, with all its values (an axis over a "
+                    "table and one over a key inside it overlap too)",
+                )
+
+
 def _article(title: str) -> str:
     from affray.sheets.combatants import article
 
@@ -229,8 +254,10 @@ def _axis(table: AxisTable, number: int, where: str) -> Axis:
     else:
         assert table.range is not None
         values = _range(table.range, where, at)
-    labels = [value_text(v) for v in values]
-    doubles = sorted({t for t in labels if labels.count(t) > 1})
+    forms = [_canonical(v) for v in values]
+    doubles = sorted(
+        {value_text(v) for v, f in zip(values, forms, strict=True) if forms.count(f) > 1}
+    )
     if doubles:
         raise SheetError(
             f"a value is listed twice: {', '.join(doubles)}",
@@ -298,24 +325,41 @@ def _base(reference: str, side: str, file: Path, where: str, system: str | None)
 
 
 def _check_key(axis: Axis, base: Base, where: str) -> None:
-    """Refuse an axis whose key the sheet does not have (every cell would be invalid)."""
-    from affray.explore.grid import with_value
+    """Refuse an axis whose key the sheet does not have, or none of whose values the
+    base sheet takes (every cell would be invalid); a cell some values spoil is only
+    reported."""
+    from affray.explore.grid import one_line, with_value
 
     at = f"axis {axis.column}"
-    try:
-        data = with_value(base.data, axis.key, axis.values[0])
-    except SheetError as error:
-        raise SheetError(error.message, path=where, at=at, hint=error.hint) from None
-    try:
-        sheet_from_data(data, base.source)
-    except SheetError as error:
-        if error.key is not None and "unknown key" in error.message:
-            raise SheetError(
-                f"{base.name}'s sheet has no key {quoted(axis.key)}",
-                path=where,
-                at=at,
-                hint=error.hint,
-            ) from None
+    first: SheetError | None = None
+    for value in axis.values:
+        try:
+            sheet_from_data(with_value(base.data, axis.key, value), f"{base.name}'s sheet")
+        except SheetError as error:
+            if error.key is not None and "unknown key" in error.message:
+                raise SheetError(
+                    f"{base.name}'s sheet has no key {quoted(axis.key)}",
+                    path=where,
+                    at=at,
+                    hint=error.hint,
+                ) from None
+            first = first or error
+            continue
+        return
+    assert first is not None
+    raise SheetError(
+        f"no value of this axis makes a valid sheet; with {value_text(axis.values[0])}: "
+        + one_line(first),
+        path=where,
+        at=at,
+        hint="change the values, or the base sheet (docs/sheets.md lists every key)",
+    )
+
+
+def _canonical(value: Any) -> str:
+    import json
+
+    return json.dumps(value, sort_keys=True)
 
 
 def value_text(value: Any) -> str:
@@ -330,4 +374,7 @@ def value_text(value: Any) -> str:
         import json
 
         return json.dumps(value, sort_keys=True, separators=(",", ":"))
-    return str(value)
+    text = str(value)
+    if any(unprintable(char) for char in text):  # shown, never obeyed, by a terminal
+        return text.encode("unicode_escape").decode("ascii")
+    return text
