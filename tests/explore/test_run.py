@@ -181,7 +181,10 @@ def test_ctrl_c_keeps_the_cells_done_and_the_next_run_goes_on(
     assert process.returncode == 130, err
     kept = len(cache.read_text().splitlines())
     assert 2 <= kept < 8
-    assert f"stopped: {kept} cells are kept in {cache}" in err
+    assert err.splitlines()[-1] == (
+        f"interrupted: {kept} cells are kept in {cache}; run the same command again to go on"
+    )
+    assert err.splitlines()[0].startswith("about ")  # said before the first cell was done
     assert "Traceback" not in err
     assert not (out / "results.csv").exists()
     resumed = explore(sweep, out, "--workers", "1")

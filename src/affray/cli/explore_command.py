@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -54,16 +55,25 @@ def explore_command(
     own seed. Cells done are kept next to the output: an interrupted sweep, run
     again, works out only the rest.
     """
+    import time
+
     from affray.cli.duel_command import duration, estimate_after
     from affray.cli.output import ProgressBar, emit_json
+    from affray.errors import AffrayError
     from affray.explore import Cache, backend, load_sweep, run_sweep, write_outputs
+    from affray.explore.backends import WorkerLostError, check_address
     from affray.explore.outputs import prepare
 
-    if dask is not None and dask != "local" and workers is not None:
-        raise click.UsageError(
-            "--workers sets the workers of this machine or of --dask local; a running "
-            "scheduler has its own"
-        )
+    began = time.perf_counter()
+    if dask is not None:
+        check_address(dask)
+        if dask != "local" and workers is not None:
+            raise click.UsageError(
+                "--workers sets the workers of this machine or of --dask local; a running "
+                "scheduler has its own"
+            )
+    if out is not None and not out.strip():
+        raise click.UsageError("--out needs a folder name")
     sweep = load_sweep(sweep_file)
     folder = Path(out) if out is not None else Path(f"{Path(sweep_file).stem}-results")
     prepare(folder)
@@ -80,45 +90,73 @@ def explore_command(
                 err=True,
             )
 
+    def kept() -> str:
+        again = " (without --fresh)" if fresh else ""
+        return (
+            f"{len(cache):,} cells are kept in {cache.path}; run the same command "
+            f"again{again} to go on"
+        )
+
     bar = ProgressBar(sweep.cell_count, "cells", threshold=1)
-    where = backend(dask, workers if workers is not None else (os.cpu_count() or 1))
+    count = workers if workers is not None else (os.cpu_count() or 1)
     try:
         with bar as advance:
-            outcome = run_sweep(sweep, cache, where, progress=advance, announce=announce)
+            outcome = run_sweep(
+                sweep, cache, lambda: backend(dask, count), progress=advance, announce=announce
+            )
     except KeyboardInterrupt:
-        click.echo(
-            f"stopped: {len(cache):,} cells are kept in {cache.path}; "
-            "run the same command again to go on",
-            err=True,
-        )
-        raise
-    finally:
-        where.close()
+        click.echo(f"interrupted: {kept()}", err=True)
+        sys.exit(130)
+    except WorkerLostError as lost:
+        raise AffrayError(f"{lost.message}: {kept()}", hint=lost.hint) from None
     files = write_outputs(sweep, outcome, folder)
+    seconds = time.perf_counter() - began
+    _problems(outcome)
     if as_json:
         emit_json(
             {
                 "cells": len(outcome.rows),
                 "out": str(folder),
-                "seconds": outcome.seconds,
+                "seconds": seconds,
                 "computed": outcome.computed,
                 "cached": outcome.cached,
                 "invalid": outcome.invalid,
                 "files": [str(f) for f in files],
             }
         )
-        return
-    _summary(sweep, outcome, files)
+    else:
+        _summary(sweep, outcome, files, seconds)
+    if not any(result is not None and result.p_a_wins is not None for _, result in outcome.rows):
+        raise AffrayError(
+            "no cell of the sweep has odds (see why above, and in the report)",
+            hint="change the axes' values, or the base sheets",
+        )
 
 
-def _summary(sweep: Sweep, outcome: Outcome, files: list[Path]) -> None:
+def _problems(outcome: Outcome) -> None:
+    """Each distinct reason cells have no odds, once, on stderr, with how many."""
+    from collections import Counter
+
+    why = Counter(
+        cell.error or (result.error if result else None) or ""
+        for cell, result in outcome.rows
+        if cell.error is not None or (result is not None and result.error is not None)
+    )
+    for number, (message, cells) in enumerate(why.most_common()):
+        if number == 5:
+            click.echo(f"… and {len(why) - 5} more reasons (the report lists them)", err=True)
+            break
+        click.echo(f"{cells:,} cell{'' if cells == 1 else 's'} with no odds: {message}", err=True)
+
+
+def _summary(sweep: Sweep, outcome: Outcome, files: list[Path], seconds: float) -> None:
     from affray.cli.output import table
     from affray.explore.heatmap import chances
     from affray.explore.sweep import value_text
 
     method = "exact odds" if sweep.method == "exact" else f"{sweep.n:,} duels a cell"
     click.echo(
-        f"{sweep.title}: {len(outcome.rows):,} cells ({method}) in {outcome.seconds:.1f} s "
+        f"{sweep.title}: {len(outcome.rows):,} cells ({method}) in {seconds:.1f} s "
         f"on {outcome.backend}: {outcome.computed:,} worked out, {outcome.cached:,} kept "
         f"from before, {outcome.invalid:,} with an invalid sheet"
     )

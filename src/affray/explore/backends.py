@@ -12,6 +12,7 @@ import logging
 import re
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
 from affray.errors import AffrayError
@@ -83,7 +84,11 @@ class Pool:
                 return
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
-                yield pending.pop(future), future.result()
+                try:
+                    results = future.result()
+                except BrokenProcessPool:
+                    raise WorkerLostError() from None
+                yield pending.pop(future), results
 
     def close(self) -> None:
         from affray.sim.chunks import stop_pool
@@ -91,7 +96,35 @@ class Pool:
         stop_pool(self.pool)
 
 
-ADDRESS = re.compile(r"^(tcp|tls|ucx|inproc)://[^\s/]+(:\d+)?/?$")
+ADDRESS = re.compile(r"^(tcp|tls|ucx|inproc)://[^\s/:]+(:(\d{1,5}))?/?$")
+
+
+class WorkerLostError(AffrayError):
+    """A worker stopped (killed, out of memory) before its batch was done."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "a worker stopped before its cells were done (killed, or out of memory?)",
+            hint="the cells done are kept: run the same command again to go on",
+        )
+
+
+def check_address(where: str) -> None:
+    """Refuse at once what cannot be a Dask scheduler's address (``local`` is fine).
+
+    Raises:
+        AffrayError: not ``local`` nor ``tcp://HOST:PORT`` (or tls://, ...).
+    """
+    if where == "local":
+        return
+    found = ADDRESS.match(where)
+    port = found.group(3) if found else None
+    if found is None or (port is not None and not 0 < int(port) < 65536):
+        raise AffrayError(
+            f"{where!r} is not a Dask scheduler address",
+            hint="--dask local starts a cluster here; --dask tcp://HOST:PORT uses "
+            "a running scheduler (started with: dask scheduler)",
+        )
 
 
 class Dask:
@@ -117,23 +150,13 @@ class Dask:
                 processes=True,
                 dashboard_address="127.0.0.1:0",  # its web server binds a free port
                 silence_logs=logging.ERROR,
+                preload=["affray.explore.worker_setup"],  # Ctrl-C is the client's to handle
             )
             self.client: Any = dask.Client(self.cluster)
             self.name = f"a local Dask cluster of {len(self.cluster.workers)} workers"
         else:
-            if not ADDRESS.match(where):
-                raise AffrayError(
-                    f"{where!r} is not a Dask scheduler address",
-                    hint="--dask local starts a cluster here; --dask tcp://HOST:PORT uses "
-                    "a running scheduler (started with: dask scheduler)",
-                )
-            try:
-                self.client = dask.Client(where, timeout=f"{wait_seconds}s")
-            except (OSError, TimeoutError) as error:
-                raise AffrayError(
-                    f"no Dask scheduler answers at {where} ({error})",
-                    hint=f"start one with: dask scheduler; then workers with: dask worker {where}",
-                ) from None
+            check_address(where)
+            self.client = _connect(dask, where, wait_seconds)
             try:
                 self.client.wait_for_workers(1, timeout=wait_seconds)
             except (OSError, TimeoutError):
@@ -154,6 +177,7 @@ class Dask:
 
     def run(self, make: NextBatch) -> Iterator[tuple[Batch, list[Result]]]:
         import distributed
+        from distributed import KilledWorker
 
         dask: Any = distributed
         pending: dict[str, Batch] = {}
@@ -171,7 +195,10 @@ class Dask:
         top_up()
         while pending:
             future = next(queue)
-            results = future.result()
+            try:
+                results = future.result()
+            except KilledWorker:
+                raise WorkerLostError() from None
             batch = pending.pop(future.key)
             future.release()
             yield batch, results
@@ -183,6 +210,36 @@ class Dask:
         finally:
             if self.cluster is not None:
                 self.cluster.close()
+
+
+def _connect(dask: Any, where: str, seconds: float) -> Any:
+    """A client of the scheduler at ``where``, within ``seconds`` whatever answers there
+    (a web server, say, which the handshake alone would wait on for ever).
+
+    Raises:
+        AffrayError: nothing answers as a Dask scheduler in time.
+    """
+    import threading
+
+    made: list[Any] = []
+    failed: list[BaseException] = []
+
+    def connect() -> None:
+        try:
+            made.append(dask.Client(where, timeout=f"{seconds}s"))
+        except Exception as error:  # anything: a refused port, garbage, a huge length
+            failed.append(error)
+
+    attempt = threading.Thread(target=connect, daemon=True)
+    attempt.start()
+    attempt.join(seconds + 2)
+    if made:
+        return made[0]
+    why = f" ({type(failed[0]).__name__})" if failed else " (no answer)"
+    raise AffrayError(
+        f"no Dask scheduler answers at {where}{why}",
+        hint=f"start one with: dask scheduler; then workers with: dask worker {where}",
+    )
 
 
 def backend(dask: str | None, workers: int) -> Backend:

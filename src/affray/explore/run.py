@@ -12,9 +12,10 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import cast
 
-from affray.explore.backends import Backend, Batch, InProcess
+from affray.explore.backends import Backend, Batch, Dask, InProcess, Pool
 from affray.explore.cache import Cache
 from affray.explore.compute import Result, run_job
 from affray.explore.grid import Cell, Job, cells
@@ -55,18 +56,27 @@ class Outcome:
         return sum(1 for cell, _ in self.rows if cell.error is not None)
 
 
+PILOT_DUELS = 2_000
+"""A Monte Carlo sweep of more duels a cell than this is timed on a pilot of this many
+duels (not counted) before it starts; otherwise the first cell itself is timed."""
+
+Start = Callable[[], Backend]
+"""Starts a backend: called only if there is work for one (so a sweep found whole in
+the cache, or of one cell, starts no worker)."""
+
+
 def run_sweep(
     sweep: Sweep,
     cache: Cache,
-    backend: Backend | None = None,
+    backend: Backend | Start | None = None,
     *,
     progress: Progress | None = None,
     announce: Announce | None = None,
 ) -> Outcome:
     """Work out every cell of ``sweep`` not already in ``cache`` (each kept in the
-    cache as its batch finishes) and gather all of them."""
+    cache as its batch finishes) and gather all of them. ``backend`` is a backend, or
+    what starts one (then it is closed here too); None works in this process."""
     started = time.perf_counter()
-    where = backend or InProcess()
     grid = list(cells(sweep))
     todo: dict[str, Job] = {}
     for cell in grid:
@@ -76,10 +86,11 @@ def run_sweep(
     if progress is not None:
         progress(len(grid) - _count(grid, todo))
     jobs = list(todo.values())
+    used = "this process"
     if jobs:
-        _work(jobs, cache, where, progress, announce, grid)
+        used = _work(jobs, cache, backend, progress, announce, grid)
     rows = tuple((cell, cache[cell.job.key] if cell.job else None) for cell in grid)
-    return Outcome(rows, len(jobs), cached, time.perf_counter() - started, where.name)
+    return Outcome(rows, len(jobs), cached, time.perf_counter() - started, used)
 
 
 def _count(grid: Sequence[Cell], todo: dict[str, Job]) -> int:
@@ -90,11 +101,12 @@ def _count(grid: Sequence[Cell], todo: dict[str, Job]) -> int:
 def _work(
     jobs: list[Job],
     cache: Cache,
-    backend: Backend,
+    backend: Backend | Start | None,
     progress: Progress | None,
     announce: Announce | None,
     grid: Sequence[Cell],
-) -> None:
+) -> str:
+    """Work out the jobs; what worked them out, for people."""
     sharing = dict.fromkeys((job.key for job in jobs), 0)
     for cell in grid:
         if cell.job is not None and cell.job.key in sharing:
@@ -105,30 +117,50 @@ def _work(
         if progress is not None:
             progress(sum(sharing[job.key] for job in batch))
 
-    first = run_job(jobs[0])  # timed alone: it sizes the batches
-    done([jobs[0]], [first])
-    sizer = _Sizer(max(first.seconds, 1e-4), backend.workers)
-    rest = jobs[1:]
-    if announce is not None and rest:
-        announce(
-            sizer.seconds_per_cell * len(rest) / min(backend.workers, len(rest)),
-            len(rest),
-            backend.workers,
-        )
-    position = 0
+    first = jobs[0]
+    if first.method == "monte-carlo" and first.n > PILOT_DUELS:
+        pilot = run_job(replace(first, n=PILOT_DUELS))  # timed, not kept
+        per_cell = pilot.seconds * first.n / PILOT_DUELS
+        rest = jobs
+    else:  # timed alone, and kept
+        result = run_job(first)
+        done([first], [result])
+        per_cell, rest = result.seconds, jobs[1:]
+    if not rest:
+        return "this process"
+    where = _start(backend)
+    started = where is not backend
+    try:
+        sizer = _Sizer(max(per_cell, 1e-4), where.workers)
+        if announce is not None:
+            announce(per_cell * len(rest) / min(where.workers, len(rest)), len(rest), where.workers)
+        position = 0
 
-    def make() -> Batch | None:
-        nonlocal position
-        if position >= len(rest):
-            return None
-        size = sizer.size(len(rest) - position)
-        batch = rest[position : position + size]
-        position += size
-        return batch
+        def make() -> Batch | None:
+            nonlocal position
+            if position >= len(rest):
+                return None
+            size = sizer.size(len(rest) - position)
+            batch = rest[position : position + size]
+            position += size
+            return batch
 
-    for batch, results in backend.run(make):
-        done(batch, results)
-        sizer.measured(results)
+        for batch, results in where.run(make):
+            done(batch, results)
+            sizer.measured(results)
+    finally:
+        if started:
+            where.close()
+    return where.name
+
+
+def _start(backend: Backend | Start | None) -> Backend:
+    """The backend to use: the one given, or one started now."""
+    if backend is None:
+        return InProcess()
+    if isinstance(backend, InProcess | Pool | Dask) or hasattr(backend, "run"):
+        return cast(Backend, backend)
+    return backend()
 
 
 class _Sizer:
