@@ -18,7 +18,7 @@ from affray.explore.grid import Job, one_line
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """One cell's odds (A attacks first; a draw at the round cap).
+    """One cell's odds (a draw at the round cap).
 
     Attributes:
         method: how they were worked out: ``exact`` or ``monte-carlo`` (an exact

@@ -25,6 +25,11 @@ MAX_PANELS = 100
 """More panels than this make no readable picture; the report then says so."""
 ANNOTATE_UP_TO = 16
 """Cells are labelled with their percentage when a panel is at most this wide and tall."""
+TICKS_UP_TO = 40
+"""An axis of more values than this labels every n-th of them (and sizes the panel as
+if it had this many): a 1,000-value axis still makes a picture of a few inches."""
+MAX_INCHES = 40.0
+"""The picture's largest side, in inches (4,400 pixels at its 110 dots an inch)."""
 
 
 def panel_count(sweep: Sweep) -> int:
@@ -68,11 +73,13 @@ def heatmap_png(sweep: Sweep, rows: Sequence[tuple[Cell, Result | None]]) -> byt
     panel_grid = grid.reshape(height, width, panels)
     columns = min(panels, max(1, math.ceil(math.sqrt(panels))))
     lines = math.ceil(panels / columns)
-    cell_w, cell_h = max(3.2, 0.55 * width + 1.6), max(2.4, 0.42 * height + 1.4)
+    cell_w = max(3.2, 0.55 * min(width, TICKS_UP_TO) + 1.6)
+    cell_h = max(2.4, 0.42 * min(height, TICKS_UP_TO) + 1.4)
+    scale = min(1.0, MAX_INCHES / (cell_w * columns + 1.2), MAX_INCHES / (cell_h * lines + 0.9))
     figure, axes = plt.subplots(
         lines,
         columns,
-        figsize=(cell_w * columns + 1.2, cell_h * lines + 0.9),
+        figsize=((cell_w * columns + 1.2) * scale, (cell_h * lines + 0.9) * scale),
         squeeze=False,
         constrained_layout=True,
     )
@@ -104,7 +111,7 @@ def heatmap_png(sweep: Sweep, rows: Sequence[tuple[Cell, Result | None]]) -> byt
     bar = figure.colorbar(image, ax=axes, shrink=0.85, format=_percent_formatter())
     bar.set_label(f"chance {sweep.a.name} wins")
     method = "exact odds" if sweep.method == "exact" else f"{sweep.n:,} duels a cell"
-    figure.suptitle(f"{sweep.title}: chance {sweep.a.name} wins ({method})")
+    figure.suptitle(f"{sweep.title} — chance {sweep.a.name} wins ({method})")
     out = io.BytesIO()
     try:
         figure.savefig(out, format="png", dpi=110)
@@ -119,12 +126,21 @@ def _ticks(ax: Any, sweep: Sweep, width: int, height: int) -> None:
     if len(sweep.axes) == 1:
         ax.set_yticks([])
     else:
-        ax.set_yticks(range(height), [value_text(v) for v in first.values], fontsize=8)
+        rows = _every(height)
+        ax.set_yticks(rows, [value_text(first.values[i]) for i in rows], fontsize=8)
         ax.set_ylabel(axis_title(sweep, first), fontsize=9)
-    labels = [value_text(v) for v in across.values]
-    turn = 35 if sum(len(t) for t in labels) > 6 * width else 0
-    ax.set_xticks(range(width), labels, fontsize=8, rotation=turn, ha="right" if turn else "center")
+    places = _every(width)
+    labels = [value_text(across.values[i]) for i in places]
+    turn = 35 if sum(len(t) for t in labels) > 6 * len(places) else 0
+    ax.set_xticks(places, labels, fontsize=8, rotation=turn, ha="right" if turn else "center")
     ax.set_xlabel(axis_title(sweep, across), fontsize=9)
+
+
+def _every(count: int) -> list[int]:
+    """The places of the labels on an axis of ``count`` values: all of them, or every
+    n-th of them past :data:`TICKS_UP_TO`."""
+    step = max(1, math.ceil(count / TICKS_UP_TO))
+    return list(range(0, count, step))
 
 
 def _contour(ax: Any, values: np.ndarray) -> None:

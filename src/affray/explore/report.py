@@ -39,15 +39,13 @@ def findings(sweep: Sweep, rows: Sequence[tuple[Cell, Result | None]]) -> list[s
         worst = min(scored, key=lambda item: item[1])
         lines.append(f"{a} does best at {_where(sweep, best[0])}: {_pct(best[1])} to win.")
         lines.append(f"{a} does worst at {_where(sweep, worst[0])}: {_pct(worst[1])} to win.")
-        fair = sorted(scored, key=lambda item: abs(item[1] - 0.5))[:3]
-        if abs(fair[0][1] - 0.5) <= 0.1:
-            near = "; ".join(f"{_where(sweep, cell)} ({_pct(p)})" for cell, p in fair)
+        fair = [item for item in scored if abs(item[1] - 0.5) <= 0.1]
+        fair.sort(key=lambda item: abs(item[1] - 0.5))
+        if fair:
+            near = "; ".join(f"{_where(sweep, cell)} ({_pct(p)})" for cell, p in fair[:3])
             lines.append(f"Nearest an even fight: {near}.")
         else:
-            side = a if fair[0][1] > 0.5 else b
-            lines.append(
-                f"No cell is within 10 points of an even fight: {side} is favoured everywhere."
-            )
+            lines.append("No cell is within 10 points of an even fight.")
         favoured = sum(1 for _, p in scored if p > 0.5)
         lines.append(
             f"{a} is favoured in {favoured:,} of {len(scored):,} cells, {b} in "
@@ -60,6 +58,22 @@ def findings(sweep: Sweep, rows: Sequence[tuple[Cell, Result | None]]) -> list[s
     if refused:
         lines.append(f"{refused:,} cells could not be worked out (listed below).")
     return lines
+
+
+MAX_PROBLEM_CELLS = 12
+"""Cells named under each reason for having no odds (the rest are counted)."""
+
+
+def _grouped(rows: Sequence[tuple[Cell, Result | None]]) -> list[tuple[str, list[Cell], int]]:
+    """Each reason cells have no odds, the first few cells it applies to, and how
+    many there are in all; the commonest first."""
+    groups: dict[str, list[Cell]] = {}
+    for cell, result in rows:
+        why = cell.error or (result.error if result is not None else None)
+        if why is not None:
+            groups.setdefault(why, []).append(cell)
+    ordered = sorted(groups.items(), key=lambda item: -len(item[1]))
+    return [(why, cells[:MAX_PROBLEM_CELLS], len(cells)) for why, cells in ordered]
 
 
 def _where(sweep: Sweep, cell: Cell) -> str:
@@ -106,11 +120,7 @@ def report_html(
     pages.filters["pct"] = _pct
     pages.filters["shade"] = _shade
     shown = list(rows[:MAX_TABLE_ROWS])
-    problems = [
-        (cell, cell.error or (result.error if result else None))
-        for cell, result in rows
-        if cell.error is not None or (result is not None and result.error is not None)
-    ]
+    problems = _grouped(rows)
     notes = sorted({result.note for _, result in rows if result is not None and result.note})
     return pages.get_template("report.html").render(
         sweep=sweep,
@@ -119,6 +129,7 @@ def report_html(
         total=len(rows),
         more=len(rows) - len(shown),
         problems=problems,
+        where=lambda cell: _where(sweep, cell),
         notes=notes,
         findings=findings(sweep, rows),
         image=base64.b64encode(png).decode("ascii") if png is not None else None,
