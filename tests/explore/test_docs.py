@@ -66,3 +66,17 @@ def test_the_python_example_runs_as_written() -> None:
     labels, chance = lines[0].rsplit(" ", 1)
     assert labels == "('0', 'none')" and abs(float(chance) - 0.4487) < 1e-4  # the page's 44.9%
     assert (DOC.parent.parent / "knight-ogre" / "report.html").is_file()
+
+
+def test_the_sweep_file_example_is_a_valid_sweep(tmp_path: Path) -> None:
+    found = re.search(r"## The sweep file\n\n```toml\n(.*?)```", DOC.read_text("utf-8"), re.S)
+    assert found is not None
+    import shutil
+
+    shutil.copytree(EXAMPLES / "mst2", tmp_path / "mst2")  # the sheets it names
+    (tmp_path / "sweeps").mkdir()
+    path = tmp_path / "sweeps" / "example.toml"
+    path.write_text(found.group(1), encoding="utf-8")
+    sweep = load_sweep(path)
+    outcome = run_sweep(sweep, Cache(tmp_path / "out"), InProcess())
+    assert len(outcome.rows) == 16 and outcome.invalid == 0
