@@ -12,7 +12,8 @@ if TYPE_CHECKING:
     from affray.odds.duel import RoundsDistribution
 
 
-def _pyplot() -> Any:
+def pyplot() -> Any:
+    """matplotlib's pyplot on the Agg backend (files only, no screen)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -38,14 +39,14 @@ def _save(figure: Any, path: str | Path) -> None:
     except OSError as error:
         raise AffrayError(f"cannot write {target}: {error.strerror}") from None
     finally:
-        _pyplot().close(figure)
+        pyplot().close(figure)
 
 
 def plot_rounds(
     rounds: RoundsDistribution, a_name: str, b_name: str, path: str | Path, *, title: str
 ) -> None:
     """Stacked bars: P(the duel ends in round r), split by winner."""
-    plt = _pyplot()
+    plt = pyplot()
     figure, axes = plt.subplots(figsize=(8, 4))
     keys = sorted(set(rounds.a_wins) | set(rounds.b_wins))
     shown = [r for r in keys if rounds.a_wins.get(r, 0) + rounds.b_wins.get(r, 0) >= 1e-4] or keys
@@ -64,7 +65,7 @@ def plot_histogram(
     counts: Mapping[int, float], path: str | Path, *, title: str, xlabel: str
 ) -> None:
     """Bars of a distribution over integers."""
-    plt = _pyplot()
+    plt = pyplot()
     figure, axes = plt.subplots(figsize=(6, 4))
     keys = sorted(counts)
     axes.bar(keys, [counts[k] for k in keys])

@@ -61,9 +61,9 @@ def heatmap_png(sweep: Sweep, rows: Sequence[tuple[Cell, Result | None]]) -> byt
     panels = panel_count(sweep)
     if panels > MAX_PANELS:
         return None
-    from affray.plots import _pyplot
+    from affray.plots import pyplot
 
-    plt = _pyplot()
+    plt = pyplot()
     from matplotlib.colors import Normalize
 
     grid = chances(sweep, rows)

@@ -39,7 +39,8 @@ class Outcome:
 
     Attributes:
         rows: each cell and its result, in grid order.
-        computed: cells worked out in this run.
+        computed: cells worked out in this run (alike cells, worked out once, each
+            counted: computed + cached + invalid = cells).
         cached: cells taken from the cache.
         seconds: how long the run took.
         backend: what worked them out, for people.
@@ -90,7 +91,8 @@ def run_sweep(
     if jobs:
         used = _work(jobs, cache, backend, progress, announce, grid)
     rows = tuple((cell, cache[cell.job.key] if cell.job else None) for cell in grid)
-    return Outcome(rows, len(jobs), cached, time.perf_counter() - started, used)
+    computed = _count(grid, todo)  # cells, alike ones each counted
+    return Outcome(rows, computed, cached, time.perf_counter() - started, used)
 
 
 def _count(grid: Sequence[Cell], todo: dict[str, Job]) -> int:

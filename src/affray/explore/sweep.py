@@ -265,6 +265,15 @@ def _axis(table: AxisTable, number: int, where: str) -> Axis:
             at=at,
             hint="list each value once",
         )
+    labels = [value_text(v) for v in values]
+    alike = sorted({label for label in labels if labels.count(label) > 1})
+    if alike:  # two tables of one name: results.csv could not tell them apart
+        raise SheetError(
+            f"two values are both called {', '.join(alike)}",
+            path=where,
+            at=at,
+            hint="give each inline table a name of its own",
+        )
     return Axis(table.side, table.key, values, table.label)
 
 

@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 
 NEGLIGIBLE = 1e-13
 """The weight of duels outlasting the cap below which the uncapped sweep is used."""
+ROUNDING = 1e-12
+"""A draw chance below this, left over from ``1 - p(A wins) - p(B wins)``, is the
+rounding of the float sums (about 1e-16 a term), and is reported as 0."""
 CAPPED_BUDGET = 15_000_000
 """Wound pairs times rounds a duel pushed round by round to the cap may take (a few
 seconds at most); past it, simulate."""
@@ -215,6 +218,7 @@ def _sweep(chain: _Chain, max_rounds: int) -> DuelChances:
         "a": {w: float(p) for w, p in enumerate(wins_a) if p},
         "b": {w: float(p) for w, p in enumerate(wins_b) if p},
     }
-    return DuelChances(
-        p_a, p_b, max(0.0, 1.0 - p_a - p_b), rounds + looping * max_rounds, winner_wounds
-    )
+    draw = 1.0 - p_a - p_b
+    if draw < ROUNDING:  # what is left of the sums' rounding, not a chance of a draw
+        draw = 0.0
+    return DuelChances(p_a, p_b, draw, rounds + looping * max_rounds, winner_wounds)
