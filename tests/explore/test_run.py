@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import signal
 import subprocess
 import time
@@ -169,6 +170,7 @@ def test_ctrl_c_keeps_the_cells_done_and_the_next_run_goes_on(
         stderr=subprocess.PIPE,
         text=True,
         preexec_fn=ctrl_c_as_at_a_terminal,
+        env={**os.environ, "AFFRAY_ESTIMATE_SECONDS": "0"},  # announce it, however short
     )
     cache = out / CACHE_NAME
     deadline = time.monotonic() + 60

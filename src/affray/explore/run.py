@@ -58,8 +58,8 @@ class Outcome:
 
 
 PILOT_DUELS = 2_000
-"""A Monte Carlo sweep of more duels a cell than this is timed on a pilot of this many
-duels (not counted) before it starts; otherwise the first cell itself is timed."""
+"""A Monte Carlo sweep's first pilot (see :func:`_pilot`)."""
+PILOT_SECONDS = 0.2
 
 Start = Callable[[], Backend]
 """Starts a backend: called only if there is work for one (so a sweep found whole in
@@ -120,14 +120,11 @@ def _work(
             progress(sum(sharing[job.key] for job in batch))
 
     first = jobs[0]
-    if first.method == "monte-carlo" and first.n > PILOT_DUELS:
-        pilot = run_job(replace(first, n=PILOT_DUELS))  # timed, not kept
-        per_cell = pilot.seconds * first.n / PILOT_DUELS
-        rest = jobs
-    else:  # timed alone, and kept
-        result = run_job(first)
-        done([first], [result])
-        per_cell, rest = result.seconds, jobs[1:]
+    per_cell, kept = _pilot(first)
+    rest = jobs
+    if kept is not None:  # the pilot was the whole first cell: keep it
+        done([first], [kept])
+        rest = jobs[1:]
     if not rest:
         return "this process"
     where = _start(backend)
@@ -154,6 +151,21 @@ def _work(
         if started:
             where.close()
     return where.name
+
+
+def _pilot(job: Job) -> tuple[float, Result | None]:
+    """How long ``job`` will take, timed on it or on fewer of its duels: a Monte Carlo
+    pilot grows (2,000 duels, then four times as many) until it takes
+    :data:`PILOT_SECONDS` (so that fixed costs do not swell the estimate) or is the
+    whole cell, which is then its result."""
+    size = min(job.n, PILOT_DUELS) if job.method == "monte-carlo" else job.n
+    while True:
+        result = run_job(replace(job, n=size))
+        if size >= job.n:
+            return result.seconds, result
+        if result.seconds >= PILOT_SECONDS:
+            return result.seconds * job.n / size, None
+        size = min(size * 4, job.n)
 
 
 def _start(backend: Backend | Start | None) -> Backend:
