@@ -156,3 +156,31 @@ def test_a_bad_address_and_a_silent_one_are_said_plainly(
     assert time.monotonic() - started < 30
     both = run("explore", str(sweep), "--dask", silent, "--workers", "2")
     assert both.exit_code == 2 and "a running scheduler has its own" in both.stderr
+
+
+def test_something_else_at_the_address_is_said_plainly_in_time(
+    write_sweep: WriteSweep, tmp_path: Path
+) -> None:
+    """A web server where the scheduler should be: Dask's handshake alone would wait
+    on it for ever."""
+    import threading
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        address = f"tcp://127.0.0.1:{server.server_address[1]}"
+        started = time.monotonic()
+        result = run(
+            "explore", str(write_sweep(SWEEP)), "--out", str(tmp_path / "o"), "--dask", address
+        )
+        assert time.monotonic() - started < 30
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert result.exit_code == 2
+    assert f"no Dask scheduler answers at {address}" in result.stderr
