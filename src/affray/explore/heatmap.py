@@ -71,7 +71,7 @@ def heatmap_png(sweep: Sweep, rows: Sequence[tuple[Cell, Result | None]]) -> byt
         grid = grid[np.newaxis, :]
     height, width = grid.shape[0], grid.shape[1]
     panel_grid = grid.reshape(height, width, panels)
-    columns = min(panels, max(1, math.ceil(math.sqrt(panels))))
+    columns = _columns(sweep, panels)
     lines = math.ceil(panels / columns)
     cell_w = max(3.2, 0.55 * min(width, TICKS_UP_TO) + 1.6)
     cell_h = max(2.4, 0.42 * min(height, TICKS_UP_TO) + 1.4)
@@ -118,6 +118,18 @@ def heatmap_png(sweep: Sweep, rows: Sequence[tuple[Cell, Result | None]]) -> byt
     finally:
         plt.close(figure)
     return out.getvalue()
+
+
+def _columns(sweep: Sweep, panels: int) -> int:
+    """Panels a line: a third axis in one line (up to 6 values, else wrapped squarely);
+    a third and a fourth as a grid, the third down and the fourth across; more, wrapped
+    squarely in the grid's order."""
+    extra = sweep.axes[2:]
+    if len(extra) == 2:
+        return len(extra[1].values)
+    if len(extra) == 1 and panels <= 6:
+        return panels
+    return min(panels, max(1, math.ceil(math.sqrt(panels))))
 
 
 def _ticks(ax: Any, sweep: Sweep, width: int, height: int) -> None:
