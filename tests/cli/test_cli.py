@@ -647,3 +647,33 @@ def test_sigterm_stops_a_long_duel_and_its_workers() -> None:
     while any(running(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not any(running(pid) for pid in workers)
+
+
+@pytest.mark.slow
+def test_workers_end_with_a_main_process_killed_outright() -> None:
+    """``kill -9`` leaves the main process no chance to stop its workers: the kernel
+    ends them (Linux's parent-death signal), so none fights on, orphaned."""
+    import signal
+    import time
+
+    process = subprocess.Popen(
+        [*SCRIPT, "duel", SELLSWORD, SPEARMAN, "-n", "10000000000", "--workers", "2"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "AFFRAY_ESTIMATE_SECONDS": "0"},
+    )
+    assert first_line_of_stderr(process, within=60).startswith("about ")
+    deadline = time.monotonic() + 30
+    while len(workers := children_of(process.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(workers) >= 2
+    time.sleep(0.5)  # the workers have asked for the signal: they are at work
+    process.send_signal(signal.SIGKILL)
+    process.wait(timeout=10)
+    assert process.stderr is not None
+    process.stderr.close()
+    deadline = time.monotonic() + 10
+    while any(running(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(running(pid) for pid in workers)

@@ -28,6 +28,8 @@ Job = Callable[[int, int, int], DuelStats]
 """``job(entropy, index, size)``: fight ``size`` duels of chunk ``index``; picklable."""
 
 IN_FLIGHT_PER_WORKER = 2
+PR_SET_PDEATHSIG = 1
+"""Linux's prctl option: the signal a process gets when its parent dies."""
 
 
 def chunks(n: int, chunk: int) -> Iterator[tuple[int, int]]:
@@ -41,6 +43,26 @@ def quiet_worker() -> None:
     process stopping them) ends a worker at once, whatever its parent does on one."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _end_with_parent()
+
+
+def _end_with_parent() -> None:
+    """On Linux, have the kernel send this worker SIGTERM when the process that started
+    it dies, however it dies (``kill -9`` included): no worker fights on, orphaned.
+    Elsewhere nothing is done (the parent's own handlers stop its workers)."""
+    import ctypes
+    import ctypes.util
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):  # no libc to ask: the parent's handlers remain
+        return
+    if os.getppid() == 1:  # the parent died before the request was made
+        os._exit(1)
 
 
 @dataclass(frozen=True, slots=True)
