@@ -99,10 +99,9 @@ def duel_command(
             key="system",
             hint=f"a duel needs two sheets of one system ({a} is a {system.name} sheet)",
         )
-    if first.name == second.name:  # tell them apart in every line of the report
-        from affray.encounter import named
+    from affray.encounter import told_apart
 
-        first, second = named(first, f"{first.name} (A)"), named(second, f"{second.name} (B)")
+    first, second = told_apart(first, second)  # every line of the report says which
     if narrate:
         from affray.api import duel_setup
         from affray.cli.fight_command import ai_seed, narrated_duel

@@ -15,7 +15,16 @@ from affray.encounter.engine import (
     run_encounter,
     steps,
 )
-from affray.encounter.model import Combatant, Encounter, Named, SheetT, StateT, named, pair
+from affray.encounter.model import (
+    Combatant,
+    Encounter,
+    Named,
+    SheetT,
+    StateT,
+    named,
+    pair,
+    told_apart,
+)
 from affray.encounter.questions import (
     Answered,
     Answers,
@@ -62,4 +71,5 @@ __all__ = [
     "play_turn",
     "run_encounter",
     "steps",
+    "told_apart",
 ]

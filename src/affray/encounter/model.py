@@ -32,6 +32,14 @@ def named(sheet: SheetT, name: str) -> SheetT:
     return cast(SheetT, replace(cast(Any, sheet), name=name))
 
 
+def told_apart(a: SheetT, b: SheetT) -> tuple[SheetT, SheetT]:
+    """Two sheets as a duel names them: ``X (A)`` and ``X (B)`` when they share a name,
+    so that every line of a report says which one it means."""
+    if a.name != b.name:
+        return a, b
+    return named(a, f"{a.name} (A)"), named(b, f"{b.name} (B)")
+
+
 @dataclass(frozen=True, slots=True)
 class Combatant(Generic[SheetT]):
     """One participant: a unique id (its display name), its side and its sheet."""

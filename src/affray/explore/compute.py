@@ -121,10 +121,7 @@ def run_job(job: Job) -> Result:
 
 def _simulated(system: Any, a: Any, b: Any, job: Job, note: str | None, started: float) -> Result:
     from affray.api import simulate
-    from affray.encounter import named
 
-    if a.name == b.name:  # as affray duel does: the reference engine tells them apart
-        a, b = named(a, f"{a.name} (A)"), named(b, f"{b.name} (B)")
     try:
         run = simulate(system, a, b, job.n, seed=job.seed, engine=job.engine, workers=1)
     except AffrayError as error:

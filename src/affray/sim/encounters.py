@@ -17,7 +17,15 @@ import numpy as np
 
 from affray import registry
 from affray.dice import RandomDice
-from affray.encounter import Answers, Combatant, Encounter, Ruleset, SheetT, StateT, named
+from affray.encounter import (
+    Answers,
+    Combatant,
+    Encounter,
+    Ruleset,
+    SheetT,
+    StateT,
+    told_apart,
+)
 from affray.encounter.engine import run_encounter
 from affray.sheets.encounters import tactics_dice
 from affray.sim.chunks import Estimate, run_chunks
@@ -29,10 +37,10 @@ def duel_encounter(
 ) -> Encounter[SheetT, StateT]:
     """A one-on-one encounter; each side is named after its fighter (``X (A)`` and
     ``X (B)`` when both have the same name)."""
-    ids = (a.name, b.name) if a.name != b.name else (f"{a.name} (A)", f"{b.name} (B)")
+    first, second = told_apart(a, b)
     combatants = (
-        Combatant(ids[0], ids[0], named(a, ids[0])),
-        Combatant(ids[1], ids[1], named(b, ids[1])),
+        Combatant(first.name, first.name, first),
+        Combatant(second.name, second.name, second),
     )
     return Encounter(combatants, {c.id: ruleset.initial_state(c.sheet) for c in combatants})
 
