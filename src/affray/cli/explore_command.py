@@ -135,18 +135,15 @@ def explore_command(
 
 def _problems(outcome: Outcome) -> None:
     """Each distinct reason cells have no odds, once, on stderr, with how many."""
-    from collections import Counter
+    from affray.explore.run import reasons
 
-    why = Counter(
-        cell.error or (result.error if result else None) or ""
-        for cell, result in outcome.rows
-        if cell.error is not None or (result is not None and result.error is not None)
-    )
-    for number, (message, cells) in enumerate(why.most_common()):
+    why = reasons(outcome.rows)
+    for number, (message, cells) in enumerate(why):
         if number == 5:
             click.echo(f"… and {len(why) - 5} more reasons (the report lists them)", err=True)
             break
-        click.echo(f"{cells:,} cell{'' if cells == 1 else 's'} with no odds: {message}", err=True)
+        count = len(cells)
+        click.echo(f"{count:,} cell{'' if count == 1 else 's'} with no odds: {message}", err=True)
 
 
 def _summary(sweep: Sweep, outcome: Outcome, files: list[Path], seconds: float) -> None:

@@ -14,13 +14,12 @@ import copy
 import functools
 import hashlib
 import itertools
-import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from affray.errors import AffrayError, SheetError
-from affray.explore.sweep import Base, Engine, Method, Sweep, value_text
+from affray.explore.sweep import Base, Engine, Method, Sweep, canonical, value_text
 from affray.quoting import quoted
 from affray.sheets import sheet_from_data
 
@@ -125,14 +124,10 @@ def one_line(error: AffrayError) -> str:
     return f"{text} (tip: {error.hint})" if error.hint else text
 
 
-def _canonical(*parts: object) -> bytes:
-    return json.dumps(parts, sort_keys=True, separators=(",", ":"), default=str).encode()
-
-
 def cell_seed(seed: int, a: Mapping[str, Any], b: Mapping[str, Any]) -> int:
     """A cell's Monte Carlo seed: from the sweep's seed and the cell's two sheets, so
     ``affray duel A B -n N --seed SEED`` repeats the cell exactly."""
-    digest = hashlib.sha256(_canonical("seed", seed, a, b)).digest()
+    digest = hashlib.sha256(canonical(("seed", seed, a, b)).encode()).digest()
     return int.from_bytes(digest[:4], "big")
 
 
@@ -147,4 +142,4 @@ def cell_key(a: Mapping[str, Any], b: Mapping[str, Any], sweep: Sweep) -> str:
     """The cell's key in the resume cache: its sheets and everything that sets its
     result (method, n, seed, engine), so a changed sweep never reuses a stale cell."""
     parts = (CACHE_FORMAT, _version(), a, b, sweep.method, sweep.n, sweep.seed, sweep.engine)
-    return hashlib.sha256(_canonical(*parts)).hexdigest()[:32]
+    return hashlib.sha256(canonical(parts).encode()).hexdigest()[:32]

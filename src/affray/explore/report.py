@@ -18,6 +18,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from affray.explore.compute import Result
 from affray.explore.grid import Cell
 from affray.explore.heatmap import MAX_PANELS, axis_title
+from affray.explore.run import reasons
 from affray.explore.sweep import Sweep
 
 MAX_TABLE_ROWS = 5_000
@@ -67,13 +68,7 @@ MAX_PROBLEM_CELLS = 12
 def _grouped(rows: Sequence[tuple[Cell, Result | None]]) -> list[tuple[str, list[Cell], int]]:
     """Each reason cells have no odds, the first few cells it applies to, and how
     many there are in all; the commonest first."""
-    groups: dict[str, list[Cell]] = {}
-    for cell, result in rows:
-        why = cell.error or (result.error if result is not None else None)
-        if why is not None:
-            groups.setdefault(why, []).append(cell)
-    ordered = sorted(groups.items(), key=lambda item: -len(item[1]))
-    return [(why, cells[:MAX_PROBLEM_CELLS], len(cells)) for why, cells in ordered]
+    return [(why, cells[:MAX_PROBLEM_CELLS], len(cells)) for why, cells in reasons(rows)]
 
 
 def _where(sweep: Sweep, cell: Cell) -> str:

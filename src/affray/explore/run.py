@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import cast
 
-from affray.explore.backends import Backend, Batch, Dask, InProcess, Pool
+from affray.explore.backends import Backend, Batch, InProcess
 from affray.explore.cache import Cache
 from affray.explore.compute import Result, run_job
 from affray.explore.grid import Cell, Job, cells
@@ -66,6 +66,17 @@ Start = Callable[[], Backend]
 the cache, or of one cell, starts no worker)."""
 
 
+def reasons(rows: Sequence[tuple[Cell, Result | None]]) -> list[tuple[str, list[Cell]]]:
+    """Each reason cells have no odds (an invalid sheet, or a duel the rules refused)
+    and the cells it applies to, the commonest reason first."""
+    groups: dict[str, list[Cell]] = {}
+    for cell, result in rows:
+        why = cell.error or (result.error if result is not None else None)
+        if why is not None:
+            groups.setdefault(why, []).append(cell)
+    return sorted(groups.items(), key=lambda item: -len(item[1]))
+
+
 def run_sweep(
     sweep: Sweep,
     cache: Cache,
@@ -84,14 +95,14 @@ def run_sweep(
         if cell.job is not None and cell.job.key not in cache:
             todo.setdefault(cell.job.key, cell.job)
     cached = sum(1 for cell in grid if cell.job is not None and cell.job.key in cache)
+    computed = _count(grid, todo)  # cells, alike ones each counted
     if progress is not None:
-        progress(len(grid) - _count(grid, todo))
+        progress(len(grid) - computed)
     jobs = list(todo.values())
     used = "this process"
     if jobs:
         used = _work(jobs, cache, backend, progress, announce, grid)
     rows = tuple((cell, cache[cell.job.key] if cell.job else None) for cell in grid)
-    computed = _count(grid, todo)  # cells, alike ones each counted
     return Outcome(rows, computed, cached, time.perf_counter() - started, used)
 
 
@@ -172,7 +183,7 @@ def _start(backend: Backend | Start | None) -> Backend:
     """The backend to use: the one given, or one started now."""
     if backend is None:
         return InProcess()
-    if isinstance(backend, InProcess | Pool | Dask) or hasattr(backend, "run"):
+    if hasattr(backend, "run"):
         return cast(Backend, backend)
     return backend()
 

@@ -254,7 +254,7 @@ def _axis(table: AxisTable, number: int, where: str) -> Axis:
     else:
         assert table.range is not None
         values = _range(table.range, where, at)
-    forms = [_canonical(v) for v in values]
+    forms = [canonical(v) for v in values]
     doubles = sorted(
         {value_text(v) for v, f in zip(values, forms, strict=True) if forms.count(f) > 1}
     )
@@ -365,10 +365,12 @@ def _check_key(axis: Axis, base: Base, where: str) -> None:
     )
 
 
-def _canonical(value: Any) -> str:
+def canonical(value: object) -> str:
+    """One text for a value, whatever the order of its tables' keys: two values are
+    the same if their texts are (and a cell's key and seed hash it)."""
     import json
 
-    return json.dumps(value, sort_keys=True)
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
 
 
 def value_text(value: Any) -> str:
