@@ -620,40 +620,9 @@ def running(pid: int) -> bool:
     return state != "Z"
 
 
-@pytest.mark.slow
-def test_sigterm_stops_a_long_duel_and_its_workers() -> None:
-    """``kill`` (SIGTERM) used to end the main process alone: its pool workers fought
-    on, orphaned. Now it unwinds as Ctrl-C does (exit code 143)."""
-    import signal
-    import time
-
-    process = subprocess.Popen(
-        [*SCRIPT, "duel", SELLSWORD, SPEARMAN, "-n", "10000000000", "--workers", "2"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "AFFRAY_ESTIMATE_SECONDS": "0"},
-    )
-    assert first_line_of_stderr(process, within=60).startswith("about ")
-    deadline = time.monotonic() + 30
-    while len(workers := children_of(process.pid)) < 2 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert len(workers) >= 2
-    process.send_signal(signal.SIGTERM)
-    _, err = process.communicate(timeout=30)
-    assert process.returncode == 143, err
-    assert "Traceback" not in err
-    deadline = time.monotonic() + 10
-    while any(running(pid) for pid in workers) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not any(running(pid) for pid in workers)
-
-
-@pytest.mark.slow
-def test_workers_end_with_a_main_process_killed_outright() -> None:
-    """``kill -9`` leaves the main process no chance to stop its workers: the kernel
-    ends them (Linux's parent-death signal), so none fights on, orphaned."""
-    import signal
+def long_duel_at_work() -> tuple[subprocess.Popen[str], list[int]]:
+    """A duel of 10^10 on 2 workers in the real console script, once its workers are
+    at work; and their process ids."""
     import time
 
     process = subprocess.Popen(
@@ -668,12 +637,43 @@ def test_workers_end_with_a_main_process_killed_outright() -> None:
     while len(workers := children_of(process.pid)) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
     assert len(workers) >= 2
-    time.sleep(0.5)  # the workers have asked for the signal: they are at work
+    time.sleep(0.5)  # the workers have started (and asked for their signals)
+    return process, workers
+
+
+def gone(pids: list[int], within: float = 10) -> bool:
+    """Whether all these processes end within ``within`` seconds."""
+    import time
+
+    deadline = time.monotonic() + within
+    while any(running(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return not any(running(pid) for pid in pids)
+
+
+@pytest.mark.slow
+def test_sigterm_stops_a_long_duel_and_its_workers() -> None:
+    """``kill`` (SIGTERM) used to end the main process alone: its pool workers fought
+    on, orphaned. Now it unwinds as Ctrl-C does (exit code 143)."""
+    import signal
+
+    process, workers = long_duel_at_work()
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 143, err
+    assert "Traceback" not in err
+    assert gone(workers)
+
+
+@pytest.mark.slow
+def test_workers_end_with_a_main_process_killed_outright() -> None:
+    """``kill -9`` leaves the main process no chance to stop its workers: the kernel
+    ends them (Linux's parent-death signal), so none fights on, orphaned."""
+    import signal
+
+    process, workers = long_duel_at_work()
     process.send_signal(signal.SIGKILL)
     process.wait(timeout=10)
     assert process.stderr is not None
     process.stderr.close()
-    deadline = time.monotonic() + 10
-    while any(running(pid) for pid in workers) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not any(running(pid) for pid in workers)
+    assert gone(workers)
