@@ -246,10 +246,16 @@ def estimate_after() -> float:
 
 def estimate_line(estimate: Estimate) -> str:
     """``about 2 min 10 s for 100,000,000 duels on 4 workers; Ctrl-C stops``."""
-    workers = f"{estimate.workers} worker{'' if estimate.workers == 1 else 's'}"
+    return about(estimate.seconds, estimate.duels, "duel", estimate.workers)
+
+
+def about(seconds: float, count: int, what: str, workers: int) -> str:
+    """``about 45 s for 1,000 cells on 2 workers; Ctrl-C stops``: a long run, before
+    it starts."""
+    things = f"{count:,} {what}{'' if count == 1 else 's'}"
     return (
-        f"about {duration(estimate.seconds)} for {estimate.duels:,} "
-        f"duel{'' if estimate.duels == 1 else 's'} on {workers}; Ctrl-C stops"
+        f"about {duration(seconds)} for {things} on {workers} "
+        f"worker{'' if workers == 1 else 's'}; Ctrl-C stops"
     )
 
 

@@ -57,7 +57,7 @@ def explore_command(
     """
     import time
 
-    from affray.cli.duel_command import duration, estimate_after
+    from affray.cli.duel_command import about, estimate_after
     from affray.cli.output import ProgressBar, emit_json
     from affray.errors import AffrayError
     from affray.explore import Cache, backend, load_sweep, run_sweep, write_outputs
@@ -83,12 +83,8 @@ def explore_command(
 
     def announce(seconds: float, cells: int, sharing: int) -> None:
         if not bar.showing and seconds > estimate_after():
-            workers_word = f"{sharing} worker{'' if sharing == 1 else 's'}"
-            click.echo(
-                f"about {duration(seconds)} for {cells:,} cells on {workers_word}; "
-                "Ctrl-C stops, and the cells done are kept",
-                err=True,
-            )
+            line = about(seconds, cells, "cell", sharing)
+            click.echo(f"{line}, and the cells done are kept", err=True)
 
     def kept() -> str:
         again = " (without --fresh)" if fresh else ""
