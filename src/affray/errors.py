@@ -8,6 +8,8 @@ both and exits with code 2.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class AffrayError(Exception):
     """Base of every error affray raises on purpose.
@@ -64,7 +66,24 @@ class ScriptedDiceError(DiceError):
     """A scripted (typed-in) die face is missing or impossible."""
 
 
-class DieNeededError(ScriptedDiceError):
+class InputNeededError(AffrayError):
+    """A command stopped for a die or an answer a person must give.
+
+    Attributes:
+        rolls: every face the command used before it stopped, typed or rolled: given
+            again with the missing input, they repeat those dice exactly.
+        answered: the answers given before it stopped (``Answered`` values), in order.
+    """
+
+    rolls: tuple[int, ...] = ()
+    answered: tuple[Any, ...] = ()
+
+    def so_far(self, rolls: tuple[int, ...], answered: tuple[Any, ...]) -> None:
+        self.rolls = rolls
+        self.answered = answered
+
+
+class DieNeededError(InputNeededError, ScriptedDiceError):
     """A die must be rolled at the table and no face was given for it.
 
     Attributes:
@@ -114,7 +133,7 @@ class RulesError(AffrayError, ValueError):
     """The rules do not allow what was asked (two-handed grip with a shield, ...)."""
 
 
-class ChoiceNeededError(RulesError):
+class ChoiceNeededError(InputNeededError, RulesError):
     """The rules ask a question no one at the table has answered yet.
 
     Attributes:
@@ -127,7 +146,7 @@ class ChoiceNeededError(RulesError):
     def __init__(self, who: str, topic: str, prompt: str, options: tuple[str, ...]) -> None:
         super().__init__(
             f"{prompt} ({who} chooses: {', '.join(options)})",
-            hint=f"answer with --choose {topic}=CHOICE",
+            hint=f"answer with --choose '{who}:{topic}=CHOICE'",
         )
         self.who = who
         self.topic = topic

@@ -106,6 +106,8 @@ class RuleSystem(Generic[SheetT, StateT, RulesetT, TacticsT]):
             it starts (``affray.sim.chunks.run_chunks``).
         attack_odds: the exact odds of an action about to be taken in an encounter,
             if it has them (live odds).
+        topics: the words of the topics of the questions its rules ask, beside the
+            action every system asks (the keys ``--choose`` takes).
     """
 
     name: str
@@ -130,6 +132,7 @@ class RuleSystem(Generic[SheetT, StateT, RulesetT, TacticsT]):
         | None
     ) = None
     attack_odds: Callable[[Encounter[SheetT, StateT], str, Action], LiveOdds | None] | None = None
+    topics: tuple[str, ...] = ()
 
     def owns(self, sheet: object) -> bool:
         """Whether ``sheet`` is one of this system's sheets."""

@@ -256,9 +256,9 @@ def test_narration_of_a_critical_charge_an_evasion_and_an_evaded_blow() -> None:
     runner = character("Runner", dodge=10, hit_points=40, melee_evasion=True)
     encounter, rules = pair(character("Hitter", attack_bonus=2, weapon=weapon()), runner)
     encounter = encounter.next_round()
-    from affray.encounter import ScriptedChooser, Topic
+    from affray.encounter import ScriptedChooser
 
-    chooser = ScriptedChooser({Topic.STANCE: "evasion"}, FirstChoice(), who="Runner")
+    chooser = ScriptedChooser({"stance": "evasion"}, FirstChoice(), who="Runner")
     encounter, opening, _ = rules.ruleset.begin_round(
         encounter, Answers(ScriptedDice([5, 5, 18]), chooser)
     )
@@ -308,7 +308,7 @@ def test_a_missed_attack_roll_may_be_retested() -> None:
 
 
 def test_fumble_mishaps_when_the_game_master_wants_them() -> None:
-    from affray.encounter import ScriptedChooser, Topic
+    from affray.encounter import ScriptedChooser
 
     fighter = character("Fighter", weapon=weapon())
     foe = character("Foe", hit_points=40)
@@ -323,18 +323,18 @@ def test_fumble_mishaps_when_the_game_master_wants_them() -> None:
     rolled = Answers(ScriptedDice([1, 1]), FirstChoice())  # the mishap die: 1, dropped
     after, events = rules.ruleset.perform(encounter, "Fighter", Attack("Foe"), rolled)
     assert after.states["Fighter"].weapon_lost
-    chosen = Answers(ScriptedDice([2]), ScriptedChooser({Topic.FUMBLE: "tripped"}, FirstChoice()))
+    chosen = Answers(ScriptedDice([2]), ScriptedChooser({"fumble": "tripped"}, FirstChoice()))
     after, events = rules.ruleset.perform(encounter, "Fighter", Attack("Foe"), chosen)
     assert after.states["Fighter"].down_rounds == 2 and not after.states["Fighter"].weapon_lost
 
 
 def test_evasion_stands_against_blows_only_with_a_skill_for_it() -> None:
-    from affray.encounter import ScriptedChooser, Topic
+    from affray.encounter import ScriptedChooser
 
     for skilled in (False, True):
         runner = character("Runner", dodge=10, hit_points=40, melee_evasion=skilled)
         encounter, rules = pair(character("Hitter", attack_bonus=2, weapon=weapon()), runner)
-        chooser = ScriptedChooser({Topic.STANCE: "evasion"}, FirstChoice(), who="Runner")
+        chooser = ScriptedChooser({"stance": "evasion"}, FirstChoice(), who="Runner")
         encounter, _, _ = rules.ruleset.begin_round(
             encounter.next_round(), Answers(ScriptedDice([5, 5, 18]), chooser)
         )
@@ -423,7 +423,7 @@ def test_a_stray_shot_carries_the_shooters_damage_bonus() -> None:
 
 
 def test_ambushers_choose_a_stance_in_the_surprise_round() -> None:
-    from affray.encounter import ScriptedChooser, Topic
+    from affray.encounter import ScriptedChooser
 
     bandit = character("Bandit", weapon=weapon())
     merchant = character("Merchant")
@@ -432,7 +432,7 @@ def test_ambushers_choose_a_stance_in_the_surprise_round() -> None:
         ("Bandit", "bandits", bandit, None),
         ("Merchant", "caravan", merchant, None),
     )
-    chooser = ScriptedChooser({Topic.STANCE: "defensive"}, FirstChoice())
+    chooser = ScriptedChooser({"stance": "defensive"}, FirstChoice())
     encounter, _, _ = rules.ruleset.begin_round(
         encounter.next_round(), Answers(ScriptedDice([]), chooser)
     )

@@ -118,7 +118,7 @@ def test_golden_midian_round(tmp_path: Path) -> None:
     table("add", str(EXAMPLES / "midian/guard.toml"), "--side", "watch")
     table("add", str(EXAMPLES / "midian/brawler.toml"), "--side", "rowdies")
     started = table("start", "--rolls", "3,10", "--choose", "stance=normal", "--no-roll")
-    assert started["events"][0] == {
+    assert started["events"][1] == {
         "event": "round_started",
         "round": 1,
         "order": ["Brawler", "Guard", "Brawler"],
@@ -162,7 +162,7 @@ def test_refused_commands_change_nothing(mst2: Table) -> None:
     assert "the next die is a d8" in err
     err = mst2.refused("act", "Spearman", "attack", "--rolls", "1,1,1,1,1,1,1")
     assert "left over" in err
-    assert "KEY is one of" in mst2.refused("act", "Spearman", "attack", "--choose", "mood=x")
+    assert "TOPIC is one of: action, circumstance" in mst2.refused("act", "Spearman", "attack", "--choose", "mood=x")
     assert "has started already" in mst2.refused("start")
     assert "at version 3, not 1" in mst2.refused("note", "hello", "--expect", "1")
 

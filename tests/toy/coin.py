@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from enum import Enum
 from typing import Any, ClassVar
 
 from pydantic import Field
@@ -53,6 +54,12 @@ class Flipped(Event):
     hit: bool
     ducked: bool
     hits_left: int
+
+
+class CoinTopic(Enum):
+    """The toy's own question: whether the target ducks (``--choose duck=...``)."""
+
+    DUCK = "duck"
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +125,7 @@ class CoinRuleset:
         ducked = False
         if hit:
             choice = answers.ask(
-                encounter, Question(target, Topic.DEFENCE, "duck?", (Duck(), TakeIt()))
+                encounter, Question(target, CoinTopic.DUCK, "duck?", (Duck(), TakeIt()))
             )
             if isinstance(choice, Duck):
                 ducked = answers.dice.roll(6, f"{target}'s duck").face >= 5
@@ -193,6 +200,7 @@ SYSTEM: RuleSystem[Coin, CoinState, CoinRuleset, Targeting] = RuleSystem(
     tactics=lambda target, keys, where, key: target,
     ai=lambda ruleset, tactics, dice: CoinAI(ruleset, dice, tactics),
     narration={Flipped: _narrate},
+    topics=("duck",),
 )
 
 

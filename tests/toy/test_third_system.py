@@ -11,7 +11,7 @@ import pytest
 
 import affray
 from affray.dice import ScriptedDice
-from affray.encounter import RecordingChooser, ReplayChooser, ScriptedChooser, Topic
+from affray.encounter import RecordingChooser, ReplayChooser, ScriptedChooser
 from affray.errors import SheetError
 from tests.helpers import run
 from tests.toy import coin
@@ -56,7 +56,7 @@ def test_scripted_dice_and_choices_decide_a_toy_fight(tmp_path: Path) -> None:
     # AI ducks (its first option) and rolls 6: ducked. Bob 1 flips 1: a miss. Bob 2 flips 6:
     # a hit, and Ann takes it, as typed in for her: no duck roll.
     ai = coin.SYSTEM.ai(coin.CoinRuleset(), {}, ScriptedDice([]))
-    chooser = ScriptedChooser({Topic.DEFENCE: "take it"}, ai, who="Ann")
+    chooser = ScriptedChooser({"duck": "take it"}, ai, who="Ann")
     dice = ScriptedDice([2, 6, 1, 6])
     fight = affray.fight(write_fight(tmp_path), dice=dice, chooser=chooser, max_rounds=1)
     flips = [e for e in fight.events if isinstance(e, coin.Flipped)]

@@ -55,9 +55,10 @@ def dice_options(function: F) -> F:
                 "--choose",
                 "choices",
                 multiple=True,
-                metavar="KEY=VALUE",
-                help="Answer a question of the rules (defence=dodge, stance=defensive, ...); "
-                "the rest go to the combatants' tactics.",
+                metavar="[WHO:]TOPIC=CHOICE",
+                help="Answer a question of the rules: TOPIC=CHOICE answers every question "
+                "of that topic (defence=dodge), WHO:TOPIC=CHOICE only WHO's "
+                "(Bram:stance=defensive); the rest go to the combatants' tactics.",
             ),
             seed_option,
         )
@@ -177,8 +178,11 @@ def import_command(table_ref: str, encounter: str, db: str | None, as_json: bool
     tables = _tables(db)
     row = tables.table(table_ref)
     path = Path(encounter)
-    commands = tables.importing(row, load_document(path), encounter, path.resolve().parent)
-    dones = tables.run_all(row, commands)
+    importing = tables.importing(row, load_document(path), encounter, path.resolve().parent)
+    commands = importing.commands
+    dones = tables.run_all(row, commands, options=importing.options)
+    if dones and dones[0].note:
+        click.echo(f"note: {dones[0].note}", err=True)
     if as_json:
         emit_json(
             {
@@ -241,6 +245,51 @@ def next_command(table_ref: str, db: str | None, as_json: bool, **given: Any) ->
     from affray.table import Next
 
     _play(table_ref, db, as_json, Next(), **given)
+
+
+@table.command("run")
+@click.argument("table_ref", metavar="TABLE")
+@click.option(
+    "--turns",
+    type=click.IntRange(min=1, max=100_000),
+    default=None,
+    help="How many turns the tactics take (default 1).",
+)
+@click.option("--to-end", is_flag=True, help="Every turn until the fight ends.")
+@seed_option
+@expect_option
+@db_option
+@json_option
+def run_command(
+    table_ref: str,
+    turns: int | None,
+    to_end: bool,
+    seed: int | None,
+    expect: int | None,
+    db: str | None,
+    as_json: bool,
+) -> None:
+    """Leave the next turn (or --turns N, or --to-end) to the combatants' tactics,
+    rolling seeded dice; round 1 starts first if the fight has not started. After
+    `table import` on a new table, `run --to-end --seed S` tells the same fight as
+    `affray fight ENCOUNTER --seed S`. Undo takes it back like any change."""
+    from affray.errors import AffrayError
+    from affray.table import Run
+
+    if to_end and turns is not None:
+        raise AffrayError("--turns and --to-end ask two things", hint="give one of them")
+    command = Run(turns or 1, to_end)
+    _play(
+        table_ref,
+        db,
+        as_json,
+        command,
+        rolls=None,
+        no_roll=False,
+        choices=(),
+        seed=seed,
+        expect=expect,
+    )
 
 
 @table.command("mark")
@@ -448,17 +497,15 @@ def _play(
     expect: int | None,
 ) -> None:
     from affray.dice import parse_faces
-    from affray.table.answers import parse_choices
 
     faces = parse_faces(rolls) if rolls is not None else ()
-    chosen = parse_choices(choices)
     tables = _tables(db)
     row = tables.table(table_ref)
     done = tables.run(
         row,
         command,
         rolls=faces,
-        choices=chosen,
+        choices=choices,
         seed=seed,
         roll_missing=not no_roll,
         expected=expect,

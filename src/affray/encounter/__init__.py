@@ -6,6 +6,7 @@ person, replay) plugs in as a :class:`Chooser` inside :class:`Answers`.
 """
 
 from affray.encounter.actions import Action, Attack, Flee, Hold, Shoot
+from affray.encounter.cursor import Cursor, Phase
 from affray.encounter.engine import (
     DEFAULT_MAX_ROUNDS,
     EncounterResult,
@@ -30,11 +31,14 @@ from affray.encounter.questions import (
     Answers,
     Chooser,
     FirstChoice,
+    NoAnswers,
     Question,
     RecordingChooser,
+    Refusing,
     ReplayChooser,
     ScriptedChooser,
     Topic,
+    word,
 )
 from affray.encounter.ruleset import Outcome, Ruleset
 from affray.encounter.tactics import Targeting
@@ -47,15 +51,19 @@ __all__ = [
     "Attack",
     "Chooser",
     "Combatant",
+    "Cursor",
     "Encounter",
     "EncounterResult",
     "FirstChoice",
     "Flee",
     "Hold",
     "Named",
+    "NoAnswers",
     "Outcome",
+    "Phase",
     "Question",
     "RecordingChooser",
+    "Refusing",
     "ReplayChooser",
     "Ruleset",
     "ScriptedChooser",
@@ -72,4 +80,5 @@ __all__ = [
     "run_encounter",
     "steps",
     "told_apart",
+    "word",
 ]

@@ -340,11 +340,39 @@ class RosterEntry:
     """The side's and the member's own keys (the system's tactics keys among them)."""
 
 
-def roster(data: Mapping[str, Any], where: str) -> tuple[str, list[RosterEntry]]:
-    """The system and the members of an encounter file, side by side, validated as
+@dataclass(frozen=True, slots=True)
+class Roster:
+    """An encounter file's system, rules and members, with no sheet read.
+
+    Attributes:
+        options: the system's own top-level keys (lethality, order, ...).
+        sides: each side's own keys (surprised, ...), by side name (sides with none
+            left out).
+    """
+
+    system: str
+    members: list[RosterEntry]
+    options: Mapping[str, object]
+    sides: Mapping[str, Mapping[str, object]]
+    max_rounds: int
+    name: str
+
+
+def roster(data: Mapping[str, Any], where: str) -> Roster:
+    """The system, rules and members of an encounter file, side by side, validated as
     :func:`encounter_from_data` does but with no sheet read (the table does that)."""
     spec = validate(EncounterFile, data, where)
     found: list[RosterEntry] = []
+    system = registry.system(spec.system) if spec.system in registry.systems() else None
+    options: dict[str, object] = {}
+    sides: dict[str, Mapping[str, object]] = {}
+    if system is not None:
+        options = _own(spec, system, where, "", system.option_keys)
+        for s, side in enumerate(spec.sides):
+            place = f"side {s + 1} ({quoted(side.name)})"
+            own = _own(side, system, where, place, system.side_keys | system.tactics_keys)
+            if keys := {k: v for k, v in own.items() if k in system.side_keys}:
+                sides[side.name] = keys
     for s, side in enumerate(spec.sides):
         for m, entry in enumerate(side.members):
             place = f"side {s + 1} ({quoted(side.name)}), member {m + 1}"
@@ -356,4 +384,17 @@ def roster(data: Mapping[str, Any], where: str) -> tuple[str, list[RosterEntry]]
             found.append(
                 RosterEntry(side.name, table.sheet, table.count, table.name, tactics, keys)
             )
-    return spec.system, found
+    return Roster(spec.system, found, options, sides, spec.max_rounds, spec.name)
+
+
+def unique_ids(labels: list[str], taken: set[str] | frozenset[str] = frozenset()) -> list[str]:
+    """The ids an encounter gives members of these labels (Goblin 1, Goblin 2), none of
+    them one of ``taken`` (lower case): the fight's ids, at a table too."""
+    ids = []
+    seen = set(taken)
+    for cid in _unique(labels):
+        while cid.lower() in seen:
+            cid += "'"
+        seen.add(cid.lower())
+        ids.append(cid)
+    return ids

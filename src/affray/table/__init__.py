@@ -8,7 +8,7 @@ changes like any other. :class:`Tables` is what the terminal verbs and the web
 tracker call.
 """
 
-from affray.table.commands import Act, Add, Command, Edge, Mark, Next, Note, Start, Unmark
+from affray.table.commands import Act, Add, Command, Edge, Mark, Next, Note, Run, Start, Unmark
 from affray.table.service import Done, Tables
 from affray.table.state import Phase, Rules, TableState
 from affray.table.store import Store, TableRow, default_path
@@ -24,6 +24,7 @@ __all__ = [
     "Note",
     "Phase",
     "Rules",
+    "Run",
     "Start",
     "Store",
     "TableRow",

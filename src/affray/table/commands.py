@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from pydantic import TypeAdapter, ValidationError
 
+from affray.encounter.questions import Answered
 from affray.errors import TableError
 
 
@@ -44,8 +45,10 @@ class Add:
 
 @dataclass(frozen=True, slots=True)
 class Start:
-    """Round 1 begins (initiative, where the system has it)."""
+    """Round 1 begins (initiative, where the system has it); ``name`` is the fight's
+    (the table's), for the narration."""
 
+    name: str = ""
     verb: ClassVar[str] = "start"
 
 
@@ -64,6 +67,18 @@ class Next:
     """End the current turn without an action, or, between rounds, start the next."""
 
     verb: ClassVar[str] = "next"
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """The combatants' tactics take the next ``turns`` turns, or (``to_end``) every
+    turn until the fight ends; round 1 starts first if the fight has not started
+    (``name`` is the fight's, as for :class:`Start`)."""
+
+    turns: int = 1
+    to_end: bool = False
+    name: str = ""
+    verb: ClassVar[str] = "run"
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,29 +111,22 @@ class Note:
     verb: ClassVar[str] = "note"
 
 
-Command = Add | Start | Act | Next | Mark | Unmark | Note
+Command = Add | Start | Act | Next | Run | Mark | Unmark | Note
 COMMANDS: Mapping[str, type[Command]] = {
-    c.verb: c for c in (Add, Start, Act, Next, Mark, Unmark, Note)
+    c.verb: c for c in (Add, Start, Act, Next, Run, Mark, Unmark, Note)
 }
-ROLLING = frozenset({"start", "act", "next"})
+ROLLING = frozenset({"start", "act", "next", "run"})
 """Verbs whose rules may roll dice and ask questions."""
 
 
 @dataclass(frozen=True, slots=True)
-class Answer:
-    """One choice made while a command ran: whose, about what (a topic's word), which."""
-
-    who: str
-    topic: str
-    label: str
-
-
-@dataclass(frozen=True, slots=True)
 class Inputs:
-    """Everything that answered the rules while a command ran."""
+    """Everything that answered the rules while a command ran, and how the table
+    played then (:data:`affray.table.state.ERA`; 1 for logs older than the mark)."""
 
     faces: tuple[int, ...] = ()
-    answers: tuple[Answer, ...] = field(default=())
+    answers: tuple[Answered, ...] = field(default=())
+    era: int = 2
 
 
 def command_data(command: Command) -> dict[str, Any]:
@@ -165,10 +173,14 @@ def inputs_data(inputs: Inputs) -> dict[str, Any]:
     return {
         "faces": list(inputs.faces),
         "answers": [[a.who, a.topic, a.label] for a in inputs.answers],
+        "era": inputs.era,
     }
 
 
 def inputs_from_data(data: Mapping[str, Any]) -> Inputs:
+    """The inputs of a logged change; one logged before eras were (no ``era``) is of
+    era 1."""
     faces: Sequence[int] = data.get("faces", ())
     answers: Sequence[Sequence[str]] = data.get("answers", ())
-    return Inputs(tuple(faces), tuple(Answer(*answer) for answer in answers))
+    era = data.get("era", 1)
+    return Inputs(tuple(faces), tuple(Answered(*answer) for answer in answers), int(era))

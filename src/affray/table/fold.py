@@ -17,11 +17,25 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from affray.dice import ScriptedDice, TypedDice
-from affray.encounter import Answers
-from affray.errors import RulesError, ScriptedDiceError, TableError
+from affray.encounter import Answers, Chooser
+from affray.encounter.questions import (
+    Answered,
+    RecordingChooser,
+    Refusing,
+    ReplayChooser,
+    ReplayError,
+    ScriptedChooser,
+    parse_choices,
+)
+from affray.errors import (
+    ChoiceNeededError,
+    DieNeededError,
+    RulesError,
+    ScriptedDiceError,
+    TableError,
+)
 from affray.events import Event
 from affray.sheets.encounters import tactics_dice
-from affray.table.answers import LogChooser, TableChooser
 from affray.table.commands import (
     ROLLING,
     Act,
@@ -157,10 +171,10 @@ def replay(
 ) -> tuple[TableState, list[Event]]:
     """``command`` played again from the faces and answers it used."""
     dice = ScriptedDice(inputs.faces)
-    chooser = LogChooser(inputs.answers)
+    chooser = ReplayChooser(inputs.answers)
     try:
-        after, events = apply(rules, state, command, Answers(dice, chooser))
-    except ScriptedDiceError as error:
+        after, events = apply(rules, state, command, Answers(dice, chooser), era=inputs.era)
+    except (ScriptedDiceError, ReplayError) as error:
         raise TableError(
             f"replaying {command.verb}: {error.message}",
             hint="the log was written by another version of the rules",
@@ -179,30 +193,49 @@ def play(
     command: Command,
     *,
     rolls: Sequence[int] = (),
-    choices: Mapping[str, str] | None = None,
+    choices: Sequence[str] = (),
+    answered: Sequence[Answered] = (),
     seed: int | None = None,
     roll_missing: bool = True,
     choose_missing: bool = True,
 ) -> Played:
-    """``command`` played live: ``rolls`` are the faces typed in (in the order the
-    rules roll), the dice after them are rolled (from ``seed``) unless
-    ``roll_missing`` is off; ``choices`` answer questions by topic, the combatants'
-    tactics answer the rest unless ``choose_missing`` is off.
+    """``command`` played live.
+
+    Args:
+        rolls: the faces typed in, in the order the rules roll; the dice after them
+            are rolled (from ``seed``) unless ``roll_missing`` is off.
+        choices: ``TOPIC=CHOICE`` (every question of that topic) or
+            ``WHO:TOPIC=CHOICE`` (only WHO's, which wins).
+        answered: the answers an earlier try of this command gave before it stopped
+            for a die or a choice, given again first (with its faces at the start of
+            ``rolls``, that try goes on exactly where it stopped).
+        choose_missing: the combatants' tactics answer what nothing else answers;
+            off, such a question stops the command.
 
     Raises:
         AffrayError: the rules refuse the command, a face cannot be shown by its
             die, faces are left over, or (without ``roll_missing``) a die is missing
             (:class:`DieNeededError`), or (without ``choose_missing``) a choice
-            (:class:`ChoiceNeededError`).
+            (:class:`ChoiceNeededError`); these two carry the faces and answers used
+            so far.
     """
     if command.verb not in ROLLING and (rolls or choices):
         raise TableError(f"{command.verb} rolls no dice and asks nothing")
     command = _named(state, command)
+    typed = {
+        (state.resolve(who) if who is not None else None, topic): label
+        for (who, topic), label in parse_choices(choices, rules.topics).items()
+    }
     rng = random.Random(seed) if roll_missing else None
     dice = TypedDice(rolls, rng, record=True)
-    tactics = rules.ai(state, tactics_dice(seed)) if choose_missing else None
-    chooser = TableChooser(choices or {}, tactics)
-    after, events = apply(rules, state, command, Answers(dice, chooser))
+    rest: Chooser[Any, Any] = rules.ai(state, tactics_dice(seed)) if choose_missing else Refusing()
+    scripted = ScriptedChooser[Any, Any](typed, rest)
+    recorder = RecordingChooser[Any, Any](ReplayChooser(answered, then=scripted))
+    try:
+        after, events = apply(rules, state, command, Answers(dice, recorder))
+    except (DieNeededError, ChoiceNeededError) as needed:
+        needed.so_far(dice.recorded, tuple(recorder.answers))
+        raise
     if dice.used < len(rolls):
         left = ", ".join(str(face) for face in rolls[dice.used :])
         raise ScriptedDiceError(
@@ -210,8 +243,9 @@ def play(
             f"left over: {left}",
             hint="give only the faces of the dice this command rolls, in order",
         )
-    inputs = Inputs(dice.recorded, tuple(chooser.answers))
-    return Played(command, inputs, after, tuple(events), tuple(chooser.unused))
+    inputs = Inputs(dice.recorded, tuple(recorder.answers))
+    unused = tuple(f"{who}:{topic}" if who else topic for who, topic in scripted.unused)
+    return Played(command, inputs, after, tuple(events), unused)
 
 
 def _named(state: TableState, command: Command) -> Command:

@@ -8,14 +8,14 @@ import random
 import time
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from affray.dice import RandomDice
 from affray.encounter import Answers
-from affray.encounter.engine import sides_fighting
+from affray.encounter.cursor import Phase, proceed, sides_fighting
 from affray.sheets.encounters import tactics_dice
-from affray.table.state import Phase, Rules, TableState, next_step, play_turn
+from affray.table.state import Rules, TableState
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,16 +57,10 @@ def simulate(
     for i in range(n):
         rng = random.Random(f"{seed} {i}")
         answers = Answers(RandomDice(rng), rules.ai(state, tactics_dice(rng.getrandbits(32))))
-        current = state
-        limit = state.round + max_rounds
-        while current.round <= limit:
-            phase = current.phase(rules)
-            if phase is Phase.OVER:
-                break
-            if phase is Phase.TURN:
-                current, _ = play_turn(rules, current, answers)
-            else:
-                current, _ = next_step(rules, current, answers)
+        cap = min(rules.max_rounds, state.round + max_rounds)
+        current = replace(state.cursor, max_rounds=max(cap, state.round))
+        while current.phase(rules.ruleset) is not Phase.OVER:
+            current, _ = proceed(current, rules.ruleset, answers)
         left = sides_fighting(current.encounter, rules.ruleset)
         winners[left[0] if len(left) == 1 else None] += 1
         rounds += current.round - state.round

@@ -5,21 +5,31 @@ log (in memory, a table's fold is kept and only new changes are read)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from affray import registry
+from affray.encounter.questions import Answered
 from affray.errors import AffrayError, SheetError, TableError
 from affray.events import Event
 from affray.narration.core import narrate_text
 from affray.sheets.combatants import sheet_from_data
 from affray.sheets.documents import load_document, parse_document
+from affray.sheets.encounters import RosterEntry
 from affray.sheets.validation import plain_name
-from affray.table.commands import Add, Command, command_data
+from affray.table.commands import Add, Command, Run, Start, command_data
 from affray.table.fold import REDO, UNDO, Applied, Fold, Played, play
 from affray.table.state import Rules, TableState
 from affray.table.store import Store, TableRow
+
+
+@dataclass(frozen=True, slots=True)
+class Importing:
+    """What importing an encounter file does: the adds, and the file's rules."""
+
+    commands: list[Add]
+    options: dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +44,8 @@ class Done:
     moved: tuple[Applied, ...] = ()
     """For an undo or a redo: the changes taken back or brought back."""
     unused_choices: tuple[str, ...] = ()
+    note: str | None = None
+    """Something the person who asked should know (the rules an import could not set)."""
 
 
 class Tables:
@@ -72,7 +84,7 @@ class Tables:
     def fold(self, table: TableRow) -> Fold:
         """The table's log folded up to its latest change."""
         fold = self._folds.get(table.id)
-        if fold is None:
+        if fold is None or dict(fold.rules.options) != dict(table.options):
             fold = Fold(Rules.of(table.system, table.options))
         try:
             for change in self.store.changes(table.id, after=fold.version):
@@ -135,26 +147,27 @@ class Tables:
 
     def importing(
         self, table: TableRow, data: Mapping[str, Any], where: str, base: Path | None
-    ) -> list[Add]:
+    ) -> Importing:
         """The commands that add every member of an encounter file (its sides, counts,
         names and tactics; sheet files relative to ``base``, or only catalog names
-        when there is no ``base``, as for an uploaded file).
+        when there is no ``base``, as for an uploaded file), and the file's rules (its
+        options, each side's keys, its round cap) as table options.
 
         Raises:
             SheetError: the file is invalid or of another system; a member's sheet is.
         """
-        from affray.sheets.encounters import roster
+        from affray.sheets.encounters import roster, unique_ids
 
-        system, members = roster(data, where)
-        if system != table.system:
+        found = roster(data, where)
+        if found.system != table.system:
             raise SheetError(
-                f"is a {system} encounter, but this table plays {table.system}",
+                f"is a {found.system} encounter, but this table plays {table.system}",
                 path=where,
                 key="system",
             )
         taken = {c.id.lower() for c in self.fold(table).state.encounter.combatants}
-        commands: list[Add] = []
-        for member in members:
+        joining: list[tuple[str, str, dict[str, Any], RosterEntry]] = []
+        for member in found.members:
             reference = member.sheet
             if reference.lower().endswith((".toml", ".json")):
                 if base is None:
@@ -168,32 +181,66 @@ class Tables:
                 reference = str(base / reference)
             sheet_data, source = _sheet_data(table.system, reference)
             label = member.name or sheet_from_data(sheet_data, source).name
-            for n in range(member.count):
-                cid = label if member.count == 1 else f"{label} {n + 1}"
-                while cid.lower() in taken:
-                    cid += "'"
-                taken.add(cid.lower())
-                keys = {k: v for k, v in member.keys.items() if k in self._tactics_keys(table)}
-                commands.append(
-                    Add(cid, member.side, source, sheet_data, member.tactics, False, keys)
-                )
-        return commands
+            joining.extend((label, source, sheet_data, member) for _ in range(member.count))
+        ids = unique_ids([label for label, _, _, _ in joining], taken)
+        keys_of = self._tactics_keys(table)
+        commands = [
+            Add(
+                cid,
+                member.side,
+                source,
+                sheet_data,
+                member.tactics,
+                False,
+                {k: v for k, v in member.keys.items() if k in keys_of},
+            )
+            for cid, (_, source, sheet_data, member) in zip(ids, joining, strict=True)
+        ]
+        options: dict[str, Any] = {**found.options, "max_rounds": found.max_rounds}
+        if found.sides:
+            options["sides"] = {side: dict(keys) for side, keys in found.sides.items()}
+        return Importing(commands, options)
 
     @staticmethod
     def _tactics_keys(table: TableRow) -> frozenset[str]:
         return registry.system(table.system).tactics_keys
 
     def run_all(
-        self, table: TableRow, commands: Sequence[Command], expected: int | None = None
+        self,
+        table: TableRow,
+        commands: Sequence[Command],
+        expected: int | None = None,
+        *,
+        options: Mapping[str, Any] | None = None,
     ) -> list[Done]:
         """Several commands that roll nothing (an import's adds), each a change of its
         own (so each can be undone), all in one transaction: all or none.
 
+        ``options`` (an encounter file's rules) become the table's if it has no change
+        yet; otherwise the table keeps its own, and the first Done's note says so.
+
         Raises:
             ConflictError: ``expected`` is not the table's version (nothing applied).
+            AffrayError: an option the system does not take (nothing applied).
         """
+        note = None
         with self.store.writing(table.id, expected) as writer:
             fold = self.fold(table)
+            if options is not None and dict(options) != dict(table.options):
+                if fold.version == 0:
+                    try:
+                        rules = Rules.of(table.system, options)
+                    except AffrayError as error:
+                        raise TableError(f"option {error.message}", hint=error.hint) from None
+                    writer.set_options(options)
+                    table = replace(table, options=dict(options))
+                    fold = Fold(rules)
+                    self._folds[table.id] = fold
+                else:
+                    note = (
+                        "the table keeps its own rules (it has changes already); the "
+                        "encounter's are: " + ", ".join(f"{k} = {v}" for k, v in options.items())
+                    )
             state = fold.state
             played: list[tuple[Played, tuple[str, ...]]] = []
             for command in commands:
@@ -208,6 +255,8 @@ class Tables:
         for version, (one, lines) in zip(versions, played, strict=True):
             fold.push(version, one.command, one.inputs, one.state, one.events)
             dones.append(Done(table, version, one.state, one.events, lines))
+        if note is not None and dones:
+            dones[0] = replace(dones[0], note=note)
         return dones
 
     def run(
@@ -216,18 +265,21 @@ class Tables:
         command: Command,
         *,
         rolls: Sequence[int] = (),
-        choices: Mapping[str, str] | None = None,
+        choices: Sequence[str] = (),
+        answered: Sequence[Answered] = (),
         seed: int | None = None,
         roll_missing: bool = True,
         choose_missing: bool = True,
         expected: int | None = None,
     ) -> Done:
-        """Play ``command`` and log it, as one transaction.
+        """Play ``command`` and log it, as one transaction (:func:`~affray.table.fold.play`
+        says what answers it).
 
         Raises:
             ConflictError: ``expected`` is not the table's version (nothing applied).
             AffrayError: the rules refuse it (nothing applied).
         """
+        command = self._named(table, command)
         with self.store.writing(table.id, expected) as writer:
             fold = self.fold(table)
             played = play(
@@ -236,6 +288,7 @@ class Tables:
                 command,
                 rolls=rolls,
                 choices=choices,
+                answered=answered,
                 seed=seed,
                 roll_missing=roll_missing,
                 choose_missing=choose_missing,
@@ -244,6 +297,13 @@ class Tables:
             version = writer.append(command.verb, {**played.payload(), "lines": list(lines)})
         fold.push(version, played.command, played.inputs, played.state, played.events)
         return Done(table, version, played.state, played.events, lines, (), played.unused_choices)
+
+    @staticmethod
+    def _named(table: TableRow, command: Command) -> Command:
+        """A command that starts the fight, with the fight's name (the table's)."""
+        if isinstance(command, Start | Run) and not command.name:
+            return replace(command, name=table.name)
+        return command
 
     def undo(self, table: TableRow, steps: int = 1, expected: int | None = None) -> Done:
         """Take back the last ``steps`` changes in effect (turns and initiative too)."""

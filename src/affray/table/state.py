@@ -1,39 +1,45 @@
 """A table's state, and what each command does to it (pure: no I/O, no clock).
 
-The state is the encounter (the rules' own state) plus what the table keeps
-around it: where each combatant came from, its tactics, whose turn it is, the
-game master's conditions and notes. :func:`apply` runs one command through the
-rules; dice and choices come from the :class:`Answers` it is given, so the same
+The state is the fight's turn cursor (:mod:`affray.encounter.cursor`: the rules' own
+state and the place in the round, the same cursor ``affray fight`` moves) plus what
+the table keeps around it: where each combatant came from, its tactics, the game
+master's conditions and notes. :func:`apply` runs one command as a move of the
+cursor; dice and choices come from the :class:`Answers` it is given, so the same
 function plays a command live (typed-in faces, rolled dice, the tactics AI) and
 replays it from the log (the faces and answers it used).
 
-Turns: the round's queue comes from the rules (``begin_round``). The first turn
-in the queue of someone still fighting is the current one. When it comes, the
-rules' bookkeeping of the turn (``begin_turn``: spending the action) is done at
-once, unless it asks something (whether anyone interrupts): then it is done by
-the turn's command, with that command's dice and choices. A turn the rules skip
-(a Midian action spent on defending) is skipped at once. ``act`` plays the
-current combatant's turn; ``next`` passes it (the combatant holds), or, when every
-turn of the round is taken, ends the round and starts the next.
+``act`` plays the current combatant's turn; ``next`` passes it, or, when every turn
+of the round is taken, closes the round and opens the next; ``run`` leaves turns to
+the combatants' tactics. Conditions count down on the cursor's turn markers.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from enum import Enum
 from typing import Any
 
 from affray import registry
 from affray.dice import Dice
-from affray.encounter import Action, Answers, Chooser, Encounter, Question, Ruleset, Targeting
-from affray.encounter.engine import action_question, sides_fighting
-from affray.encounter.events import ActionChosen, EncounterEnded, RoundStarted
+from affray.encounter import Action, Answers, Chooser, Encounter, Ruleset, Targeting
+from affray.encounter import cursor as turns
+from affray.encounter.cursor import Cursor, Phase, TurnBegan, TurnEnded, sides_fighting
 from affray.encounter.model import Combatant, named
 from affray.errors import AffrayError, RulesError
 from affray.events import Event
 from affray.sheets.combatants import sheet_from_data
-from affray.table.commands import Act, Add, Command, Edge, Mark, Next, Note, Start, Unmark
+from affray.table.commands import (
+    Act,
+    Add,
+    Command,
+    Edge,
+    Mark,
+    Next,
+    Note,
+    Run,
+    Start,
+    Unmark,
+)
 from affray.table.events import (
     CombatantAdded,
     ConditionAdded,
@@ -43,13 +49,15 @@ from affray.table.events import (
 )
 
 MAX_COMBATANTS = 200
+RULES_KEYS = ("max_rounds", "sides")
+"""Table options that are not the system's own: the round cap, and each side's keys."""
+LEGACY_MAX_ROUNDS = 1_000_000
+"""The round cap of changes logged before the table had one (era 1)."""
+ERA = 2
+"""How the table plays a command: 1, before the one turn cursor (a fight decided in
+mid-round did not close its round, and there was no round cap); 2, the cursor's."""
 
-
-class Phase(Enum):
-    SETUP = "setup"  # combatants are being added; no round yet
-    TURN = "turn"  # someone's turn
-    ROUND_OVER = "round over"  # every turn of the round is taken
-    OVER = "over"  # at most one side is still fighting
+__all__ = ["ERA", "Phase", "Rules", "TableState", "apply", "choose_action"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,54 +80,82 @@ class Condition:
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The rules a table plays by: its system and that system's ruleset (options set)."""
+    """The rules a table plays by: its system, that system's ruleset (options set),
+    and the round cap."""
 
     system: registry.AnySystem
     ruleset: Ruleset[Any, Any]
+    max_rounds: int = turns.DEFAULT_MAX_ROUNDS
+    options: Mapping[str, object] = field(default_factory=dict)
+    """The table options these rules were made from."""
 
     @classmethod
     def of(cls, system: str, options: Mapping[str, object]) -> Rules:
+        """The rules of a table of ``system`` with these options: the system's own
+        encounter options, ``max_rounds`` and ``sides`` (each side's keys, by name).
+
+        Raises:
+            AffrayError: no such system, or an option it does not take.
+        """
         chosen = registry.system(system)
-        keys = registry.EncounterKeys(dict(options), {}, "table options")
-        return cls(chosen, chosen.ruleset(keys))
+        own = {k: v for k, v in options.items() if k not in RULES_KEYS}
+        sides = options.get("sides", {})
+        if not isinstance(sides, Mapping) or not all(
+            isinstance(v, Mapping) for v in sides.values()
+        ):
+            raise RulesError("sides must map each side's name to its keys")
+        cap = options.get("max_rounds", turns.DEFAULT_MAX_ROUNDS)
+        if isinstance(cap, bool) or not isinstance(cap, int) or not 1 <= cap <= 1000:
+            raise RulesError(f"max_rounds is {cap!r}", hint="max_rounds is from 1 to 1000")
+        keys = registry.EncounterKeys(own, dict(sides), "table options")
+        return cls(chosen, chosen.ruleset(keys), cap, dict(options))
 
     def ai(self, state: TableState, dice: Dice) -> Chooser[Any, Any]:
         """The combatants' tactics, answering what no one at the table answered."""
         return self.system.ai(self.ruleset, state.tactics, dice)
 
+    @property
+    def topics(self) -> tuple[str, ...]:
+        """The words of the questions these rules ask (``--choose`` keys)."""
+        return ("action", *self.system.topics)
+
 
 @dataclass(frozen=True, slots=True)
 class TableState:
-    encounter: Encounter[Any, Any]
+    cursor: Cursor[Any, Any] = field(default_factory=lambda: Cursor(Encounter((), {})))
     sources: Mapping[str, str] = field(default_factory=dict)
     tactics: Mapping[str, object] = field(default_factory=dict)
     players: frozenset[str] = frozenset()
     """Player characters: their sides are the players' friends."""
-    started: bool = False
-    order: tuple[str, ...] = ()
-    """The round's turns as the rules set them out (a combatant with several actions
-    appears as often); ``encounter.queue`` holds those still to come."""
-    current: str | None = None
-    begun: bool = False
-    """Whether the rules' bookkeeping of the current turn is done (it is done when the
-    turn comes, unless it asks something, such as whether anyone interrupts)."""
     conditions: tuple[Condition, ...] = ()
     notes: tuple[str, ...] = ()
 
     @classmethod
     def empty(cls) -> TableState:
-        return cls(Encounter((), {}))
+        return cls()
+
+    @property
+    def encounter(self) -> Encounter[Any, Any]:
+        return self.cursor.encounter
 
     @property
     def round(self) -> int:
-        return self.encounter.round
+        return self.cursor.round
+
+    @property
+    def started(self) -> bool:
+        return self.cursor.started
+
+    @property
+    def current(self) -> str | None:
+        return self.cursor.current
+
+    @property
+    def order(self) -> tuple[str, ...]:
+        return self.cursor.order
 
     def phase(self, rules: Rules) -> Phase:
-        if not self.started:
-            return Phase.SETUP
-        if len(sides_fighting(self.encounter, rules.ruleset)) <= 1:
-            return Phase.OVER
-        return Phase.TURN if self.current is not None else Phase.ROUND_OVER
+        return self.cursor.phase(rules.ruleset)
 
     def conditions_of(self, cid: str) -> list[Condition]:
         return [c for c in self.conditions if c.combatant == cid]
@@ -143,32 +179,41 @@ class TableState:
 
 
 def apply(
-    rules: Rules, state: TableState, command: Command, answers: Answers[Any, Any]
+    rules: Rules,
+    state: TableState,
+    command: Command,
+    answers: Answers[Any, Any],
+    *,
+    era: int = ERA,
 ) -> tuple[TableState, list[Event]]:
     """``command`` played on ``state``: the state after it and what happened.
+
+    ``era`` is how the table played when the command was logged (:data:`ERA`).
 
     Raises:
         AffrayError: the rules refuse it (nothing is changed: states are values).
     """
-    was_over = state.phase(rules) is Phase.OVER
+    cursor = state.cursor
+    cap = rules.max_rounds if era >= ERA else LEGACY_MAX_ROUNDS
+    state = replace(state, cursor=replace(cursor, max_rounds=cap, decided_closes=era >= ERA))
     match command:
         case Add():
             state, events = _add(rules, state, command)
         case Start():
-            state, events = _start(rules, state, answers)
+            state, events = _start(rules, state, command, answers)
         case Act():
             state, events = _act(rules, state, command, answers)
         case Next():
-            state, events = next_step(rules, state, answers)
+            state, events = _next(rules, state, answers)
+        case Run():
+            state, events = _run(rules, state, command, answers)
         case Mark():
             state, events = _mark(state, command)
         case Unmark():
             state, events = _unmark(state, command)
         case Note(text=text):
             state, events = replace(state, notes=(*state.notes, text)), [NoteAdded(text)]
-    if state.started and not was_over and state.phase(rules) is Phase.OVER:
-        events.append(_ending(rules, state))
-    return state, events
+    return _count_turns(state, events)
 
 
 # -- the commands -----------------------------------------------------------------------
@@ -205,7 +250,7 @@ def _add(rules: Rules, state: TableState, command: Add) -> tuple[TableState, lis
     )
     state = replace(
         state,
-        encounter=encounter,
+        cursor=state.cursor.with_encounter(encounter),
         sources={**state.sources, combatant.id: command.source},
         tactics={**state.tactics, combatant.id: tactics},
         players=state.players | {combatant.id} if command.player else state.players,
@@ -214,7 +259,7 @@ def _add(rules: Rules, state: TableState, command: Add) -> tuple[TableState, lis
 
 
 def _start(
-    rules: Rules, state: TableState, answers: Answers[Any, Any]
+    rules: Rules, state: TableState, command: Start, answers: Answers[Any, Any]
 ) -> tuple[TableState, list[Event]]:
     if state.started:
         raise RulesError(
@@ -227,7 +272,8 @@ def _start(
             "a fight needs combatants on at least two sides",
             hint="add more combatants with `affray table add TABLE SHEET --side SIDE`",
         )
-    return _new_round(rules, replace(state, started=True), answers)
+    cursor, events = turns.start(state.cursor, rules.ruleset, answers, name=command.name)
+    return replace(state, cursor=cursor), events
 
 
 def _act(
@@ -235,7 +281,7 @@ def _act(
 ) -> tuple[TableState, list[Event]]:
     actor = state.resolve(command.actor)
     _check_turn(rules, state, actor)
-    if state.begun:  # say what is wrong with the action before any die is rolled
+    if state.cursor.begun:  # say what is wrong with the action before any die is rolled
         legal = rules.ruleset.actions(state.encounter, actor)
         choose_action(legal, actor, command.action, command.target)
 
@@ -243,69 +289,44 @@ def _act(
         legal = rules.ruleset.actions(encounter, actor)
         return choose_action(legal, actor, command.action, command.target)
 
-    return _turn(rules, state, actor, pick, answers)
+    cursor, events = turns.act(state.cursor, rules.ruleset, answers, pick)
+    return replace(state, cursor=cursor), events
 
 
-def play_turn(
+def _next(
     rules: Rules, state: TableState, answers: Answers[Any, Any]
 ) -> tuple[TableState, list[Event]]:
-    """The current combatant's turn, its action chosen by ``answers`` (its tactics, in
-    a simulation) from the legal ones."""
-    actor = state.current
-    assert actor is not None
-
-    def pick(encounter: Encounter[Any, Any]) -> Action:
-        return answers.ask(encounter, action_question(encounter, rules.ruleset, actor))
-
-    return _turn(rules, state, actor, pick, answers)
-
-
-def _turn(
-    rules: Rules,
-    state: TableState,
-    actor: str,
-    pick: Callable[[Encounter[Any, Any]], Action],
-    answers: Answers[Any, Any],
-) -> tuple[TableState, list[Event]]:
-    state, events, free = _begin_turn(rules, state, actor, answers)
-    if free:
-        action = pick(state.encounter)
-        encounter, more = rules.ruleset.perform(state.encounter, actor, action, answers)
-        state = replace(state, encounter=encounter)
-        events = [*events, ActionChosen(actor, action), *more]
-    state, ended = _end_turn(state, actor)
-    state, skipped = _advance(rules, state)
-    return state, [*events, *ended, *skipped]
-
-
-def _begin_turn(
-    rules: Rules, state: TableState, cid: str, answers: Answers[Any, Any]
-) -> tuple[TableState, list[Event], bool]:
-    """The rules' bookkeeping of ``cid``'s turn, unless done when the turn came."""
-    if state.begun:
-        return state, [], True
-    encounter, events, free = rules.ruleset.begin_turn(state.encounter, cid, answers)
-    return replace(state, encounter=encounter, begun=True), events, free
-
-
-def next_step(
-    rules: Rules, state: TableState, answers: Answers[Any, Any]
-) -> tuple[TableState, list[Event]]:
-    """``next``: pass the current turn, or end the round and start the next."""
+    """``next``: pass the current turn, or close the round and open the next."""
     if _fighting_phase(rules, state) is Phase.TURN:
-        assert state.current is not None
-        actor = state.current
-        state, events, free = _begin_turn(rules, state, actor, answers)
-        passed: list[Event] = [TurnPassed(actor)] if free else []
-        state, ended = _end_turn(state, actor)
-        state, skipped = _advance(rules, state)
-        return state, [*events, *passed, *ended, *skipped]
-    encounter, events = rules.ruleset.end_round(state.encounter, answers)
-    state = replace(state, encounter=encounter)
-    if state.phase(rules) is Phase.OVER:
-        return state, events
-    state, more = _new_round(rules, state, answers)
-    return state, [*events, *more]
+        cursor, events = turns.pass_turn(state.cursor, rules.ruleset, answers, TurnPassed)
+    else:
+        cursor, events = turns.close_round(state.cursor, rules.ruleset, answers)
+    return replace(state, cursor=cursor), events
+
+
+def _run(
+    rules: Rules, state: TableState, command: Run, answers: Answers[Any, Any]
+) -> tuple[TableState, list[Event]]:
+    """The combatants' tactics take ``turns`` turns (rounds closing and opening as
+    they come), or every turn to the end of the fight; round 1 starts first if the
+    fight has not started."""
+    if command.turns < 1:
+        raise RulesError(f"run at least 1 turn, not {command.turns}")
+    events: list[Event] = []
+    if not state.started:
+        state, events = _start(rules, state, Start(command.name), answers)
+    else:
+        _fighting_phase(rules, state)
+    cursor = state.cursor
+    left = command.turns
+    while cursor.phase(rules.ruleset) is not Phase.OVER and (command.to_end or left > 0):
+        if cursor.phase(rules.ruleset) is Phase.TURN:
+            left -= 1
+        elif not command.to_end and left <= 0:
+            break
+        cursor, more = turns.proceed(cursor, rules.ruleset, answers)
+        events.extend(more)
+    return replace(state, cursor=cursor), events
 
 
 def _mark(state: TableState, command: Mark) -> tuple[TableState, list[Event]]:
@@ -397,48 +418,20 @@ def choose_action(legal: Sequence[Action], actor: str, name: str, target: str | 
     raise RulesError(f"{name!r} is not something {actor} can do now", hint=f"legal: {options}")
 
 
-def _new_round(
-    rules: Rules, state: TableState, answers: Answers[Any, Any]
-) -> tuple[TableState, list[Event]]:
-    encounter = state.encounter.next_round()
-    encounter, opening, turns = rules.ruleset.begin_round(encounter, answers)
-    order = tuple(turns)
-    encounter = encounter.queued(order)
-    state = replace(state, encounter=encounter, current=None, order=order)
-    state, events = _advance(rules, state)
-    return state, [RoundStarted(encounter.round, order), *opening, *events]
-
-
-def _advance(rules: Rules, state: TableState) -> tuple[TableState, list[Event]]:
-    """On to the next turn that needs someone: past turns of those out of the fight,
-    and past turns the rules skip without asking anything."""
-    events: list[Event] = []
-    ruleset = rules.ruleset
-    while state.current is None and state.phase(rules) is not Phase.OVER:
-        encounter = state.encounter
-        if not encounter.queue:
-            break
-        cid, encounter = encounter.next_turn()
-        state = replace(state, encounter=encounter)
-        if not ruleset.fighting(encounter, cid):
+def _count_turns(state: TableState, events: Sequence[Event]) -> tuple[TableState, list[Event]]:
+    """Conditions counted down on the cursor's turn markers (the markers themselves
+    are left out: they say nothing that happened)."""
+    told: list[Event] = []
+    for event in events:
+        if isinstance(event, TurnBegan):
+            state, ended = _expire(state, event.combatant, Edge.START)
+        elif isinstance(event, TurnEnded):
+            state, ended = _expire(state, event.combatant, Edge.END)
+        else:
+            told.append(event)
             continue
-        state, ended = _expire(replace(state, current=cid, begun=False), cid, Edge.START)
-        events.extend(ended)
-        try:
-            after, skipped, free = ruleset.begin_turn(encounter, cid, Answers(_NoDice(), _NoOne()))
-        except _InputNeededError:
-            break  # it asks something (an interrupt?): that waits for the turn's command
-        state = replace(state, encounter=after, begun=True)
-        events.extend(skipped)
-        if free:
-            break  # the turn waits for its action
-        state, ended = _end_turn(state, cid)
-        events.extend(ended)
-    return state, events
-
-
-def _end_turn(state: TableState, cid: str) -> tuple[TableState, list[Event]]:
-    return _expire(replace(state, current=None, begun=False), cid, Edge.END)
+        told.extend(ended)
+    return state, told
 
 
 def _expire(state: TableState, cid: str, edge: Edge) -> tuple[TableState, list[Event]]:
@@ -460,29 +453,6 @@ def _expire(state: TableState, cid: str, edge: Edge) -> tuple[TableState, list[E
 
 def _over(rules: Rules, state: TableState) -> str:
     left = sides_fighting(state.encounter, rules.ruleset)
+    if len(left) > 1:
+        return f"the fight is over: the round cap of {rules.max_rounds} is reached"
     return f"the fight is over: {left[0]} won" if left else "the fight is over: no one is left"
-
-
-def _ending(rules: Rules, state: TableState) -> EncounterEnded:
-    ruleset = rules.ruleset
-    left = sides_fighting(state.encounter, ruleset)
-    standing = tuple(
-        c.id for c in state.encounter.combatants if ruleset.fighting(state.encounter, c.id)
-    )
-    if left:
-        return EncounterEnded(left[0], "the other side is out of the fight", state.round, standing)
-    return EncounterEnded(None, "no one is left fighting", state.round, standing)
-
-
-class _InputNeededError(Exception):
-    """The rules asked for a die or a choice where none may be given."""
-
-
-class _NoDice(Dice):
-    def _face(self, sides: int, purpose: str) -> int:
-        raise _InputNeededError(purpose)
-
-
-class _NoOne:
-    def choose(self, encounter: Encounter[Any, Any], question: Question[Any]) -> Any:
-        raise _InputNeededError(question.prompt)

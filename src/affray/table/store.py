@@ -248,6 +248,13 @@ class Writer:
     table_id: str
     version: int
 
+    def set_options(self, options: Mapping[str, Any]) -> None:
+        """The table's rules from now on (only for a table with no change yet: its log
+        replays with the options it has)."""
+        self.store.db.execute(
+            "UPDATE tables SET options = ? WHERE id = ?", (json.dumps(dict(options)), self.table_id)
+        )
+
     def append(self, verb: str, payload: Mapping[str, Any]) -> int:
         self.version += 1
         self.store.db.execute(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from affray.encounter.engine import sides_fighting
+from affray.encounter.cursor import sides_fighting
 from affray.table.commands import Act, Add, Command, Mark, Note, Unmark
 from affray.table.fold import Fold
 from affray.table.state import Phase
@@ -31,9 +31,13 @@ def show_data(table: TableRow, fold: Fold) -> dict[str, Any]:
         "turn": state.current if phase is Phase.TURN else None,
         "version": fold.version,
         "phase": phase.value,
-        "queue": [cid for cid in encounter.queue if ruleset.fighting(encounter, cid)],
+        "queue": [
+            cid
+            for cid in encounter.queue
+            if ruleset.fighting(encounter, cid) and phase is not Phase.OVER
+        ],
         "order": list(state.order),
-        "winner": (left[0] if left else None) if phase is Phase.OVER else None,
+        "winner": left[0] if phase is Phase.OVER and len(left) == 1 else None,
         "combatants": [
             {
                 "id": c.id,

@@ -171,7 +171,7 @@ class Tracker:
 
     def _run(self, row: TableRow, request: Request, expected: int | None) -> Done:
         if request.verb == "import":
-            dones = self.tables.run_all(row, request.commands, expected)
+            dones = self.tables.run_all(row, request.commands, expected, options=request.options)
             if not dones:
                 raise TableError("the encounter has no one in it")
             events = tuple(e for done in dones for e in done.events)

@@ -4,13 +4,12 @@ page), checked at the edge and turned into the table's own commands."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from affray.errors import TableError
 from affray.sheets.documents import parse_document
 from affray.table import Act, Command, Edge, Mark, Next, Note, Start, TableRow, Tables, Unmark
-from affray.table.answers import parse_choices
 
 VERBS = ("add", "import", "start", "act", "next", "undo", "redo", "mark", "unmark", "note")
 MAX_FACES = 1000
@@ -23,9 +22,10 @@ class Request:
     verb: str
     command: Command | None = None  # None for undo, redo and import
     commands: tuple[Command, ...] = ()  # an import's adds
+    options: Mapping[str, Any] | None = None  # an import's rules
     steps: int = 1
     rolls: tuple[int, ...] = ()
-    choices: Mapping[str, str] = field(default_factory=dict)
+    choices: tuple[str, ...] = ()
     seed: int | None = None
     roll_missing: bool = True
     choose_missing: bool = True
@@ -43,7 +43,7 @@ def parse(tables: Tables, table: TableRow, data: Mapping[str, Any]) -> Request:
     answered = Request(
         verb,
         rolls=_faces(data.get("rolls", [])),
-        choices=parse_choices(_choices(data.get("choose", {}))),
+        choices=tuple(_choices(data.get("choose", {}))),
         seed=_optional_int(data, "seed"),
         roll_missing=_bool(data, "roll_missing", True),
         choose_missing=_bool(data, "choose_missing", True),
@@ -61,8 +61,8 @@ def parse(tables: Tables, table: TableRow, data: Mapping[str, Any]) -> Request:
                 )
             kind = "json" if text.lstrip().startswith("{") else "toml"
             parsed = parse_document(text, kind, "uploaded encounter")
-            adds = tables.importing(table, parsed, "uploaded encounter", None)
-            return Request(verb, commands=tuple(adds))
+            importing = tables.importing(table, parsed, "uploaded encounter", None)
+            return Request(verb, commands=tuple(importing.commands), options=importing.options)
         case "start":
             return replace(answered, command=Start())
         case "next":

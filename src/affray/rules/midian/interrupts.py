@@ -25,13 +25,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from affray.encounter import Question, Topic
+from affray.encounter import Question
 from affray.encounter.events import ActionChosen, TurnSkipped
 from affray.events import Event
 from affray.rules.midian.actions import Interrupt, LetAct, PreEmpt
 from affray.rules.midian.checks import challenge
 from affray.rules.midian.events import AttackRolled, DefenceRolled, Evaded
 from affray.rules.midian.state import MidianAnswers, MidianEncounter
+from affray.rules.midian.topics import MidianTopic
 
 if TYPE_CHECKING:
     from affray.rules.midian.ruleset import MidianRuleset
@@ -72,7 +73,7 @@ def interruptions(
         prompt = f"{cid} is about to act: does {c.id} interrupt?"
         options = (LetAct(cid), Interrupt(cid))
         if isinstance(
-            answers.ask(encounter, Question(c.id, Topic.INTERRUPT, prompt, options)), LetAct
+            answers.ask(encounter, Question(c.id, MidianTopic.INTERRUPT, prompt, options)), LetAct
         ):
             continue
         state = encounter.states[c.id]
@@ -117,7 +118,7 @@ def _pre_empt(
 
     prompt = f"{cid} is about to act: does {who}, who waited for it, try to act first?"
     options = (LetAct(cid), PreEmpt(cid))
-    answer = answers.ask(encounter, Question(who, Topic.INTERRUPT, prompt, options))
+    answer = answers.ask(encounter, Question(who, MidianTopic.INTERRUPT, prompt, options))
     if isinstance(answer, LetAct):
         return encounter, [], False
     result, checks = challenge(

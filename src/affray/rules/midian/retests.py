@@ -8,11 +8,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from affray.encounter import Question, Topic
+from affray.encounter import Question
 from affray.events import Event
 from affray.rules.midian.events import RetestUsed
 from affray.rules.midian.injury import Retest, RollKind, no_retest
 from affray.rules.midian.state import MidianAnswers, MidianEncounter
+from affray.rules.midian.topics import MidianTopic
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +53,7 @@ def retester(encounter: MidianEncounter, cid: str, answers: MidianAnswers) -> Re
             return None
         prompt = f"{cid} failed the {kind.value} roll: spend a retest?"
         options: tuple[Reroll | LetItStand, ...] = (*left, LET_IT_STAND)
-        answer = answers.ask(encounter, Question(cid, Topic.RETEST, prompt, options))
+        answer = answers.ask(encounter, Question(cid, MidianTopic.RETEST, prompt, options))
         if not isinstance(answer, Reroll):
             return None
         spent.add((answer.source, kind))

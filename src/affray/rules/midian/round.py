@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from affray.encounter import Question, Topic
+from affray.encounter import Question
 from affray.encounter.events import TurnSkipped
 from affray.events import Event
 from affray.rules.midian.defence import DefencePool, Stance, evade
@@ -28,13 +28,14 @@ from affray.rules.midian.state import (
     MidianOutcome,
     release_fallen,
 )
+from affray.rules.midian.topics import MidianTopic
 from affray.rules.midian.wrestling import squeeze
 
 
 def ask_stance(encounter: MidianEncounter, cid: str, answers: MidianAnswers) -> Stance:
     """How ``cid`` fights this round: normal, defensive, total defence or evasion."""
     prompt = f"round {encounter.round}: how does {cid} fight this round?"
-    return answers.ask(encounter, Question(cid, Topic.STANCE, prompt, tuple(Stance)))
+    return answers.ask(encounter, Question(cid, MidianTopic.STANCE, prompt, tuple(Stance)))
 
 
 def begin_round(

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 
-from affray.encounter import Question, Topic
+from affray.encounter import Question
 from affray.encounter.events import ActionChosen, Engaged
 from affray.events import Event
 from affray.rules.midian.actions import LetAct, StrikeFirst
@@ -37,6 +37,7 @@ from affray.rules.midian.state import (
     defenceless,
     release_fallen,
 )
+from affray.rules.midian.topics import MidianTopic
 
 
 def defence_chooser(
@@ -47,7 +48,7 @@ def defence_chooser(
     def choose(choices: Sequence[Choice], attack: AttackRolled) -> Choice | None:
         options: tuple[Choice | TakeIt, ...] = (*choices, TAKE_IT)
         prompt = f"{attacker}'s attack ({attack.total}) hits {defender}: defend how?"
-        question = Question(defender, Topic.DEFENCE, prompt, options, about=attacker)
+        question = Question(defender, MidianTopic.DEFENCE, prompt, options, about=attacker)
         answer = answers.ask(encounter, question)
         return answer if isinstance(answer, Choice) else None
 
@@ -146,7 +147,9 @@ def _meet_the_charge(
     ):
         return encounter, []
     prompt = f"{cid} charges {target}, whose reach is longer: does {target} strike first?"
-    question = Question(target, Topic.INTERRUPT, prompt, (StrikeFirst(cid), LetAct(cid)), about=cid)
+    question = Question(
+        target, MidianTopic.INTERRUPT, prompt, (StrikeFirst(cid), LetAct(cid)), about=cid
+    )
     if isinstance(answers.ask(encounter, question), LetAct):
         return encounter, []
     encounter = encounter.with_state(
@@ -396,7 +399,7 @@ def critical(
     narrated."""
     prompt = f"{attacker}'s critical hit on {target}: roll the effect, or choose one?"
     options: tuple[RollTheTable | Critical, ...] = (RollTheTable(), *Critical)
-    answer = answers.ask(encounter, Question(attacker, Topic.CRITICAL, prompt, options))
+    answer = answers.ask(encounter, Question(attacker, MidianTopic.CRITICAL, prompt, options))
     chosen = answer.value if isinstance(answer, Critical) else None
     rolled = critical_effect(target, answers.dice, choose=chosen)
     effect = Critical(rolled[0].effect)
@@ -432,7 +435,7 @@ def fumble(encounter: MidianEncounter, cid: str, answers: MidianAnswers) -> Midi
     knocks the fumbler down (two rounds getting up)."""
     prompt = f"{cid} fumbles: roll the mishap, or choose one?"
     options: tuple[RollTheTable | Mishap, ...] = (RollTheTable(), *Mishap)
-    answer = answers.ask(encounter, Question(cid, Topic.FUMBLE, prompt, options))
+    answer = answers.ask(encounter, Question(cid, MidianTopic.FUMBLE, prompt, options))
     if isinstance(answer, Mishap):
         mishap = answer
     else:

@@ -21,6 +21,7 @@ from affray.rules.midian.resolve import Rules
 from affray.rules.midian.ruleset import MidianRuleset
 from affray.rules.midian.state import MidianEncounter, MidianState
 from affray.rules.midian.tactics import MidianAI, MidianTactics, Role
+from affray.rules.midian.topics import TOPICS
 from affray.sheets.midian import MidianSheet, midian_character
 from affray.sheets.validation import EncounterTable, validate
 
@@ -170,5 +171,6 @@ SYSTEM: RuleSystem[Character, MidianState, MidianRuleset, MidianTactics] = regis
         ai=_ai,
         narration=HANDLERS,
         attack_odds=_live_odds,
+        topics=TOPICS,
     )
 )

@@ -32,6 +32,7 @@ from affray.rules.midian.state import (
     lost,
     within_reach,
 )
+from affray.rules.midian.topics import MidianTopic
 
 
 class Role(Enum):
@@ -80,11 +81,11 @@ class MidianAI:
 
     def choose(self, encounter: MidianEncounter, question: Question[OptionT]) -> OptionT:
         wanted: object
-        if question.topic is Topic.STANCE:
+        if question.topic is MidianTopic.STANCE:
             wanted = self.stance(encounter, question.who)
         elif question.topic is Topic.ACTION:
             wanted = self.action(encounter, question.who)
-        elif question.topic is Topic.DEFENCE:
+        elif question.topic is MidianTopic.DEFENCE:
             return self.defence(encounter, question)
         else:
             return question.options[0]

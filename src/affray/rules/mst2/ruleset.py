@@ -32,7 +32,6 @@ from affray.encounter import (
     Outcome,
     Question,
     Shoot,
-    Topic,
 )
 from affray.encounter.events import Disengaged, Engaged
 from affray.errors import RulesError
@@ -49,6 +48,7 @@ from affray.rules.mst2.reach import (
     take_counter_attacks,
 )
 from affray.rules.mst2.state import FighterState, Lethality
+from affray.rules.mst2.topics import Mst2Topic
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +106,7 @@ def ask_circumstance(
     sneak attack, ...); the answer's extra power dice join the attack."""
     options: tuple[Plain | Circumstance, ...] = (PLAIN, *CIRCUMSTANCES.values())
     prompt = f"{cid} attacks {target}: does any circumstance add power?"
-    answer = answers.ask(encounter, Question(cid, Topic.CIRCUMSTANCE, prompt, options))
+    answer = answers.ask(encounter, Question(cid, Mst2Topic.CIRCUMSTANCE, prompt, options))
     return (answer,) if isinstance(answer, Circumstance) else ()
 
 

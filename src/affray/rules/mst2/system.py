@@ -17,6 +17,7 @@ from affray.rules.mst2.narration import HANDLERS
 from affray.rules.mst2.ruleset import Mst2Encounter, Mst2Ruleset, TurnOrder
 from affray.rules.mst2.state import FighterState, Lethality
 from affray.rules.mst2.tactics import Mst2AI, Mst2Tactics, Role
+from affray.rules.mst2.topics import TOPICS
 from affray.sheets.mst2 import Mst2Sheet, mst2_fighter
 from affray.sheets.validation import EncounterTable, validate
 
@@ -169,5 +170,6 @@ SYSTEM: RuleSystem[Fighter, FighterState, Mst2Ruleset, Mst2Tactics] = register(
         rounds_distribution=_rounds,
         fast_duels=_fast,
         attack_odds=_live_odds,
+        topics=TOPICS,
     )
 )
