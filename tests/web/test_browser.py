@@ -66,19 +66,24 @@ class Tracker:
         self.typed = []
         self.gm.locator(selector).first.click()
 
+    def _step(self) -> str:
+        return self.gm.locator("#panel .panel").get_attribute("data-waiting") or ""
+
     def choose(self, label: str) -> None:
-        chosen = self.gm.locator('#pending input[name="choose"]').count()
+        """Click an answer; the server goes on with the command (to its next question
+        or die, or to its end)."""
+        before = self._step()
         self.gm.locator("#pending button.choice", has_text=label).first.click()
-        expect(self.gm.locator('#pending input[name="choose"]')).to_have_count(chosen + 1)
+        expect(self.gm.locator("#panel .panel")).not_to_have_attribute("data-waiting", before)
 
     def face(self, value: int, purpose: str) -> None:
         """Type the face of the die the page asks for (checking it asks for that one,
-        after the faces typed so far)."""
-        typed = self.gm.locator('#pending input[name="rolls"]')
+        after the faces typed so far, which the server kept)."""
+        so_far = self.gm.locator("#faces-so-far")
         if self.typed:
-            expect(typed).to_have_value(",".join(map(str, self.typed)))
+            expect(so_far).to_have_text("faces so far: " + ", ".join(map(str, self.typed)))
         else:
-            expect(typed).to_have_count(0)
+            expect(so_far).to_have_count(0)
         expect(self.gm.locator("#pending label")).to_contain_text(purpose)
         self.gm.fill("#face", str(value))
         self.gm.click("#enter-face")
@@ -144,8 +149,9 @@ def test_a_midian_round_by_clicking_and_typing_dice(browser: Browser, server: Se
     # initiative: the guard's d10 3, the brawler's 10 (+1: 11, so actions at 11 and 1)
     t.click("#start")
     t.face(3, "initiative")
-    t.choose("normal")
+    t.choose("normal")  # the guard's stance: his alone
     t.face(10, "initiative")
+    t.choose("normal")  # the brawler is asked his own
     t.changed()
     expect(t.player.locator("#turn")).to_have_text("Brawler")
     # 15 + 4 = 19 hits armour class 12; the guard takes it; 1d4 3 + 2 = 5,

@@ -11,17 +11,65 @@ from typing import Any
 
 from affray import registry
 from affray.encounter.questions import Answered
-from affray.errors import AffrayError, SheetError, TableError
+from affray.errors import (
+    AffrayError,
+    ChoiceNeededError,
+    DieNeededError,
+    InputNeededError,
+    SheetError,
+    TableError,
+)
 from affray.events import Event
 from affray.narration.core import narrate_text
 from affray.sheets.combatants import sheet_from_data
 from affray.sheets.documents import load_document, parse_document
 from affray.sheets.encounters import RosterEntry
 from affray.sheets.validation import plain_name
-from affray.table.commands import Add, Command, Run, Start, command_data
+from affray.table.commands import Add, Command, Run, Start, command_data, command_from_data
 from affray.table.fold import REDO, UNDO, Applied, Fold, Played, play
 from affray.table.state import Rules, TableState
 from affray.table.store import Store, TableRow
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """A command stopped for a die or an answer, as the table keeps it until it goes
+    on (:meth:`Tables.answer`) or another change drops it."""
+
+    command: Command
+    needed: InputNeededError
+    roll_rest: bool
+    tactics_rest: bool
+    seed: int | None
+    who: str | None
+
+    def data(self) -> dict[str, Any]:
+        return {
+            "command": command_data(self.command),
+            "rolls": list(self.needed.rolls),
+            "answered": [[a.who, a.topic, a.label] for a in self.needed.answered],
+            "roll_rest": self.roll_rest,
+            "tactics_rest": self.tactics_rest,
+            "seed": self.seed,
+            "who": self.who,
+            "needs": needs(self.needed),
+        }
+
+
+def needs(needed: InputNeededError) -> dict[str, Any]:
+    """What a stopped command needs: ``{"die": {"sides", "purpose", "given"}}`` or
+    ``{"choice": {"who", "topic", "prompt", "options"}}``."""
+    if isinstance(needed, DieNeededError):
+        return {"die": {"sides": needed.sides, "purpose": needed.purpose, "given": needed.given}}
+    assert isinstance(needed, ChoiceNeededError)
+    return {
+        "choice": {
+            "who": needed.who,
+            "topic": needed.topic,
+            "prompt": needed.prompt,
+            "options": list(needed.options),
+        }
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,23 +328,108 @@ class Tables:
             AffrayError: the rules refuse it (nothing applied).
         """
         command = self._named(table, command)
-        with self.store.writing(table.id, expected) as writer:
-            fold = self.fold(table)
-            played = play(
-                fold.rules,
-                fold.state,
-                command,
-                rolls=rolls,
-                choices=choices,
-                answered=answered,
-                seed=seed,
-                roll_missing=roll_missing,
-                choose_missing=choose_missing,
+        try:
+            with self.store.writing(table.id, expected) as writer:
+                fold = self.fold(table)
+                played = play(
+                    fold.rules,
+                    fold.state,
+                    command,
+                    rolls=rolls,
+                    choices=choices,
+                    answered=answered,
+                    seed=seed,
+                    roll_missing=roll_missing,
+                    choose_missing=choose_missing,
+                )
+                lines = tuple(narrate_text(played.events))
+                version = writer.append(command.verb, {**played.payload(), "lines": list(lines)})
+        except InputNeededError as needed:
+            waiting = Waiting(
+                command, needed, roll_missing, choose_missing, seed, self._whose(table, needed)
             )
-            lines = tuple(narrate_text(played.events))
-            version = writer.append(command.verb, {**played.payload(), "lines": list(lines)})
+            self.store.wait_on(table.id, self.store.version(table.id), waiting.data())
+            raise
         fold.push(version, played.command, played.inputs, played.state, played.events)
         return Done(table, version, played.state, played.events, lines, (), played.unused_choices)
+
+    def waiting(self, table: TableRow) -> dict[str, Any] | None:
+        """The command the table waits on, as ``{"who", "needs", "rolls", "answered",
+        "command"}`` (``who``: whose die or answer it waits for; ``rolls`` and
+        ``answered``: the faces and answers it used so far), or None."""
+        data = self.store.pending(table.id)
+        if data is None:
+            return None
+        return {key: data[key] for key in ("who", "needs", "rolls", "answered", "command")}
+
+    def answer(
+        self,
+        table: TableRow,
+        *,
+        rolls: Sequence[int] = (),
+        choices: Sequence[str] = (),
+        roll_rest: bool = False,
+        tactics_rest: bool = False,
+        expected: int | None = None,
+    ) -> Done:
+        """Go on with the command the table waits on: the faces it used so far, then
+        ``rolls``; the answer to the question it stopped on (the entry of ``choices``
+        of that topic), then the rest of ``choices`` for later questions. With
+        ``roll_rest`` the dice after these are rolled, and with ``tactics_rest`` the
+        combatants' tactics answer what is left, for the rest of the command. If it
+        stops again, it waits again.
+
+        Raises:
+            TableError: nothing waits.
+            AffrayError: as :meth:`run`.
+        """
+        data = self.store.pending(table.id)
+        if data is None:
+            raise TableError(
+                "no command is waiting for a die or an answer",
+                hint="give the command again (act, next, ...) with its dice",
+            )
+        answered = [Answered(*a) for a in data["answered"]]
+        rest = list(choices)
+        asked = data["needs"].get("choice")
+        if asked is not None:
+            state = self.fold(table).state
+            for entry in rest:
+                key, _, label = entry.partition("=")
+                who, colon, topic = key.rpartition(":")
+                if topic.strip().lower() != asked["topic"]:
+                    continue
+                if colon and state.resolve(who) != asked["who"]:
+                    continue
+                rest.remove(entry)
+                answered.append(Answered(asked["who"], asked["topic"], label.strip()))
+                break
+        return self.run(
+            table,
+            command_from_data(data["command"]),
+            rolls=(*data["rolls"], *rolls),
+            choices=rest,
+            answered=answered,
+            seed=data["seed"],
+            roll_missing=bool(data["roll_rest"]) or roll_rest,
+            choose_missing=bool(data["tactics_rest"]) or tactics_rest,
+            expected=expected,
+        )
+
+    def cancel(self, table: TableRow) -> None:
+        """Nothing waits any more (the command is dropped; nothing was applied)."""
+        self.store.wait_on(table.id, self.store.version(table.id), None)
+
+    def _whose(self, table: TableRow, needed: InputNeededError) -> str | None:
+        """Whose die or answer ``needed`` is: the question's combatant; for a die, the
+        combatant its purpose names (``"Guard's wits challenge"``)."""
+        if isinstance(needed, ChoiceNeededError):
+            return needed.who
+        if isinstance(needed, DieNeededError):
+            ids = [c.id for c in self.fold(table).state.encounter.combatants]
+            named = [cid for cid in ids if needed.purpose.startswith((f"{cid}'s", f"{cid} "))]
+            return max(named, key=len) if named else None
+        return None
 
     @staticmethod
     def _named(table: TableRow, command: Command) -> Command:

@@ -43,6 +43,13 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (table_id, version)
         )""",
     ),
+    (
+        """CREATE TABLE pending (
+            table_id TEXT PRIMARY KEY REFERENCES tables(id),
+            version INTEGER NOT NULL,
+            payload TEXT NOT NULL
+        )""",
+    ),
 )
 """Schema migrations, in order; ``user_version`` is how many have run."""
 
@@ -225,6 +232,28 @@ class Store:
             (table_id, after),
         ).fetchall()
         return [ChangeRow(v, verb, json.loads(payload), at) for v, verb, payload, at in rows]
+
+    def pending(self, table_id: str) -> Mapping[str, Any] | None:
+        """The command the table is waiting on (for a die or an answer), if one waits
+        at the table's current version (any change since drops it)."""
+        row = self.db.execute(
+            "SELECT version, payload FROM pending WHERE table_id = ?", (table_id,)
+        ).fetchone()
+        if row is None or row[0] != self.version(table_id):
+            return None
+        payload: Mapping[str, Any] = json.loads(row[1])
+        return payload
+
+    def wait_on(self, table_id: str, version: int, payload: Mapping[str, Any] | None) -> None:
+        """Keep ``payload`` as the command waiting at ``version`` (None: none waits)."""
+        with self._transaction():
+            if payload is None:
+                self.db.execute("DELETE FROM pending WHERE table_id = ?", (table_id,))
+            else:
+                self.db.execute(
+                    "INSERT OR REPLACE INTO pending VALUES (?, ?, ?)",
+                    (table_id, version, json.dumps(payload)),
+                )
 
     @contextmanager
     def writing(self, table_id: str, expected: int | None = None) -> Iterator[Writer]:

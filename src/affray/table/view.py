@@ -3,20 +3,25 @@ turns to come, a short description of each command for the journal."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from affray.encounter.cursor import sides_fighting
-from affray.table.commands import Act, Add, Command, Mark, Note, Unmark
+from affray.table.commands import Act, Add, Command, Mark, Note, Run, Unmark
 from affray.table.fold import Fold
 from affray.table.state import Phase
 from affray.table.store import TableRow
 
 
-def show_data(table: TableRow, fold: Fold) -> dict[str, Any]:
+def show_data(
+    table: TableRow, fold: Fold, pending: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     """``{"table", "name", "system", "round", "turn", "version", "phase", "queue",
     "order", "winner", "combatants": [{"id", "side", "condition", "state",
-    "conditions", "source", "player"}], "notes", "can_undo", "can_redo"}``: ``order``
-    is the round's turns as set out, ``queue`` those still to come."""
+    "conditions", "source", "player"}], "notes", "can_undo", "can_redo", "pending"}``:
+    ``order`` is the round's turns as set out, ``queue`` those still to come,
+    ``pending`` the command waiting for a die or an answer (``{"who", "needs",
+    "rolls", "command"}``) or null."""
     state = fold.state
     rules = fold.rules
     encounter = state.encounter
@@ -55,6 +60,7 @@ def show_data(table: TableRow, fold: Fold) -> dict[str, Any]:
         "notes": list(state.notes),
         "can_undo": len(fold.done),
         "can_redo": len(fold.undone),
+        "pending": dict(pending) if pending is not None else None,
     }
 
 
@@ -103,5 +109,7 @@ def describe(command: Command) -> str:
             return f"unmark {who} {text}"
         case Note(text=text):
             return f"note: {text}"
+        case Run(turns=turns, to_end=to_end):
+            return "run to the end" if to_end else f"run {turns} turn{'s' if turns > 1 else ''}"
         case _:
             return command.verb

@@ -39,14 +39,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from affray import bestiary
 from affray.errors import (
     AffrayError,
-    ChoiceNeededError,
     ConflictError,
-    DieNeededError,
+    InputNeededError,
     TableError,
 )
 from affray.table import Done, Phase, Store, TableRow, Tables
 from affray.table import journal as journals
 from affray.table.odds import FightOdds, simulate
+from affray.table.service import needs
 from affray.table.view import describe, player_data, show_data
 from affray.web.commands import Request, parse
 
@@ -121,7 +121,7 @@ class Tracker:
     # -- reading --------------------------------------------------------------------
 
     def show(self, row: TableRow) -> dict[str, Any]:
-        return show_data(row, self.tables.fold(row))
+        return show_data(row, self.tables.fold(row), self.tables.waiting(row))
 
     def players(self, row: TableRow) -> dict[str, Any]:
         return player_data(row, self.tables.fold(row))
@@ -177,6 +177,18 @@ class Tracker:
             events = tuple(e for done in dones for e in done.events)
             lines = tuple(line for done in dones for line in done.lines)
             return Done(row, dones[-1].version, dones[-1].state, events, lines)
+        if request.verb == "answer":
+            return self.tables.answer(
+                row,
+                rolls=request.rolls,
+                choices=request.choices,
+                roll_rest=request.roll_rest,
+                tactics_rest=request.tactics_rest,
+                expected=expected,
+            )
+        if request.verb == "cancel":
+            self.tables.cancel(row)
+            return Done(row, self.tables.store.version(row.id), self.tables.fold(row).state)
         if request.verb == "undo":
             return self.tables.undo(row, request.steps, expected)
         if request.verb == "redo":
@@ -272,8 +284,7 @@ def create_app(db: str | Path, *, poll_s: float = 0.2) -> Starlette:
         if name == "board":
             return page("_board.html", shown=shown, players=False)
         if name == "panel":
-            panel = await tracker.call(tracker.panel, row)
-            return page("_panel.html", table=row, shown=shown, panel=panel, pending=None)
+            return await panel_page(row)
         if name == "log":
             return page("_log.html", items=await tracker.call(tracker.log, row))
         if name == "odds":
@@ -282,7 +293,8 @@ def create_app(db: str | Path, *, poll_s: float = 0.2) -> Starlette:
 
     async def gm_do(request: HttpRequest) -> Response:
         """A command from the game master's page; the panel comes back (asking for the
-        next die or choice the rules need, if any)."""
+        next die or choice the rules need, if any: the server keeps the command that
+        waits, with every face and answer it used so far)."""
         row, _ = await tracker.access(request, write=True)
         form = await request.form()
         data: dict[str, Any] = {k: v for k, v in form.items() if isinstance(v, str)}
@@ -302,7 +314,6 @@ def create_app(db: str | Path, *, poll_s: float = 0.2) -> Starlette:
         data.setdefault("choose_missing", "0" if interactive else "1")
         expected = data.get("expected_version", "")
         message: str | None = None
-        pending: dict[str, Any] | None = None
         lines: tuple[str, ...] = ()
         try:
             done = await tracker.call(
@@ -313,22 +324,15 @@ def create_app(db: str | Path, *, poll_s: float = 0.2) -> Starlette:
             lines = done.lines or tuple(f"{word}: {describe(m.command)}" for m in done.moved)
         except ConflictError as error:
             message = f"The table changed (now version {error.current}); here it is again."
-        except DieNeededError as error:
-            pending = {**data, "needs": {"die": {"sides": error.sides, "purpose": error.purpose}}}
-        except ChoiceNeededError as error:
-            pending = {
-                **data,
-                "needs": {
-                    "choice": {
-                        "who": error.who,
-                        "topic": error.topic,
-                        "prompt": error.prompt,
-                        "options": error.options,
-                    }
-                },
-            }
+        except InputNeededError:
+            pass  # the table waits on it: the panel asks
         except AffrayError as error:
             message = f"{error.message}" + (f" — {error.hint}" if error.hint else "")
+        return await panel_page(row, message=message, lines=lines)
+
+    async def panel_page(
+        row: TableRow, *, message: str | None = None, lines: tuple[str, ...] = ()
+    ) -> Response:
         shown = await tracker.call(tracker.show, row)
         panel = await tracker.call(tracker.panel, row)
         return page(
@@ -336,7 +340,7 @@ def create_app(db: str | Path, *, poll_s: float = 0.2) -> Starlette:
             table=row,
             shown=shown,
             panel=panel,
-            pending=pending,
+            pending=shown["pending"],
             message=message,
             lines=lines,
         )
@@ -431,20 +435,13 @@ def _unprocessable(message: str, tip: str) -> JSONResponse:
 
 
 def _refused(error: AffrayError) -> JSONResponse:
+    """422: what the rules refuse; for a die or an answer they need, what it is and
+    every face the command used so far (re-posted with the answer, they repeat those
+    dice exactly; or the ``answer`` verb goes on with the command, which waits)."""
     body: dict[str, Any] = {"error": error.message, "tip": error.hint}
-    if isinstance(error, DieNeededError):
-        body["needs"] = {
-            "die": {"sides": error.sides, "purpose": error.purpose, "given": error.given}
-        }
-    if isinstance(error, ChoiceNeededError):
-        body["needs"] = {
-            "choice": {
-                "who": error.who,
-                "topic": error.topic,
-                "prompt": error.prompt,
-                "options": list(error.options),
-            }
-        }
+    if isinstance(error, InputNeededError):
+        body["needs"] = needs(error)
+        body["rolls"] = list(error.rolls)
     return JSONResponse(body, 422)
 
 

@@ -9,9 +9,35 @@ from typing import Any
 
 from affray.errors import TableError
 from affray.sheets.documents import parse_document
-from affray.table import Act, Command, Edge, Mark, Next, Note, Start, TableRow, Tables, Unmark
+from affray.table import (
+    Act,
+    Command,
+    Edge,
+    Mark,
+    Next,
+    Note,
+    Run,
+    Start,
+    TableRow,
+    Tables,
+    Unmark,
+)
 
-VERBS = ("add", "import", "start", "act", "next", "undo", "redo", "mark", "unmark", "note")
+VERBS = (
+    "add",
+    "import",
+    "start",
+    "act",
+    "next",
+    "run",
+    "answer",
+    "cancel",
+    "undo",
+    "redo",
+    "mark",
+    "unmark",
+    "note",
+)
 MAX_FACES = 1000
 
 
@@ -29,6 +55,8 @@ class Request:
     seed: int | None = None
     roll_missing: bool = True
     choose_missing: bool = True
+    roll_rest: bool = False  # an answer: roll every die after these, for the rest
+    tactics_rest: bool = False  # an answer: the tactics answer what is left
 
 
 def parse(tables: Tables, table: TableRow, data: Mapping[str, Any]) -> Request:
@@ -51,6 +79,17 @@ def parse(tables: Tables, table: TableRow, data: Mapping[str, Any]) -> Request:
     match verb:
         case "undo" | "redo":
             return Request(verb, steps=_int(data, "steps", 1))
+        case "answer":
+            return replace(
+                answered,
+                roll_rest=_bool(data, "roll_rest", False),
+                tactics_rest=_bool(data, "tactics_rest", False),
+            )
+        case "cancel":
+            return Request(verb)
+        case "run":
+            to_end = _bool(data, "to_end", False)
+            return replace(answered, command=Run(1 if to_end else _int(data, "turns", 1), to_end))
         case "add":
             return Request(verb, _add(tables, table, data))
         case "import":
