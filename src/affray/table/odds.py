@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -44,10 +44,12 @@ def simulate(
     seed: int = 0,
     max_rounds: int = 50,
     budget_s: float = 1.0,
+    stop: Callable[[], bool] | None = None,
 ) -> FightOdds | None:
     """The fight played to its end ``n`` times from ``state`` (fewer if ``budget_s``
-    runs out first; at least one); a draw after ``max_rounds`` more rounds. None before
-    the fight starts or after it ends."""
+    runs out first; at least one); a draw after ``max_rounds`` more rounds (or at the
+    table's round cap). None before the fight starts or after it ends, or when ``stop``
+    (asked every few fights) says the answer is no longer wanted."""
     if state.phase(rules) in (Phase.SETUP, Phase.OVER):
         return None
     winners: Counter[str | None] = Counter()
@@ -67,6 +69,8 @@ def simulate(
         played += 1
         if time.perf_counter() - start > budget_s:
             break
+        if stop is not None and played % 8 == 0 and stop():
+            return None
     sides = state.encounter.sides
     return FightOdds(
         played,

@@ -45,10 +45,10 @@ from affray.errors import (
 )
 from affray.table import Done, Phase, Store, TableRow, Tables
 from affray.table import journal as journals
-from affray.table.odds import FightOdds, simulate
 from affray.table.service import needs
 from affray.table.view import describe, player_data, show_data
 from affray.web.commands import Request, parse
+from affray.web.odds import OddsKeeper
 
 T = TypeVar("T")
 STREAM_KEEPALIVE_S = 15.0
@@ -74,7 +74,7 @@ class Tracker:
             loader=PackageLoader("affray.web", "templates"),
             autoescape=select_autoescape(default=True),
         )
-        self.odds: dict[tuple[str, int], FightOdds | None] = {}
+        self.odds = OddsKeeper(db)
 
     def locked(self, function: Callable[..., T], *args: Any) -> T:
         with self.lock:
@@ -148,17 +148,6 @@ class Tracker:
                     }
                 )
         return {"actions": actions}
-
-    def fight_odds(self, row: TableRow) -> FightOdds | None:
-        fold = self.tables.fold(row)
-        key = (row.id, fold.version)
-        if key not in self.odds:
-            if len(self.odds) > 256:
-                self.odds.clear()
-            self.odds[key] = simulate(
-                fold.rules, fold.state, n=300, seed=fold.version, budget_s=0.6
-            )
-        return self.odds[key]
 
     def log(self, row: TableRow) -> list[dict[str, Any]]:
         return journals.entries(self.tables.store.changes(row.id), self.tables.fold(row))
@@ -288,7 +277,9 @@ def create_app(db: str | Path, *, poll_s: float = 0.2) -> Starlette:
         if name == "log":
             return page("_log.html", items=await tracker.call(tracker.log, row))
         if name == "odds":
-            return page("_odds.html", odds=await tracker.call(tracker.fight_odds, row))
+            version = await tracker.call(tracker.tables.store.version, row.id)
+            answer = tracker.odds.get(row.id, version)
+            return page("_odds.html", answer=answer, table=row, version=version)
         raise HTTPException(404, f"no part {name!r}")
 
     async def gm_do(request: HttpRequest) -> Response:
@@ -366,6 +357,7 @@ def create_app(db: str | Path, *, poll_s: float = 0.2) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
         await tracker.hub.close()
+        tracker.odds.close()
 
     app = Starlette(
         routes=[

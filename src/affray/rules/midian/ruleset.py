@@ -108,6 +108,7 @@ class MidianRuleset:
             "shock": health.shock,  # this round's penalty to every roll so far
             "initiative": state.initiative,
             "actions_left": state.pool.actions,
+            "stance": state.pool.stance.value,  # how it fights this round
         }
 
     def weakness(self, encounter: MidianEncounter, cid: str) -> float:
