@@ -162,7 +162,9 @@ def test_refused_commands_change_nothing(mst2: Table) -> None:
     assert "the next die is a d8" in err
     err = mst2.refused("act", "Spearman", "attack", "--rolls", "1,1,1,1,1,1,1")
     assert "left over" in err
-    assert "TOPIC is one of: action, circumstance" in mst2.refused("act", "Spearman", "attack", "--choose", "mood=x")
+    assert "TOPIC is one of: action, circumstance" in mst2.refused(
+        "act", "Spearman", "attack", "--choose", "mood=x"
+    )
     assert "has started already" in mst2.refused("start")
     assert "at version 3, not 1" in mst2.refused("note", "hello", "--expect", "1")
 

@@ -128,3 +128,26 @@ def test_the_toy_systems_keys_are_checked_like_any_other(tmp_path: Path) -> None
     with pytest.raises(SheetError) as caught:
         affray.fight(write_fight(tmp_path, "knack_bonus = 'x'"), seed=1)
     assert caught.value.key == "knack_bonus"
+
+
+def test_the_toy_systems_own_question_is_answered_at_the_table(tmp_path: Path) -> None:
+    from affray.table import Act, Start, Store, Tables
+
+    write_fight(tmp_path)
+    tables = Tables(Store(tmp_path / "t.db"))
+    row = tables.new("Coins", "coin")
+    for sheet, side in (("ann.toml", "Heads"), ("bob.toml", "Tails")):
+        tables.run(row, tables.joining(row, str(tmp_path / sheet), side=side))
+    state = tables.run(row, Start()).state
+    actor = state.current
+    assert actor is not None
+    foe = "Bob" if actor == "Ann" else "Ann"
+    done = tables.run(
+        row, Act(actor, "attack", foe), rolls=(6,), choices=[f"{foe}:duck=take it"], seed=1
+    )
+    flipped = [e.to_dict() for e in done.events if e.kind == "flipped"]
+    assert flipped and flipped[0]["hit"] and not flipped[0]["ducked"]
+    answers = tables.fold(row).done[-1].inputs.answers
+    assert (answers[-1].who, answers[-1].topic, answers[-1].label) == (foe, "duck", "take it")
+    with pytest.raises(affray.AffrayError, match="TOPIC is one of: action, duck"):
+        tables.run(row, Act(foe, "attack", actor), choices=["defence=dodge"])

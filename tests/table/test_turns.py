@@ -1,0 +1,299 @@
+"""The table on the one turn cursor: a table left to its tactics tells the fight
+`affray fight` tells; answers belong to who is asked; a command that waits for a die
+or an answer keeps the faces and answers it used; the round cap holds at the table;
+logs written before the cursor still replay."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import affray
+from affray.cli.main import cli
+from affray.encounter import Answered
+from affray.errors import AffrayError, ChoiceNeededError, DieNeededError, RulesError, TableError
+from affray.narration import narrate_text
+from affray.sheets import load_encounter
+from affray.sheets.documents import load_document
+from affray.table import Act, Next, Run, Start, Store, TableRow, Tables
+from affray.table.commands import inputs_from_data
+from tests.helpers import EXAMPLES
+
+ENCOUNTERS = sorted((EXAMPLES / "encounters").glob("*.toml"))
+
+
+def imported(tables: Tables, encounter: Path) -> TableRow:
+    """A new table named as the encounter, with the file imported (rules and all)."""
+    setup = load_encounter(encounter)
+    row = tables.new(setup.name, setup.system.name)
+    importing = tables.importing(
+        row, load_document(encounter), str(encounter), encounter.resolve().parent
+    )
+    tables.run_all(row, importing.commands, options=importing.options)
+    return tables.table(row.id)
+
+
+@pytest.mark.parametrize("encounter", ENCOUNTERS, ids=[p.stem for p in ENCOUNTERS])
+def test_a_table_left_to_its_tactics_tells_the_fight_of_the_file(
+    encounter: Path, tmp_path: Path
+) -> None:
+    tables = Tables(Store(tmp_path / "t.db"))
+    for seed in range(20):
+        fight = affray.fight(encounter, seed=seed)
+        row = imported(tables, encounter)
+        done = tables.run(row, Run(to_end=True), seed=seed)
+        assert list(done.lines) == narrate_text(fight.events), (encounter.name, seed)
+        ended = done.events[-1].to_dict()
+        assert (ended["winner"], ended["rounds"]) == (fight.winner, fight.rounds)
+        # and the log replays to the same state
+        assert _cold(tables, row) == tables.fold(row).state
+
+
+def _cold(tables: Tables, row: TableRow) -> Any:
+    """The table's state folded afresh from its database."""
+    return Tables(Store(tables.store.path)).fold(row).state
+
+
+def test_table_run_from_the_terminal_prints_what_fight_prints(tmp_path: Path) -> None:
+    encounter = EXAMPLES / "encounters" / "ambush.toml"
+    db = str(tmp_path / "t.db")
+    runner = CliRunner()
+    name = load_encounter(encounter).name
+    made = json.loads(
+        runner.invoke(cli, ["table", "new", name, "--system", "mst2", "--db", db, "--json"]).stdout
+    )
+    table = made["table"]
+    assert runner.invoke(cli, ["table", "import", table, str(encounter), "--db", db]).exit_code == 0
+    ran = runner.invoke(cli, ["table", "run", table, "--to-end", "--seed", "7", "--db", db])
+    fought = runner.invoke(cli, ["fight", str(encounter), "--seed", "7"], env={"COLUMNS": "1000"})
+    assert ran.exit_code == 0 and fought.exit_code == 0
+    told = ran.stdout.splitlines()
+    assert told[: len(fought.stdout.splitlines())] == fought.stdout.splitlines()
+    assert told[-1].startswith("The fight is over")
+
+
+def test_run_takes_the_turns_it_is_given_and_undo_takes_them_back(tmp_path: Path) -> None:
+    tables = Tables(Store(tmp_path / "t.db"))
+    row = imported(tables, EXAMPLES / "encounters" / "ambush.toml")
+    first = tables.run(row, Run(1), seed=3)  # starts round 1, then one turn
+    assert first.state.round == 1
+    chosen = [e for e in first.events if e.kind == "action_chosen"]
+    assert len(chosen) == 1
+    three = tables.run(row, Run(3), seed=4)
+    assert len([e for e in three.events if e.kind == "action_chosen"]) == 3
+    undone = tables.undo(row)
+    assert undone.state == first.state
+
+
+def test_the_round_cap_holds_at_the_table(tmp_path: Path) -> None:
+    tables = Tables(Store(tmp_path / "t.db"))
+    row = tables.new("Capped", "mst2", {"max_rounds": 2})
+    for sheet, side in (("knight.json", "a"), ("knight.json", "b")):
+        tables.run(row, tables.joining(row, str(EXAMPLES / "mst2" / sheet), side=side))
+    done = tables.run(row, Run(to_end=True), seed=1)
+    ended = done.events[-1].to_dict()
+    if ended["winner"] is None:  # two knights rarely decide it in two rounds
+        assert ended == {**ended, "reason": "round cap of 2 reached", "rounds": 2}
+        with pytest.raises(RulesError, match="round cap of 2"):
+            tables.run(row, Next())
+    assert done.state.round <= 2
+
+
+def test_an_import_carries_the_files_rules_to_a_new_table(tmp_path: Path) -> None:
+    tables = Tables(Store(tmp_path / "t.db"))
+    row = imported(tables, EXAMPLES / "encounters" / "city_watch.toml")
+    assert row.options["max_rounds"] == 30
+    assert tables.fold(row).rules.max_rounds == 30
+    again = tables.importing(
+        row,
+        load_document(EXAMPLES / "encounters" / "charge.toml"),
+        "charge.toml",
+        EXAMPLES / "encounters",
+    )
+    dones = tables.run_all(row, again.commands, options=again.options)
+    assert dones[0].note is not None and "keeps its own rules" in dones[0].note
+    assert tables.table(row.id).options["max_rounds"] == 30
+
+
+def _inn(tables: Tables) -> TableRow:
+    row = tables.new("Inn", "midian")
+    for sheet, side in (("guard.toml", "watch"), ("brawler.toml", "rowdies")):
+        tables.run(row, tables.joining(row, str(EXAMPLES / "midian" / sheet), side=side))
+    return row
+
+
+def _stances(tables: Tables, row: TableRow) -> dict[str, object]:
+    fold = tables.fold(row)
+    encounter = fold.state.encounter
+    return {
+        c.id: fold.rules.ruleset.snapshot(encounter, c.id)["stance"] for c in encounter.combatants
+    }
+
+
+def test_an_answer_belongs_to_who_is_asked(tmp_path: Path) -> None:
+    tables = Tables(Store(tmp_path / "t.db"))
+    row = _inn(tables)
+    tables.run(row, Start(), rolls=(3, 10), seed=1)
+    by_tactics = _stances(tables, row)
+    tables.undo(row)
+    done = tables.run(row, Start(), rolls=(3, 10), choices=["Guard:stance=defensive"], seed=1)
+    assert _stances(tables, row) == {**by_tactics, "Guard": "defensive"}
+    stances = [a for a in tables.fold(row).done[-1].inputs.answers if a.topic == "stance"]
+    assert [a.who for a in stances] == ["Guard", "Brawler"]
+    assert done.unused_choices == ()
+    tables.undo(row)
+    # the plain form answers everyone's; the who form wins over it
+    tables.run(row, Start(), rolls=(3, 10), choices=["stance=evasion", "guard:stance=defensive"])
+    assert _stances(tables, row) == {"Guard": "defensive", "Brawler": "evasion"}
+
+
+def test_an_unasked_choice_is_reported_with_its_who(tmp_path: Path) -> None:
+    tables = Tables(Store(tmp_path / "t.db"))
+    row = _inn(tables)
+    done = tables.run(row, Start(), rolls=(3, 10), choices=["Guard:defence=dodge"], seed=1)
+    assert done.unused_choices == ("Guard:defence",)
+    with pytest.raises(RulesError, match="no combatant is called"):
+        tables.run(row, Next(), choices=["Nobody:stance=normal"])
+
+
+def test_the_die_shown_is_the_die_applied(tmp_path: Path) -> None:
+    tables = Tables(Store(tmp_path / "t.db"))
+    row = _inn(tables)
+    tables.run(row, Start(), rolls=(3, 10), choices=["stance=normal"])
+    attack = Act("Brawler", "attack", "Guard")
+    # the d20 is rolled for us; when it hits, the guard's defence is asked: the
+    # command waits (a miss asks nothing, and is undone)
+    for seed in range(100):
+        try:
+            tables.run(row, attack, seed=seed, choose_missing=False)
+        except ChoiceNeededError as error:
+            asked = error
+            break
+        tables.undo(row)
+    rolled = asked.rolls
+    assert len(rolled) == 1 and asked.who == "Guard" and asked.topic == "defence"
+    waiting = tables.waiting(row)
+    assert waiting is not None and waiting["who"] == "Guard" and waiting["rolls"] == list(rolled)
+    # the answer goes on with those very faces: the same d20, whatever the seed now
+    done = tables.answer(row, choices=["Guard:defence=take it"], roll_rest=True)
+    natural = next(e for e in done.events if e.kind == "attack_rolled").to_dict()["die"]["face"]
+    assert natural == rolled[0]
+    assert tables.waiting(row) is None
+    # re-posting the faces with the answer repeats them too (the stateless way)
+    tables.undo(row)
+    again = tables.run(row, attack, rolls=rolled, choices=["Guard:defence=take it"])
+    assert (
+        next(e for e in again.events if e.kind == "attack_rolled").to_dict()["die"]["face"]
+        == natural
+    )
+
+
+def test_a_waiting_command_keeps_roll_the_rest_and_tactics_for_the_rest(tmp_path: Path) -> None:
+    tables = Tables(Store(tmp_path / "t.db"))
+    row = tables.new("Ford", "mst2")
+    for sheet, side in (("spearman.toml", "levy"), ("sellsword.toml", "blades")):
+        tables.run(row, tables.joining(row, str(EXAMPLES / "mst2" / sheet), side=side))
+    tables.run(row, Start())
+    with pytest.raises(ChoiceNeededError):  # what favours the attack?
+        tables.run(
+            row, Act("Spearman", "attack", "Sellsword"), roll_missing=False, choose_missing=False
+        )
+    with pytest.raises(DieNeededError):  # its tactics chose; now the d20
+        tables.answer(row, tactics_rest=True)
+    done = tables.answer(row, roll_rest=True)  # no question again: the tactics answered it
+    assert [a.topic for a in tables.fold(row).done[-1].inputs.answers] == ["circumstance"]
+    assert any(e.kind == "action_chosen" for e in done.events)
+    with pytest.raises(TableError, match="no command is waiting"):
+        tables.answer(row)
+
+
+def test_any_other_change_drops_the_waiting_command(tmp_path: Path) -> None:
+    tables = Tables(Store(tmp_path / "t.db"))
+    row = _inn(tables)
+    with pytest.raises(DieNeededError):
+        tables.run(row, Start(), roll_missing=False)
+    assert tables.waiting(row) is not None
+    tables.run(row, tables.joining(row, str(EXAMPLES / "midian" / "guard.toml"), side="watch"))
+    assert tables.waiting(row) is None
+
+
+def test_a_log_from_before_the_cursor_replays(tmp_path: Path) -> None:
+    """Changes logged without an era are of era 1: a fight decided in mid-round did not
+    close its round then, and they replay so."""
+    assert inputs_from_data({"faces": [1], "answers": [["A", "action", "hold"]]}).era == 1
+    assert inputs_from_data({"faces": [], "era": 2}).era == 2
+    tables = Tables(Store(tmp_path / "t.db"))
+    row = imported(tables, EXAMPLES / "encounters" / "ogre.toml")
+    tables.run(row, Run(to_end=True), seed=2)
+    live = tables.fold(row).state
+    # the same log, its eras taken off, as an older affray wrote it
+    with tables.store.db:
+        for version, payload in tables.store.db.execute(
+            "SELECT version, payload FROM changes WHERE table_id = ?", (row.id,)
+        ).fetchall():
+            data = json.loads(payload)
+            data.pop("era", None)
+            tables.store.db.execute(
+                "UPDATE changes SET payload = ? WHERE table_id = ? AND version = ?",
+                (json.dumps(data), row.id, version),
+            )
+    old = Tables(Store(tmp_path / "t.db")).fold(row)
+    assert old.state.encounter == live.encounter  # MST-2 ends a round with nothing
+    assert list(old.done[-1].inputs.answers) == [
+        Answered(a.who, a.topic, a.label) for a in tables.fold(row).done[-1].inputs.answers
+    ]
+
+
+OPS = st.lists(
+    st.tuples(st.sampled_from(["act", "run", "next", "undo", "redo"]), st.integers(0, 10_000)),
+    min_size=1,
+    max_size=25,
+)
+
+
+@given(system=st.sampled_from(["mst2", "midian"]), ops=OPS)
+@settings(max_examples=40, deadline=None)
+def test_any_interleaving_of_commands_equals_the_replay_of_its_log(
+    system: str, ops: list[tuple[str, int]]
+) -> None:
+    """act, run, next, undo and redo in any order: the state the table holds is the
+    state its log folds to from scratch, and a refused command changes nothing."""
+    with tempfile.TemporaryDirectory() as folder:
+        tables = Tables(Store(Path(folder) / "t.db"))
+        row = tables.new("Any", system)
+        sheets = (
+            ("knight.json", "ogre.toml") if system == "mst2" else ("guard.toml", "brawler.toml")
+        )
+        for sheet, side in zip(sheets, ("a", "b"), strict=True):
+            tables.run(row, tables.joining(row, str(EXAMPLES / system / sheet), side=side))
+        tables.run(row, Start(), seed=0)
+        for verb, k in ops:
+            fold = tables.fold(row)
+            before = fold.state
+            try:
+                match verb:
+                    case "act":
+                        current = before.current
+                        if current is None:
+                            continue
+                        legal = fold.rules.ruleset.actions(before.encounter, current)
+                        action = legal[k % len(legal)]
+                        tables.run(row, Act(current, action.name, action.target), seed=k)
+                    case "run":
+                        tables.run(row, Run(1 + k % 3), seed=k)
+                    case "next":
+                        tables.run(row, Next(), seed=k)
+                    case "undo":
+                        tables.undo(row, 1 + k % 3)
+                    case _:
+                        tables.redo(row, 1 + k % 3)
+            except AffrayError:
+                assert tables.fold(row).state == before
+        assert _cold(tables, row) == tables.fold(row).state
