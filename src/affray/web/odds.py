@@ -54,7 +54,7 @@ class OddsKeeper:
                 return Answer(done[1], version, False)
             running = self._running.get(table_id)
             if running is None or running[0] != version:
-                future = self._executor().submit(_work, self.db, table_id, version)
+                future = self._submit(table_id, version)
                 self._running[table_id] = (version, future)
                 future.add_done_callback(lambda f: self._finished(table_id, version, f))
             if done is None:
@@ -77,11 +77,14 @@ class OddsKeeper:
             if kept and (current is None or current[0] <= version):
                 self._done[table_id] = (version, odds)
 
-    def _executor(self) -> ProcessPoolExecutor:
+    def _submit(self, table_id: str, version: int) -> Future[tuple[bool, FightOdds | None]]:
+        """Work for the worker process (spawned, not forked: the server runs threads;
+        so a script that serves the tracker needs the ``if __name__ == "__main__":``
+        guard that every spawning Python program needs)."""
         if self._pool is None:
-            context = multiprocessing.get_context("spawn")  # the server runs threads
+            context = multiprocessing.get_context("spawn")
             self._pool = ProcessPoolExecutor(1, mp_context=context, initializer=_quiet)
-        return self._pool
+        return self._pool.submit(_work, self.db, table_id, version)
 
     def close(self) -> None:
         with self._lock:
