@@ -21,8 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 
 from affray import registry
 from affray.dice import Dice, RandomDice
-from affray.encounter import Answers, Chooser, Encounter, Named, Ruleset, steps
-from affray.encounter.events import EncounterEnded
+from affray.encounter import Answers, Chooser, Named, Ruleset, run_encounter
 from affray.errors import AffrayError, NotModelledError
 from affray.events import Event
 from affray.sheets.encounters import EncounterSetup, load_encounter
@@ -280,19 +279,14 @@ def fight(
     setup = encounter if isinstance(encounter, EncounterSetup) else load_encounter(encounter)
     source = dice if dice is not None else RandomDice(seed)
     answers = setup.answers(source, seed=seed) if chooser is None else Answers(source, chooser)
-    events: list[Event] = []
-    final: Encounter[Any, Any] = setup.encounter
-    for step in steps(
+    result = run_encounter(
         setup.encounter,
         setup.ruleset,
         answers,
         name=setup.name,
         max_rounds=setup.max_rounds if max_rounds is None else max_rounds,
-    ):
-        final = step.encounter
-        events.extend(step.events)
-    ended = events[-1]
-    assert isinstance(ended, EncounterEnded)
+    )
+    final = result.encounter
     report = tuple(
         CombatantReport(
             c.id,
@@ -302,7 +296,7 @@ def fight(
         )
         for c in final.combatants
     )
-    return FightResult(ended.winner, ended.rounds, ended.reason, tuple(events), report)
+    return FightResult(result.winner, result.rounds, result.reason, result.events, report)
 
 
 def narrate(events: Iterable[Event]) -> list[str]:

@@ -10,9 +10,11 @@ from affray.cli.options import dice_source, json_option, rolls_option, seed_opti
 from affray.events import Event
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from affray.dice import Dice
-    from affray.encounter import Answers, Encounter, Ruleset
-    from affray.registry import AnySystem
+    from affray.encounter import Answers, Encounter, Ruleset, Step
+    from affray.registry import AnySystem, LiveOdds
     from affray.sheets import EncounterSetup
 
 
@@ -108,19 +110,16 @@ def play(
     live odds of each attack from ``odds``' system); return the whole event log and
     the final state."""
     from affray.cli.output import console, styled
-    from affray.encounter import steps
     from affray.narration import narrate
-    from affray.registry import live_odds
 
     out = console()
     log: list[Event] = []
     final = encounter
-    for step in steps(encounter, ruleset, answers, name=name, max_rounds=max_rounds):
-        before, final = final, step.encounter
+    for _, step, note in moves(encounter, ruleset, answers, name, max_rounds, odds):
+        final = step.encounter
         log.extend(step.events)
         if quiet:
             continue
-        note = live_odds(odds, before, step.events) if odds is not None else None
         if note is not None:
             from rich.markup import escape
 
@@ -128,6 +127,25 @@ def play(
         for line in narrate(step.events):
             out.print(styled(line))
     return log, final
+
+
+def moves(
+    encounter: Encounter[Any, Any],
+    ruleset: Ruleset[Any, Any],
+    answers: Answers[Any, Any],
+    name: str,
+    max_rounds: int,
+    odds: AnySystem | None,
+) -> Iterator[tuple[Encounter[Any, Any], Step[Any, Any], LiveOdds | None]]:
+    """The fight move by move: the encounter before each move, the move, and the live
+    odds of the action it opens with (from ``odds``' system, when it has them)."""
+    from affray.encounter import steps
+    from affray.registry import live_odds
+
+    before = encounter
+    for step in steps(encounter, ruleset, answers, name=name, max_rounds=max_rounds):
+        yield before, step, live_odds(odds, before, step.events) if odds is not None else None
+        before = step.encounter
 
 
 def ai_seed(seed: int | None, rolls: str | None) -> int | None:
@@ -149,9 +167,7 @@ def narrated_duel(
     odds of every attack when ``odds`` and the system has them; or, with ``as_json``,
     the outcome, each turn (with its odds) and the whole event log."""
     from affray.cli.output import emit_json
-    from affray.encounter import steps
     from affray.encounter.events import ActionChosen
-    from affray.registry import live_odds
 
     system = setup.system if odds and setup.system.attack_odds is not None else None
     if not as_json:
@@ -169,18 +185,13 @@ def narrated_duel(
     log: list[Event] = []
     turns: list[dict[str, Any]] = []
     final = setup.encounter
-    for step in steps(
-        setup.encounter,
-        setup.ruleset,
-        setup.answers(dice, seed=seed),
-        name=setup.name,
-        max_rounds=max_rounds or setup.max_rounds,
-    ):
-        before, final = final, step.encounter
+    answers = setup.answers(dice, seed=seed)
+    rounds = max_rounds or setup.max_rounds
+    for _, step, note in moves(setup.encounter, setup.ruleset, answers, setup.name, rounds, system):
+        final = step.encounter
         log.extend(step.events)
         chosen = next((e for e in step.events if isinstance(e, ActionChosen)), None)
         if chosen is not None:
-            note = live_odds(system, before, step.events) if system is not None else None
             turns.append(
                 {
                     "round": final.round,
