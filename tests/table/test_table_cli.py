@@ -285,3 +285,29 @@ def test_import_an_encounter_file(tmp_path: Path) -> None:
     ]
     err = table.refused("import", str(EXAMPLES / "encounters/charge.toml"))
     assert "is a midian encounter, but this table plays mst2" in err
+
+
+def test_a_choice_for_one_combatant_from_the_terminal(tmp_path: Path) -> None:
+    inn = Table(tmp_path / "t.db", "Inn", "midian")
+    for sheet, side in (("midian/guard.toml", "watch"), ("midian/brawler.toml", "rowdies")):
+        inn("add", str(EXAMPLES / sheet), "--side", side)
+    inn(
+        "start",
+        "--rolls",
+        "3,10",
+        "--choose",
+        "stance=evasion",
+        "--choose",
+        "Guard:stance=defensive",
+    )
+    assert inn.state("Guard")["state"]["stance"] == "defensive"
+    assert inn.state("Brawler")["state"]["stance"] == "evasion"
+    log = inn.json("log", inn.id, "--format", "json")
+    started = next(c for c in log["changes"] if c["verb"] == "start")
+    assert [(a["who"], a["topic"]) for a in started["answers"]] == [
+        ("Guard", "stance"),
+        ("Brawler", "stance"),
+    ]
+    assert "TOPIC=CHOICE or WHO:TOPIC=CHOICE" in inn.refused("next", "--choose", ":stance=x")
+    done = inn("run", "--to-end", "--seed", "4")
+    assert done["phase"] == "over" and done["lines"][-1].startswith(("Winner", "Draw"))

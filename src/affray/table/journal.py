@@ -15,7 +15,8 @@ from affray.table.view import describe
 
 
 def entries(changes: Sequence[ChangeRow], fold: Fold) -> list[dict[str, Any]]:
-    """One entry per change: ``{"version", "verb", "what", "lines", "in_effect", "at"}``."""
+    """One entry per change: ``{"version", "verb", "what", "lines", "in_effect", "at",
+    "faces", "answers"}`` (``answers``: ``{"who", "topic", "label"}`` each)."""
     effective = {applied.version for applied in fold.done}
     result = []
     for change in changes:
@@ -26,10 +27,17 @@ def entries(changes: Sequence[ChangeRow], fold: Fold) -> list[dict[str, Any]]:
             what = f"{change.verb} {steps} {'step' if steps == 1 else 'steps'} ({versions})"
             lines: list[str] = []
             in_effect = True
+            faces: list[int] = []
+            answers: list[dict[str, str]] = []
         else:
             what = describe(command_from_data(payload["command"]))
             lines = list(payload.get("lines", ()))
             in_effect = change.version in effective
+            faces = list(payload.get("faces", ()))
+            answers = [
+                {"who": who, "topic": topic, "label": label}
+                for who, topic, label in payload.get("answers", ())
+            ]
         result.append(
             {
                 "version": change.version,
@@ -38,6 +46,8 @@ def entries(changes: Sequence[ChangeRow], fold: Fold) -> list[dict[str, Any]]:
                 "lines": lines,
                 "in_effect": in_effect,
                 "at": change.created,
+                "faces": faces,
+                "answers": answers,
             }
         )
     return result
