@@ -7,9 +7,6 @@ of them overlapped work on the odds.
 
 from __future__ import annotations
 
-import json
-import socket
-import statistics
 import sys
 import tempfile
 import threading
@@ -17,37 +14,18 @@ import time
 from pathlib import Path
 
 import httpx2 as httpx
+from tracker_load import percentile, serving
 
-from affray.table import Store, Tables
-from affray.web import create_app
-from affray.web.app import server
-
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 CLIENTS = 16
 ACTIONS = 40
-
-
-def percentile(values: list[float], q: float) -> float:
-    return statistics.quantiles(values, n=100)[int(q) - 1] * 1000
 
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "load.db"
-        tables = Tables(Store(db))
-        row = tables.new("Load", "midian")
-        for i in range(8):
-            sheet = EXAMPLES / "midian" / ("guard.toml" if i % 2 else "brawler.toml")
-            tables.run(row, tables.joining(row, str(sheet), side="AB"[i % 2]))
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
-        running = server(create_app(db, poll_s=0.2), "127.0.0.1", port)
-        threading.Thread(target=running.run, daemon=True).start()
-        while not running.started:
-            time.sleep(0.01)
-        base = f"http://127.0.0.1:{port}/api/tables/{row.id}"
-        odds = f"http://127.0.0.1:{port}/t/{row.id}/part/odds"
+        row, running = serving(db, "midian", ("brawler.toml", "guard.toml"), 8)
+        base = f"{running.url}/api/tables/{row.id}"
+        odds = f"{running.url}/t/{row.id}/part/odds"
         auth = {"Authorization": f"Bearer {row.gm_token}"}
 
         def watch() -> None:

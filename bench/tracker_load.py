@@ -14,10 +14,11 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx2 as httpx
 
-from affray.table import Store, Tables
+from affray.table import Store, TableRow, Tables
 from affray.web import create_app
 from affray.web.app import server
 
@@ -30,21 +31,30 @@ def percentile(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100)[int(q) - 1] * 1000
 
 
+def serving(db: Path, system: str, sheets: tuple[str, str], count: int) -> tuple[TableRow, Any]:
+    """A table of ``count`` combatants of ``system`` (the two sheets in turn, on two
+    sides) in ``db``, and the tracker serving it on loopback (started)."""
+    tables = Tables(Store(db))
+    row = tables.new("Load", system)
+    for i in range(count):
+        sheet = EXAMPLES / system / sheets[i % 2]
+        tables.run(row, tables.joining(row, str(sheet), side="AB"[i % 2]))
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    running = server(create_app(db, poll_s=0.2), "127.0.0.1", port)
+    running.url = f"http://127.0.0.1:{port}"
+    threading.Thread(target=running.run, daemon=True).start()
+    while not running.started:
+        time.sleep(0.01)
+    return row, running
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "load.db"
-        tables = Tables(Store(db))
-        row = tables.new("Load", "mst2")
-        for i in range(10):
-            sheet = EXAMPLES / "mst2" / ("knight.json" if i % 2 else "ogre.toml")
-            tables.run(row, tables.joining(row, str(sheet), side="AB"[i % 2]))
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
-        running = server(create_app(db, poll_s=0.2), "127.0.0.1", port)
-        threading.Thread(target=running.run, daemon=True).start()
-        while not running.started:
-            time.sleep(0.01)
+        row, running = serving(db, "mst2", ("ogre.toml", "knight.json"), 10)
+        port = running.url.rsplit(":", 1)[1]
         base = f"http://127.0.0.1:{port}/api/tables/{row.id}"
         arrivals: list[dict[int, float]] = [{} for _ in range(CLIENTS)]
         ready = threading.Barrier(CLIENTS + 1)

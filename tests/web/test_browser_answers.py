@@ -20,30 +20,30 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from affray.table import TableRow
 from tests.web.conftest import Server
 from tests.web.test_browser import browser  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture
-def inn(browser: Browser, server: Server) -> Iterator[Page]:  # noqa: F811
-    row = server.setup.inn
+def gm_page(browser: Browser, server: Server, row: TableRow) -> Iterator[Page]:  # noqa: F811
+    """The game master's page of ``row``, at a laptop's size."""
     page = browser.new_page(viewport={"width": 1366, "height": 768})
     page.goto(f"{server.url}/t/{row.id}?token={row.gm_token}")
     expect(page.locator("#panel .panel")).to_be_visible()
     yield page
     page.close()
+
+
+@pytest.fixture
+def inn(browser: Browser, server: Server) -> Iterator[Page]:  # noqa: F811
+    yield from gm_page(browser, server, server.setup.inn)
 
 
 @pytest.fixture
 def ford(browser: Browser, server: Server) -> Iterator[Page]:  # noqa: F811
-    row = server.setup.ford
-    page = browser.new_page(viewport={"width": 1366, "height": 768})
-    page.goto(f"{server.url}/t/{row.id}?token={row.gm_token}")
-    expect(page.locator("#panel .panel")).to_be_visible()
-    yield page
-    page.close()
+    yield from gm_page(browser, server, server.setup.ford)
 
 
 def version(page: Page) -> str:
