@@ -75,3 +75,29 @@ def plot_histogram(
     axes.set_ylabel("probability")
     axes.set_title(title)
     _save(figure, path)
+
+
+def plot_fight_odds(
+    rounds: Mapping[int, int],
+    standing: Mapping[str, float],
+    n: int,
+    path: str | Path,
+    *,
+    title: str,
+) -> None:
+    """Two panels for simulated fights: how many rounds they lasted, and each
+    combatant's chance to be standing at the end."""
+    plt = pyplot()
+    height = max(3.0, 0.3 * len(standing) + 1.0)
+    figure, (left, right) = plt.subplots(1, 2, figsize=(11, height))
+    keys = sorted(rounds)
+    left.bar(keys, [rounds[k] / n for k in keys])
+    left.set_xlabel("rounds the fight lasted")
+    left.set_ylabel("share of fights")
+    names = list(standing)[::-1]
+    right.barh(names, [standing[name] for name in names])
+    right.set_xlim(0, 1)
+    right.set_xlabel("chance to be standing at the end")
+    figure.suptitle(title)
+    figure.tight_layout()
+    _save(figure, path)

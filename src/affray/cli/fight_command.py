@@ -6,7 +6,14 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from affray.cli.options import dice_source, json_option, rolls_option, seed_option, warn_unused
+from affray.cli.options import (
+    dice_source,
+    json_option,
+    plot_option,
+    rolls_option,
+    seed_option,
+    warn_unused,
+)
 from affray.events import Event
 
 if TYPE_CHECKING:
@@ -36,6 +43,20 @@ if TYPE_CHECKING:
     is_flag=True,
     help="MST-2: before each attack, its exact odds given the target's wounds then.",
 )
+@click.option(
+    "-n",
+    "count",
+    type=click.IntRange(min=1, max=10**9),
+    default=None,
+    help="Simulate N fights instead: each side's chance to win, who is left standing.",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1, max=256),
+    default=None,
+    help="With -n: worker processes; default: one per CPU. Results do not depend on it.",
+)
+@plot_option("(with -n) how many rounds the fights lasted, and who was left standing")
 @json_option
 def fight_command(
     encounter_file: str,
@@ -43,17 +64,27 @@ def fight_command(
     rolls: str | None,
     max_rounds: int | None,
     show_odds: bool,
+    count: int | None,
+    workers: int | None,
+    plot: str | None,
     as_json: bool,
 ) -> None:
-    """Run and narrate the encounter in a file.
+    """Run and narrate the encounter in a file; or, with -n N, simulate N fights of it.
 
     ENCOUNTER is a TOML file (docs/encounters.md); every action is narrated.
 
-    With --json: the outcome and the full event log.
+    With --json: the outcome and the full event log (with -n: the odds).
     """
     from affray.cli.output import emit_json
     from affray.sheets import load_encounter
 
+    if count is not None:
+        if rolls is not None or show_odds:
+            raise click.UsageError("-n simulates many fights: leave out --rolls and --odds")
+        _simulate(encounter_file, count, seed, max_rounds, workers, plot, as_json)
+        return
+    if plot is not None or workers is not None:
+        raise click.UsageError("--plot and --workers go with -n N (a simulation)")
     setup = load_encounter(encounter_file)
     dice = dice_source(rolls, seed)
     odds = setup.system if show_odds else None
@@ -93,6 +124,74 @@ def fight_command(
             ],
             "events": [event.to_dict() for event in log],
         }
+    )
+
+
+def _simulate(
+    path: str,
+    count: int,
+    seed: int | None,
+    max_rounds: int | None,
+    workers: int | None,
+    plot: str | None,
+    as_json: bool,
+) -> None:
+    """``fight ENC -n N``: the odds of the encounter from N simulated fights."""
+    import os
+    import secrets
+
+    from affray.cli.duel_command import _announce
+    from affray.cli.output import ProgressBar, emit_json, table
+    from affray.sim.fights import encounter_file, simulate_fights
+
+    if plot is not None:
+        from affray.plots import check_plot_path
+
+        check_plot_path(plot)
+    start = encounter_file(path, max_rounds)
+    if seed is None:  # every run says the seed that repeats it: a short one
+        seed = secrets.randbelow(1_000_000)
+    progress = ProgressBar(count, "fights", threshold=500)
+    announce = _announce if as_json or not progress.showing else None
+    with progress as advance:
+        odds = simulate_fights(
+            start,
+            count,
+            seed=seed,
+            workers=workers or os.cpu_count() or 1,
+            progress=advance,
+            estimate=announce,
+        )
+    if plot is not None:
+        from affray.plots import plot_fight_odds
+
+        standing = {cid: odds.p_standing(cid) for cid in odds.combatants}
+        title = f"{odds.name}: {odds.n:,} simulated fights"
+        plot_fight_odds(odds.totals.rounds, standing, odds.n, plot, title=title)
+    if as_json:
+        emit_json({**odds.to_dict(), "engine": "reference"})
+        return
+    table(
+        f"{odds.name}: {odds.n:,} simulated fight{'' if odds.n == 1 else 's'} (seed {seed}), "
+        f"mean {odds.totals.mean_rounds:.2f} rounds",
+        ("outcome", "fights", "share", "95% interval"),
+        [
+            *(
+                (
+                    f"{side} wins",
+                    f"{odds.totals.wins.get(side, 0):,}",
+                    f"{odds.p_wins(side) * 100:.2f}%",
+                    "{:.2f}% to {:.2f}%".format(*(p * 100 for p in odds.ci95(side))),
+                )
+                for side in odds.sides
+            ),
+            ("draw", f"{odds.totals.draws:,}", f"{odds.p_draw * 100:.2f}%", ""),
+        ],
+    )
+    table(
+        "Still standing at the end",
+        ("combatant", "chance"),
+        [(cid, f"{odds.p_standing(cid) * 100:.1f}%") for cid in odds.combatants],
     )
 
 

@@ -19,12 +19,22 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
 import numpy as np
 
 from affray.sim.stats import DuelStats
 
-Job = Callable[[int, int, int], DuelStats]
+
+class Totals(Protocol):
+    """What a chunk gives back: totals that add up (``+``)."""
+
+    def __add__(self: TotalsT, other: TotalsT, /) -> TotalsT: ...
+
+
+TotalsT = TypeVar("TotalsT", bound=Totals)
+
+Job = Callable[[int, int, int], TotalsT]
 """``job(entropy, index, size)``: fight ``size`` duels of chunk ``index``; picklable."""
 
 IN_FLIGHT_PER_WORKER = 2
@@ -109,7 +119,7 @@ def free_cores() -> float | None:
     return (os.cpu_count() or 1) - load
 
 
-def pilot(job: Job, entropy: int, n: int, chunk: int, workers: int) -> Estimate:
+def pilot(job: Job[TotalsT], entropy: int, n: int, chunk: int, workers: int) -> Estimate:
     """Time the job on a few duels of a stream of their own (the run's totals do not
     change), doubling them until a round takes :data:`PILOT_SECONDS` or reaches a
     chunk or ``n``, or the run is sure to be quick; then scale to the run. A slow
@@ -130,7 +140,7 @@ def pilot(job: Job, entropy: int, n: int, chunk: int, workers: int) -> Estimate:
 
 
 def run_chunks(
-    job: Job,
+    job: Job[TotalsT],
     n: int,
     chunk: int,
     *,
@@ -138,8 +148,10 @@ def run_chunks(
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
     estimate: Callable[[Estimate], None] | None = None,
-) -> tuple[DuelStats, int]:
-    """Run ``n`` duels as chunks of ``chunk`` and add up their totals.
+    zero: TotalsT | None = None,
+) -> tuple[TotalsT, int]:
+    """Run ``n`` duels (or fights) as chunks of ``chunk`` and add up their totals,
+    from ``zero`` (no duels yet: :class:`DuelStats` by default).
 
     With ``estimate``, a :func:`pilot` first says how long the run will take.
 
@@ -148,7 +160,7 @@ def run_chunks(
         None) so that any run can be repeated.
     """
     entropy = int(np.random.SeedSequence(seed).entropy)  # type: ignore[arg-type]
-    total = DuelStats()
+    total: TotalsT = zero if zero is not None else DuelStats()  # type: ignore[assignment]
     workers = min(workers, -(-n // chunk), os.cpu_count() or 1)
     if estimate is not None:
         estimate(pilot(job, entropy, n, chunk, workers))
@@ -161,7 +173,7 @@ def run_chunks(
         return total, entropy
     pool = ProcessPoolExecutor(max_workers=workers, initializer=quiet_worker)
     try:
-        pending: deque[tuple[Future[DuelStats], int]] = deque()
+        pending: deque[tuple[Future[TotalsT], int]] = deque()
         for index, size in todo:
             with interrupt_after():
                 pending.append((pool.submit(job, entropy, index, size), size))

@@ -1,0 +1,234 @@
+"""Monte Carlo of whole encounters: any encounter, any system, many sides.
+
+Each fight is the turn cursor moved to the end by the combatants' tactics, as in
+``affray fight`` (the reference engine). The run is cut into seeded chunks
+(:mod:`affray.sim.chunks`): chunk ``i`` draws from ``SeedSequence(seed,
+spawn_key=(i,))``, so ``-n`` and ``--workers`` never change an answer for a seed,
+memory stays flat in ``n``, and Ctrl-C stops the workers at once. A fight starts
+where its :class:`Start` says: a fresh encounter (a file), or a table as it stands.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from affray import registry
+from affray.dice import RandomDice
+from affray.encounter import Answers, Cursor, Phase, Ruleset
+from affray.encounter.cursor import proceed, sides_fighting
+from affray.sheets.encounters import tactics_dice
+from affray.sim.chunks import Estimate, run_chunks
+from affray.sim.stats import wilson_interval
+
+FIGHT_CHUNK = 200
+"""Fights per chunk: the unit of seeding and of work for a worker process."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fighting:
+    """Everything a fight needs to be played from where it stands."""
+
+    system: registry.AnySystem
+    ruleset: Ruleset[Any, Any]
+    cursor: Cursor[Any, Any]
+    tactics: Mapping[str, object]
+    name: str = ""
+
+
+class Start(Protocol):
+    """Where fights start: picklable (it crosses to worker processes), and able to set
+    out the fight (once per process: the result is kept)."""
+
+    def fighting(self) -> Fighting: ...
+
+
+@dataclass(frozen=True, slots=True)
+class EncounterFile:
+    """Fights of an encounter file, from its start (its round cap, or ``max_rounds``)."""
+
+    path: str
+    max_rounds: int | None = None
+
+    def fighting(self) -> Fighting:
+        from affray.sheets import load_encounter
+
+        setup = load_encounter(self.path)
+        cap = self.max_rounds or setup.max_rounds
+        return Fighting(
+            setup.system, setup.ruleset, Cursor(setup.encounter, cap), setup.tactics, setup.name
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class FightTotals:
+    """Totals of a batch of fights; batches add up (``+``)."""
+
+    n: int = 0
+    wins: Mapping[str, int] = field(default_factory=dict)
+    draws: int = 0
+    total_rounds: int = 0
+    rounds: Mapping[int, int] = field(default_factory=dict)
+    """How many fights lasted each number of rounds."""
+    standing: Mapping[str, int] = field(default_factory=dict)
+    """How many fights each combatant was still in at the end."""
+
+    def __add__(self, other: FightTotals) -> FightTotals:
+        return FightTotals(
+            self.n + other.n,
+            dict(Counter(self.wins) + Counter(other.wins)),
+            self.draws + other.draws,
+            self.total_rounds + other.total_rounds,
+            dict(Counter(self.rounds) + Counter(other.rounds)),
+            dict(Counter(self.standing) + Counter(other.standing)),
+        )
+
+    @property
+    def mean_rounds(self) -> float:
+        return self.total_rounds / self.n if self.n else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class FightOdds:
+    """The odds of an encounter from ``n`` simulated fights, side by side."""
+
+    totals: FightTotals
+    sides: tuple[str, ...]
+    combatants: tuple[str, ...]
+    seed: int
+    name: str = ""
+
+    @property
+    def n(self) -> int:
+        return self.totals.n
+
+    def p_wins(self, side: str) -> float:
+        return self.totals.wins.get(side, 0) / self.n if self.n else 0.0
+
+    def ci95(self, side: str) -> tuple[float, float]:
+        return wilson_interval(self.totals.wins.get(side, 0), self.n)
+
+    @property
+    def p_draw(self) -> float:
+        return self.totals.draws / self.n if self.n else 0.0
+
+    def p_standing(self, cid: str) -> float:
+        return self.totals.standing.get(cid, 0) / self.n if self.n else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON of ``affray fight -n`` (SPEC part 3), with the distribution of
+        rounds and the seed."""
+        return {
+            "method": "monte-carlo",
+            "n": self.n,
+            "sides": {
+                side: {
+                    "wins": self.totals.wins.get(side, 0),
+                    "p_wins": self.p_wins(side),
+                    "ci95": list(self.ci95(side)),
+                }
+                for side in self.sides
+            },
+            "draws": self.totals.draws,
+            "p_draw": self.p_draw,
+            "mean_rounds": self.totals.mean_rounds,
+            "rounds": {str(r): c for r, c in sorted(self.totals.rounds.items())},
+            "combatants": {cid: {"p_standing": self.p_standing(cid)} for cid in self.combatants},
+            "seed": self.seed,
+        }
+
+
+_SET_OUT: dict[Start, Fighting] = {}
+
+
+def set_out(start: Start) -> Fighting:
+    """The fight ``start`` sets out, made once in each process."""
+    found = _SET_OUT.get(start)
+    if found is None:
+        if len(_SET_OUT) > 32:
+            _SET_OUT.clear()
+        found = _SET_OUT[start] = start.fighting()
+    return found
+
+
+def _chunk(start: Start, entropy: int, index: int, size: int) -> FightTotals:
+    """``size`` fights with chunk ``index``'s own generator (seeded from the run's)."""
+    fighting = set_out(start)
+    stream = np.random.SeedSequence(entropy, spawn_key=(index,))
+    dice = RandomDice(random.Random(int(stream.generate_state(2, dtype=np.uint64)[0])))
+    ai = fighting.system.ai(
+        fighting.ruleset, fighting.tactics, tactics_dice(entropy * 1_000_003 + index)
+    )
+    return fight_many(fighting, Answers(dice, ai), size)
+
+
+def fight_many(fighting: Fighting, answers: Answers[Any, Any], n: int) -> FightTotals:
+    """``n`` fights from ``fighting``'s cursor, every choice to ``answers``."""
+    ruleset = fighting.ruleset
+    wins: Counter[str] = Counter()
+    rounds: Counter[int] = Counter()
+    standing: Counter[str] = Counter()
+    draws = 0
+    total_rounds = 0
+    for _ in range(n):
+        cursor = fighting.cursor
+        while cursor.phase(ruleset) is not Phase.OVER:
+            cursor, _ = proceed(cursor, ruleset, answers, name=fighting.name)
+        encounter = cursor.encounter
+        left = sides_fighting(encounter, ruleset)
+        if len(left) == 1:
+            wins[left[0]] += 1
+        else:
+            draws += 1
+        rounds[cursor.round] += 1
+        total_rounds += cursor.round
+        standing.update(c.id for c in encounter.combatants if ruleset.fighting(encounter, c.id))
+    return FightTotals(n, dict(wins), draws, total_rounds, dict(rounds), dict(standing))
+
+
+def simulate_fights(
+    start: Start,
+    n: int,
+    *,
+    seed: int | None = None,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+    estimate: Callable[[Estimate], None] | None = None,
+) -> FightOdds:
+    """``n`` fights from ``start``, counted: each side's wins, draws, rounds, and who
+    was still standing at the end. The seed used (``seed``, or a fresh one) is in the
+    answer, so that any run can be repeated."""
+    fighting = set_out(start)
+    totals, used = run_chunks(
+        partial(_chunk, start),
+        n,
+        FIGHT_CHUNK,
+        seed=seed,
+        workers=workers,
+        progress=progress,
+        estimate=estimate,
+        zero=FightTotals(),
+    )
+    encounter = fighting.cursor.encounter
+    return FightOdds(
+        totals,
+        encounter.sides,
+        tuple(c.id for c in encounter.combatants),
+        used,
+        fighting.name,
+    )
+
+
+def encounter_file(path: str | Path, max_rounds: int | None = None) -> EncounterFile:
+    """The start of fights of the encounter file at ``path`` (checked at once: a bad
+    file is a :class:`~affray.errors.SheetError` here, not in a worker)."""
+    start = EncounterFile(str(Path(path)), max_rounds)
+    set_out(start)
+    return start
