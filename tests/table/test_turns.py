@@ -297,3 +297,69 @@ def test_any_interleaving_of_commands_equals_the_replay_of_its_log(
             except AffrayError:
                 assert tables.fold(row).state == before
         assert _cold(tables, row) == tables.fold(row).state
+
+
+def _duel_table(tables: Tables) -> TableRow:
+    row = tables.new("Bridge", "mst2", {"max_rounds": 1000})
+    for sheet, side in (("knight.json", "Knight"), ("ogre.toml", "Ogre")):
+        tables.run(row, tables.joining(row, str(EXAMPLES / "mst2" / sheet), side=side))
+    return row
+
+
+def test_the_odds_from_a_fresh_duel_table_agree_with_the_exact_duel(tmp_path: Path) -> None:
+    from affray.table.odds import table_odds
+
+    tables = Tables(Store(tmp_path / "t.db"))
+    row = _duel_table(tables)
+    tables.run(row, Start())
+    fold = tables.fold(row)
+    n = 1500
+    found = table_odds(
+        str(tables.store.path), row.id, fold.rules, fold.state, fold.version, n=n, seed=3, workers=2
+    )
+    exact = affray.duel(
+        affray.load(EXAMPLES / "mst2" / "knight.json"), affray.load(EXAMPLES / "mst2" / "ogre.toml")
+    )
+    sigma = (exact.p_a_wins * (1 - exact.p_a_wins) / n) ** 0.5
+    assert abs(found.odds.p_wins("Knight") - exact.p_a_wins) < 4 * sigma
+    # the knight's move: every action open to it, each weighed on its own fights
+    legal = fold.rules.ruleset.actions(fold.state.encounter, "Knight")
+    assert [(a.name, a.target) for a in found.actions] == [(a.name, a.target) for a in legal]
+    assert all(a.n == n for a in found.actions)
+    flee = next(a for a in found.actions if a.name == "flee")
+    assert flee.p_win == 0.0  # the knight's side is the knight alone
+    attack = next(a for a in found.actions if a.name == "attack")
+    assert abs(attack.p_win - found.odds.p_wins("Knight")) < 4 * sigma * 2**0.5 + 0.01
+
+
+def test_table_odds_from_the_terminal(tmp_path: Path) -> None:
+    tables = Tables(Store(tmp_path / "t.db"))
+    row = _duel_table(tables)
+    tables.run(row, Start())
+    tables.store.close()
+    runner = CliRunner()
+    args = ["table", "odds", row.id, "-n", "120", "--seed", "9", "--db", str(tmp_path / "t.db")]
+    one = runner.invoke(cli, [*args, "--workers", "1", "--json"])
+    assert one.exit_code == 0, one.output
+    data = json.loads(one.stdout)
+    assert set(data) >= {
+        "method",
+        "n",
+        "sides",
+        "draws",
+        "p_draw",
+        "mean_rounds",
+        "combatants",
+        "actions",
+    }
+    assert data["turn"] == "Knight" and data["n"] == 120
+    assert {"action", "target", "p_win"} <= set(data["actions"][0])
+    two = runner.invoke(cli, [*args, "--workers", "2", "--json"])
+    assert json.loads(two.stdout)["sides"] == data["sides"]
+    told = runner.invoke(cli, args)
+    assert "Knight's move" in told.stdout and "best" in told.stdout
+    # a fight that is over has no odds: a clear refusal
+    tables = Tables(Store(tmp_path / "t.db"))
+    tables.run(tables.table(row.id), Run(to_end=True), seed=1)
+    over = runner.invoke(cli, args)
+    assert over.exit_code == 2 and "the fight is over" in over.output

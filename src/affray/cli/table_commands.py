@@ -292,6 +292,103 @@ def run_command(
     )
 
 
+@table.command("odds")
+@click.argument("table_ref", metavar="TABLE")
+@click.option(
+    "-n",
+    "count",
+    type=click.IntRange(min=1, max=10**7),
+    default=1000,
+    show_default=True,
+    help="Simulated fights from here, and as many after each action open now.",
+)
+@seed_option
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1, max=256),
+    default=None,
+    help="Worker processes; default: one per CPU. Results do not depend on it.",
+)
+@db_option
+@json_option
+def odds_command(
+    table_ref: str,
+    count: int,
+    seed: int | None,
+    workers: int | None,
+    db: str | None,
+    as_json: bool,
+) -> None:
+    """The fight from here: each side's chance to win from the table as it stands
+    (wounds, distances, whose turn, what is left of the round), and, for whoever's
+    turn it is, its side's chance after each action open to it (the others playing
+    by their tactics)."""
+    import os
+    import secrets
+
+    from affray.cli.duel_command import _announce
+    from affray.cli.output import ProgressBar, table
+    from affray.encounter import Phase
+    from affray.table.odds import table_odds
+
+    tables = _tables(db)
+    row = tables.table(table_ref)
+    fold = tables.fold(row)
+    state = fold.state
+    turns = (
+        len(fold.rules.ruleset.actions(state.encounter, state.current))
+        if (state.phase(fold.rules) is Phase.TURN and state.current is not None)
+        else 0
+    )
+    if seed is None:
+        seed = secrets.randbelow(1_000_000)
+    progress = ProgressBar(count * (1 + turns), "fights", threshold=500)
+    announce = _announce if as_json or not progress.showing else None
+    with progress as advance:
+        found = table_odds(
+            str(tables.store.path),
+            row.id,
+            fold.rules,
+            state,
+            fold.version,
+            n=count,
+            seed=seed,
+            workers=workers or os.cpu_count() or 1,
+            progress=advance,
+            estimate=announce,
+        )
+    if as_json:
+        emit_json({**found.to_dict(), "engine": "reference", "version": fold.version})
+        return
+    odds = found.odds
+    table(
+        f"{row.name}, round {state.round}: {odds.n:,} simulated fights from here "
+        f"(seed {odds.seed}), about {found.more_rounds:.1f} more rounds",
+        ("outcome", "share", "95% interval"),
+        [
+            *(
+                (
+                    f"{side} wins",
+                    f"{odds.p_wins(side) * 100:.1f}%",
+                    "{:.1f}% to {:.1f}%".format(*(p * 100 for p in odds.ci95(side))),
+                )
+                for side in odds.sides
+            ),
+            ("draw", f"{odds.p_draw * 100:.1f}%", ""),
+        ],
+    )
+    if found.actions:
+        best = max(a.p_win for a in found.actions)
+        table(
+            f"{found.who}'s move: {found.side}'s chance to win after each",
+            ("action", f"{found.side} wins", ""),
+            [
+                (a.label, f"{a.p_win * 100:.1f}%", "best" if a.p_win == best else "")
+                for a in found.actions
+            ],
+        )
+
+
 @table.command("mark")
 @click.argument("table_ref", metavar="TABLE")
 @click.argument("who")

@@ -22,8 +22,8 @@ import numpy as np
 
 from affray import registry
 from affray.dice import RandomDice
-from affray.encounter import Answers, Cursor, Phase, Ruleset
-from affray.encounter.cursor import proceed, sides_fighting
+from affray.encounter import Action, Answers, Cursor, Encounter, Phase, Ruleset
+from affray.encounter.cursor import act, action_question, proceed, sides_fighting
 from affray.sheets.encounters import tactics_dice
 from affray.sim.chunks import Estimate, run_chunks
 from affray.sim.stats import wilson_interval
@@ -41,6 +41,9 @@ class Fighting:
     cursor: Cursor[Any, Any]
     tactics: Mapping[str, object]
     name: str = ""
+    first: tuple[str, str | None] | None = None
+    """The action (its name and target) the combatant whose turn it is takes first,
+    instead of the one its tactics would choose; the tactics play the rest."""
 
 
 class Start(Protocol):
@@ -179,6 +182,8 @@ def fight_many(fighting: Fighting, answers: Answers[Any, Any], n: int) -> FightT
     total_rounds = 0
     for _ in range(n):
         cursor = fighting.cursor
+        if fighting.first is not None and cursor.phase(ruleset) is Phase.TURN:
+            cursor, _ = act(cursor, ruleset, answers, partial(_first, fighting, answers))
         while cursor.phase(ruleset) is not Phase.OVER:
             cursor, _ = proceed(cursor, ruleset, answers, name=fighting.name)
         encounter = cursor.encounter
@@ -191,6 +196,20 @@ def fight_many(fighting: Fighting, answers: Answers[Any, Any], n: int) -> FightT
         total_rounds += cursor.round
         standing.update(c.id for c in encounter.combatants if ruleset.fighting(encounter, c.id))
     return FightTotals(n, dict(wins), draws, total_rounds, dict(rounds), dict(standing))
+
+
+def _first(
+    fighting: Fighting, answers: Answers[Any, Any], encounter: Encounter[Any, Any]
+) -> Action:
+    """The first action, if it is still legal once the turn's bookkeeping is done (an
+    interrupt may have changed the fight); else what the tactics choose."""
+    cid = fighting.cursor.current
+    assert cid is not None and fighting.first is not None
+    name, target = fighting.first
+    for action in fighting.ruleset.actions(encounter, cid):
+        if (action.name, action.target) == (name, target):
+            return action
+    return answers.ask(encounter, action_question(encounter, fighting.ruleset, cid))
 
 
 def simulate_fights(

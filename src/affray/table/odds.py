@@ -1,80 +1,248 @@
-"""Quick odds of a tracked fight from where it stands: the rest of the fight played
-many times over by the combatants' tactics with random dice (what the web tracker
-shows before each action, in every system)."""
+"""The odds of a tracked fight from where it stands: the rest of the fight played
+many times over by the combatants' tactics with random dice, from the table's own
+turn cursor (wounds, distances, whose turn, what is left of the round), and the
+chance of the side whose turn it is after each action open to it (the best move).
+
+Two ways to ask: :func:`table_odds` (``affray table odds``: a given number of fights
+in seeded chunks, on worker processes, the same answer for any number of them), and
+:func:`quick_odds` (the web's "fight from here": as many fights as a time budget
+allows, in this process, stopping as soon as the answer is no longer wanted).
+"""
 
 from __future__ import annotations
 
 import random
 import time
-from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+import numpy as np
+
 from affray.dice import RandomDice
-from affray.encounter import Answers
-from affray.encounter.cursor import Phase, proceed, sides_fighting
+from affray.encounter import Answers, Phase
+from affray.errors import TableError
 from affray.sheets.encounters import tactics_dice
+from affray.sim.chunks import Estimate
+from affray.sim.fights import Fighting, FightOdds, FightTotals, fight_many, simulate_fights
 from affray.table.state import Rules, TableState
 
 
-@dataclass(frozen=True, slots=True)
-class FightOdds:
-    """How often each side won in ``n`` simulated ends of the fight."""
+def from_state(
+    rules: Rules, state: TableState, name: str = "", first: tuple[str, str | None] | None = None
+) -> Fighting:
+    """The fight of a table as it stands (its round cap included), to play on."""
+    cursor = replace(state.cursor, max_rounds=rules.max_rounds, decided_closes=True)
+    return Fighting(rules.system, rules.ruleset, cursor, state.tactics, name, first)
 
+
+@dataclass(frozen=True, slots=True)
+class TableAt:
+    """Fights of the table ``table_id`` of the database ``db`` as it stood at
+    ``version`` (what crosses to a worker process, which folds the log itself)."""
+
+    db: str
+    table_id: str
+    version: int
+    first: tuple[str, str | None] | None = None
+
+    def fighting(self) -> Fighting:
+        from affray.table.service import Tables
+        from affray.table.store import Store
+
+        tables = Tables(Store(self.db))
+        try:
+            row = tables.table(self.table_id)
+            fold = tables.fold(row)
+        finally:
+            tables.store.close()
+        if fold.version != self.version:
+            raise TableError(
+                f"table {self.table_id} is at version {fold.version} now, not {self.version}",
+                hint="ask again for the odds of the table as it is",
+            )
+        return from_state(fold.rules, fold.state, row.name, self.first)
+
+
+@dataclass(frozen=True, slots=True)
+class ActionOdds:
+    """The chance that ``side`` wins if its combatant takes this action now."""
+
+    label: str
+    name: str
+    target: str | None
+    p_win: float
     n: int
-    wins: Mapping[str, float]
-    draw: float
-    mean_rounds: float
+
+
+@dataclass(frozen=True, slots=True)
+class TableOdds:
+    """The fight from here: its odds, and those of each action open to ``who``."""
+
+    odds: FightOdds
+    round: int
+    who: str | None = None
+    side: str | None = None
+    actions: tuple[ActionOdds, ...] = ()
+
+    @property
+    def n(self) -> int:
+        return self.odds.n
+
+    @property
+    def wins(self) -> dict[str, float]:
+        return {side: self.odds.p_wins(side) for side in self.odds.sides}
+
+    @property
+    def draw(self) -> float:
+        return self.odds.p_draw
+
+    @property
+    def more_rounds(self) -> float:
+        """How many more rounds the fight lasts, on average (this one counted if it
+        has turns left)."""
+        return max(0.0, self.odds.totals.mean_rounds - self.round)
 
     def to_dict(self) -> dict[str, Any]:
+        """The keys of ``fight -n`` from the table's state, plus ``actions``: for whoever's
+        turn it is, its side's chance after each legal action."""
         return {
-            "n": self.n,
-            "wins": dict(self.wins),
-            "draw": self.draw,
-            "mean_rounds": self.mean_rounds,
+            **self.odds.to_dict(),
+            "round": self.round,
+            "turn": self.who,
+            "actions": [
+                {"action": a.name, "target": a.target, "p_win": a.p_win, "n": a.n}
+                for a in self.actions
+            ],
         }
 
 
-def simulate(
+def _ready(rules: Rules, state: TableState) -> None:
+    """Raises TableError when there is no fight to have odds of."""
+    phase = state.phase(rules)
+    if phase is Phase.OVER:
+        raise TableError("the fight is over: there are no odds left to work out")
+    if phase is Phase.SETUP and len(state.encounter.sides) < 2:
+        raise TableError(
+            "a fight needs combatants on at least two sides",
+            hint="add combatants with `affray table add`",
+        )
+
+
+def table_odds(
+    db: str,
+    table_id: str,
+    rules: Rules,
+    state: TableState,
+    version: int,
+    *,
+    n: int,
+    seed: int | None = None,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+    estimate: Callable[[Estimate], None] | None = None,
+) -> TableOdds:
+    """``n`` fights from the table as it stands at ``version``, and ``n`` more after
+    each action open to whoever's turn it is (the others play by their tactics).
+
+    Raises:
+        TableError: the fight is over, or has fewer than two sides.
+    """
+    _ready(rules, state)
+    overall = simulate_fights(
+        TableAt(db, table_id, version),
+        n,
+        seed=seed,
+        workers=workers,
+        progress=progress,
+        estimate=estimate,
+    )
+    who = state.current if state.phase(rules) is Phase.TURN else None
+    if who is None:
+        return TableOdds(overall, state.round)
+    side = state.encounter.combatant(who).side
+    actions = []
+    for action in rules.ruleset.actions(state.encounter, who):
+        first = (action.name, action.target)
+        after = simulate_fights(
+            TableAt(db, table_id, version, first),
+            n,
+            seed=overall.seed,
+            workers=workers,
+            progress=progress,
+        )
+        actions.append(ActionOdds(action.label, *first, after.p_wins(side), after.n))
+    return TableOdds(overall, state.round, who, side, tuple(actions))
+
+
+BATCH = 25
+"""Fights between two looks at the clock (and at whether the answer is still wanted)."""
+
+
+def quick_odds(
     rules: Rules,
     state: TableState,
     *,
-    n: int = 200,
+    name: str = "",
+    n: int = 2000,
+    per_action: int = 400,
     seed: int = 0,
-    max_rounds: int = 50,
-    budget_s: float = 1.0,
+    budget_s: float = 1.5,
     stop: Callable[[], bool] | None = None,
-) -> FightOdds | None:
-    """The fight played to its end ``n`` times from ``state`` (fewer if ``budget_s``
-    runs out first; at least one); a draw after ``max_rounds`` more rounds (or at the
-    table's round cap). None before the fight starts or after it ends, or when ``stop``
-    (asked every few fights) says the answer is no longer wanted."""
-    if state.phase(rules) in (Phase.SETUP, Phase.OVER):
+) -> TableOdds | None:
+    """As many fights from the table as it stands as ``budget_s`` allows (at most
+    ``n``; half the time when there are actions to weigh too), then up to
+    ``per_action`` after each action open to whoever's turn it is, sharing the rest
+    of the time. None when there is no fight to have odds of, or when ``stop`` says
+    the answer is no longer wanted."""
+    try:
+        _ready(rules, state)
+    except TableError:
         return None
-    winners: Counter[str | None] = Counter()
-    rounds = 0
-    start = time.perf_counter()
-    played = 0
-    for i in range(n):
-        rng = random.Random(f"{seed} {i}")
-        answers = Answers(RandomDice(rng), rules.ai(state, tactics_dice(rng.getrandbits(32))))
-        cap = min(rules.max_rounds, state.round + max_rounds)
-        current = replace(state.cursor, max_rounds=max(cap, state.round))
-        while current.phase(rules.ruleset) is not Phase.OVER:
-            current, _ = proceed(current, rules.ruleset, answers)
-        left = sides_fighting(current.encounter, rules.ruleset)
-        winners[left[0] if len(left) == 1 else None] += 1
-        rounds += current.round - state.round
-        played += 1
-        if time.perf_counter() - start > budget_s:
-            break
-        if stop is not None and played % 8 == 0 and stop():
+    started = time.perf_counter()
+    base = from_state(rules, state, name)
+    who = state.current if state.phase(rules) is Phase.TURN else None
+    legal = list(rules.ruleset.actions(state.encounter, who)) if who is not None else []
+    overall = _batches(base, n, seed, started + budget_s * (0.5 if legal else 1.0), stop)
+    if overall is None:
+        return None
+    ids = tuple(c.id for c in state.encounter.combatants)
+    odds = FightOdds(overall, state.encounter.sides, ids, seed, name)
+    if who is None:
+        return TableOdds(odds, state.round)
+    side = state.encounter.combatant(who).side
+    actions = []
+    for k, action in enumerate(legal):
+        left = started + budget_s - time.perf_counter()
+        deadline = time.perf_counter() + max(left / (len(legal) - k), 0.02)
+        first = (action.name, action.target)
+        totals = _batches(replace(base, first=first), per_action, seed + k + 1, deadline, stop)
+        if totals is None:
             return None
-    sides = state.encounter.sides
-    return FightOdds(
-        played,
-        {side: winners[side] / played for side in sides},
-        winners[None] / played,
-        rounds / played,
-    )
+        p_win = totals.wins.get(side, 0) / totals.n if totals.n else 0.0
+        actions.append(ActionOdds(action.label, *first, p_win, totals.n))
+    return TableOdds(odds, state.round, who, side, tuple(actions))
+
+
+def _batches(
+    fighting: Fighting, n: int, seed: int, deadline: float, stop: Callable[[], bool] | None
+) -> FightTotals | None:
+    """Fights in batches until ``n`` are done or ``deadline`` passes (one batch at
+    least); None if ``stop`` says so between batches."""
+    totals = FightTotals()
+    index = 0
+    while totals.n < n:
+        stream = np.random.SeedSequence(seed, spawn_key=(index,))
+        rng = random.Random(int(stream.generate_state(1, dtype=np.uint64)[0]))
+        ai = fighting.system.ai(
+            fighting.ruleset, fighting.tactics, tactics_dice(rng.getrandbits(32))
+        )
+        totals = totals + fight_many(
+            fighting, Answers(RandomDice(rng), ai), min(BATCH, n - totals.n)
+        )
+        index += 1
+        if stop is not None and stop():
+            return None
+        if time.perf_counter() > deadline:
+            break
+    return totals

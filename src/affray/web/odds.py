@@ -17,7 +17,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from affray.table.odds import FightOdds
+from affray.table.odds import TableOdds
 
 FIGHTS = 2000
 """At most this many simulated ends of the fight..."""
@@ -30,7 +30,7 @@ class Answer:
     """The odds of the fight at ``version`` (None: no fight to have odds of), and
     whether newer ones are being worked out."""
 
-    odds: FightOdds | None
+    odds: TableOdds | None
     version: int | None
     working: bool
 
@@ -42,8 +42,8 @@ class OddsKeeper:
         self.db = str(db)
         self._lock = threading.Lock()
         self._pool: ProcessPoolExecutor | None = None
-        self._done: dict[str, tuple[int, FightOdds | None]] = {}
-        self._running: dict[str, tuple[int, Future[tuple[bool, FightOdds | None]]]] = {}
+        self._done: dict[str, tuple[int, TableOdds | None]] = {}
+        self._running: dict[str, tuple[int, Future[tuple[bool, TableOdds | None]]]] = {}
 
     def get(self, table_id: str, version: int) -> Answer:
         """What is known of the odds at ``version`` now; work on them starts if it has
@@ -62,7 +62,7 @@ class OddsKeeper:
             return Answer(done[1], done[0], True)
 
     def _finished(
-        self, table_id: str, version: int, future: Future[tuple[bool, FightOdds | None]]
+        self, table_id: str, version: int, future: Future[tuple[bool, TableOdds | None]]
     ) -> None:
         with self._lock:
             if self._running.get(table_id, (None,))[0] == version:
@@ -77,7 +77,7 @@ class OddsKeeper:
             if kept and (current is None or current[0] <= version):
                 self._done[table_id] = (version, odds)
 
-    def _submit(self, table_id: str, version: int) -> Future[tuple[bool, FightOdds | None]]:
+    def _submit(self, table_id: str, version: int) -> Future[tuple[bool, TableOdds | None]]:
         """Work for the worker process (spawned, not forked: the server runs threads;
         so a script that serves the tracker needs the ``if __name__ == "__main__":``
         guard that every spawning Python program needs)."""
@@ -101,11 +101,11 @@ def _quiet() -> None:
 _TABLES: dict[str, object] = {}
 
 
-def _work(db: str, table_id: str, version: int) -> tuple[bool, FightOdds | None]:
+def _work(db: str, table_id: str, version: int) -> tuple[bool, TableOdds | None]:
     """In the worker: the odds of the table at ``version``, from its log (None: no fight
     to have odds of); False first when the table has moved on meanwhile."""
     from affray.table import Store, Tables
-    from affray.table.odds import simulate
+    from affray.table.odds import quick_odds
 
     tables = _TABLES.get(db)
     if not isinstance(tables, Tables):
@@ -114,9 +114,10 @@ def _work(db: str, table_id: str, version: int) -> tuple[bool, FightOdds | None]
     fold = tables.fold(row)
     if fold.version != version:
         return False, None
-    odds = simulate(
+    odds = quick_odds(
         fold.rules,
         fold.state,
+        name=row.name,
         n=FIGHTS,
         seed=version,
         budget_s=BUDGET_S,
