@@ -481,6 +481,32 @@ def test_ctrl_c_stops_a_long_duel_and_its_workers_at_once(args: tuple[str, ...])
     assert err.strip() == "interrupted"
 
 
+@pytest.mark.slow
+def test_ctrl_c_stops_a_long_simulation_of_fights_and_its_workers_at_once() -> None:
+    import signal
+    import time
+
+    ambush = str(EXAMPLES / "encounters" / "ambush.toml")
+    process = subprocess.Popen(
+        [*SCRIPT, "fight", ambush, "-n", "100000000", "--workers", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "AFFRAY_ESTIMATE_SECONDS": "0"},
+        preexec_fn=ctrl_c_as_at_a_terminal,
+    )
+    announced = first_line_of_stderr(process, within=60)
+    assert announced.startswith("about ") and "100,000,000 fights on 2 workers" in announced
+    time.sleep(1)
+    assert process.poll() is None, "the run ended before it was interrupted"
+    sent = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=30)
+    assert time.monotonic() - sent < 10  # loose: the target is well under a second
+    assert process.returncode == 130
+    assert err.strip() == "interrupted"
+
+
 def first_line_of_stderr(process: subprocess.Popen[str], within: float) -> str:
     import select
 

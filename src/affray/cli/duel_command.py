@@ -17,6 +17,8 @@ from affray.cli.options import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from affray.registry import AnySystem
     from affray.sim.chunks import Estimate
     from affray.sim.stats import DuelStats
@@ -234,6 +236,17 @@ def _announce(estimate: Estimate) -> None:
     """One line on stderr for a long run (a progress bar says as much at a terminal)."""
     if estimate.seconds > estimate_after():
         click.echo(estimate_line(estimate), err=True)
+
+
+def announcer(what: str) -> Callable[[Estimate], None]:
+    """:func:`_announce` for a run of other things than duels (``fight``)."""
+
+    def announce(estimate: Estimate) -> None:
+        if estimate.seconds > estimate_after():
+            line = about(estimate.seconds, estimate.duels, what, estimate.workers)
+            click.echo(line, err=True)
+
+    return announce
 
 
 def estimate_after() -> float:

@@ -140,7 +140,7 @@ def _simulate(
     import os
     import secrets
 
-    from affray.cli.duel_command import _announce
+    from affray.cli.duel_command import announcer
     from affray.cli.output import ProgressBar, emit_json, table
     from affray.sim.fights import encounter_file, simulate_fights
 
@@ -152,7 +152,7 @@ def _simulate(
     if seed is None:  # every run says the seed that repeats it: a short one
         seed = secrets.randbelow(1_000_000)
     progress = ProgressBar(count, "fights", threshold=500)
-    announce = _announce if as_json or not progress.showing else None
+    announce = announcer("fight") if as_json or not progress.showing else None
     with progress as advance:
         odds = simulate_fights(
             start,

@@ -326,7 +326,7 @@ def odds_command(
     import os
     import secrets
 
-    from affray.cli.duel_command import _announce
+    from affray.cli.duel_command import announcer
     from affray.cli.output import ProgressBar, table
     from affray.encounter import Phase
     from affray.table.odds import table_odds
@@ -343,7 +343,7 @@ def odds_command(
     if seed is None:
         seed = secrets.randbelow(1_000_000)
     progress = ProgressBar(count * (1 + turns), "fights", threshold=500)
-    announce = _announce if as_json or not progress.showing else None
+    announce = announcer("fight") if as_json or not progress.showing else None
     with progress as advance:
         found = table_odds(
             str(tables.store.path),
