@@ -108,6 +108,11 @@ class RuleSystem(Generic[SheetT, StateT, RulesetT, TacticsT]):
             if it has them (live odds).
         topics: the words of the topics of the questions its rules ask, beside the
             action every system asks (the keys ``--choose`` takes).
+        edit: the game master's fiat, if it takes it: ``(encounter, who, values,
+            where)`` → the encounter with ``who``'s snapshot keys (and ``condition``)
+            set to ``values``, checked like sheet values (SheetError naming
+            ``where`` and the key).
+        conditions: the words ``edit`` takes for ``condition``.
     """
 
     name: str
@@ -133,6 +138,13 @@ class RuleSystem(Generic[SheetT, StateT, RulesetT, TacticsT]):
     ) = None
     attack_odds: Callable[[Encounter[SheetT, StateT], str, Action], LiveOdds | None] | None = None
     topics: tuple[str, ...] = ()
+    edit: (
+        Callable[
+            [Encounter[SheetT, StateT], str, Mapping[str, object], str], Encounter[SheetT, StateT]
+        ]
+        | None
+    ) = None
+    conditions: tuple[str, ...] = ()
 
     def owns(self, sheet: object) -> bool:
         """Whether ``sheet`` is one of this system's sheets."""

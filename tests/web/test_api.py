@@ -35,7 +35,12 @@ def test_show_is_the_json_of_table_show(client: TestClient, setup: Setup) -> Non
     assert [c["id"] for c in shown["combatants"]] == ["Spearman", "Sellsword"]
     assert shown["combatants"][0]["state"] == {"wounds": 0}
     by_player = client.get(f"/api/tables/ford?token={setup.ford.player_token}").json()
-    assert by_player == shown
+    # the spearman is a player's character: his side in full; the sellsword a word
+    spearman, sellsword = by_player["combatants"]
+    assert spearman["state"] == {"wounds": 0} and spearman["friend"]
+    assert sellsword["state"] == {"health": "unhurt"} and not sellsword["friend"]
+    assert all(c["source"] == "" for c in by_player["combatants"])
+    assert by_player["notes"] == [] and by_player["pending"] is None
 
 
 def test_tokens(client: TestClient, setup: Setup) -> None:

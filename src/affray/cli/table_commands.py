@@ -389,6 +389,115 @@ def odds_command(
         )
 
 
+@table.command("set")
+@click.argument("table_ref", metavar="TABLE")
+@click.argument("who")
+@click.argument("pairs", nargs=-1, required=True, metavar="KEY=VALUE...")
+@expect_option
+@db_option
+@json_option
+def set_command(
+    table_ref: str,
+    who: str,
+    pairs: Sequence[str],
+    expect: int | None,
+    db: str | None,
+    as_json: bool,
+) -> None:
+    """The game master's fiat: set WHO's state, KEY any key of `table show`'s state
+    (wounds; hit_points, life_points, ...) or condition (MST-2: fighting, out, dead,
+    fled, ...; Midian: conscious, unconscious, dead, fled)."""
+    from affray.table.commands import Set
+
+    values = _options(pairs, flag="KEY=VALUE", example="wounds=2")
+    _simple(table_ref, db, as_json, Set(who, values), expect)
+
+
+@table.command("remove")
+@click.argument("table_ref", metavar="TABLE")
+@click.argument("who")
+@expect_option
+@db_option
+@json_option
+def remove_command(
+    table_ref: str, who: str, expect: int | None, db: str | None, as_json: bool
+) -> None:
+    """WHO leaves the table (its turns, engagements and conditions too)."""
+    from affray.table.commands import Remove
+
+    _simple(table_ref, db, as_json, Remove(who), expect)
+
+
+@table.command("rename")
+@click.argument("table_ref", metavar="TABLE")
+@click.argument("who")
+@click.argument("name")
+@expect_option
+@db_option
+@json_option
+def rename_command(
+    table_ref: str, who: str, name: str, expect: int | None, db: str | None, as_json: bool
+) -> None:
+    """WHO is called NAME from now on."""
+    from affray.table.commands import Rename
+
+    _simple(table_ref, db, as_json, Rename(who, name), expect)
+
+
+@table.command("hide")
+@click.argument("table_ref", metavar="TABLE")
+@click.argument("who")
+@expect_option
+@db_option
+@json_option
+def hide_command(
+    table_ref: str, who: str, expect: int | None, db: str | None, as_json: bool
+) -> None:
+    """Hide WHO from the players (it fights on, for the game master)."""
+    from affray.table.commands import Hide
+
+    _simple(table_ref, db, as_json, Hide(who), expect)
+
+
+@table.command("reveal")
+@click.argument("table_ref", metavar="TABLE")
+@click.argument("who")
+@expect_option
+@db_option
+@json_option
+def reveal_command(
+    table_ref: str, who: str, expect: int | None, db: str | None, as_json: bool
+) -> None:
+    """Show WHO to the players again."""
+    from affray.table.commands import Reveal
+
+    _simple(table_ref, db, as_json, Reveal(who), expect)
+
+
+@table.command("move")
+@click.argument("table_ref", metavar="TABLE")
+@click.argument("who")
+@click.option("--before", "before", metavar="OTHER", default=None, help="Just before OTHER's turn.")
+@click.option("--after", "after", metavar="OTHER", default=None, help="Just after OTHER's turn.")
+@expect_option
+@db_option
+@json_option
+def move_command(
+    table_ref: str,
+    who: str,
+    before: str | None,
+    after: str | None,
+    expect: int | None,
+    db: str | None,
+    as_json: bool,
+) -> None:
+    """WHO's next turn this round comes just before (--before) or after (--after)
+    OTHER's; moving the combatant whose turn it is puts its turn off."""
+    from affray.table.commands import Move
+
+    _simple(table_ref, db, as_json, Move(who, before, after), expect)
+
+
 @table.command("mark")
 @click.argument("table_ref", metavar="TABLE")
 @click.argument("who")
@@ -561,7 +670,9 @@ def list_command(db: str | None, as_json: bool) -> None:
 # -- helpers ----------------------------------------------------------------------------
 
 
-def _options(pairs: Sequence[str]) -> dict[str, Any]:
+def _options(
+    pairs: Sequence[str], *, flag: str = "--option", example: str = "--option order=shuffled"
+) -> dict[str, Any]:
     """``KEY=VALUE`` pairs, each value read as TOML (a number, a word, a list)."""
     import tomllib
 
@@ -571,9 +682,7 @@ def _options(pairs: Sequence[str]) -> dict[str, Any]:
     for pair in pairs:
         key, equals, value = pair.partition("=")
         if not equals or not key.strip():
-            raise AffrayError(
-                f"--option {pair!r} is not KEY=VALUE", hint="e.g. --option order=shuffled"
-            )
+            raise AffrayError(f"{flag} {pair!r} is not KEY=VALUE", hint=f"e.g. {example}")
         try:
             options[key.strip()] = tomllib.loads(f"v = {value}")["v"]
         except tomllib.TOMLDecodeError:

@@ -92,6 +92,9 @@ class Cursor(Generic[SheetT, StateT]):
     decided_closes: bool = True
     """Whether a fight decided in mid-round closes that round (``end_round``) before it
     ends; off only to replay tables logged before it did."""
+    unbegun: Any = None
+    """The current combatant's state before the bookkeeping done when its turn came
+    (to put the turn off again: :func:`put_off`); None when there is none to undo."""
 
     @property
     def round(self) -> int:
@@ -252,6 +255,39 @@ def proceed(
             return cursor, []
 
 
+def settle(
+    cursor: Cursor[SheetT, StateT], ruleset: Ruleset[SheetT, StateT]
+) -> Moved[SheetT, StateT]:
+    """After a change from outside the rules (the game master's fiat): a current
+    combatant who can no longer act has its turn end, and the round goes on to the
+    next turn that needs someone (no die is rolled, no question asked: a fight so
+    decided ends without its round's end)."""
+    events: list[Event] = []
+    if cursor.current is not None and not ruleset.fighting(cursor.encounter, cursor.current):
+        events.append(TurnEnded(cursor.current))
+        cursor = replace(cursor, current=None, begun=False, unbegun=None)
+    if cursor.started and cursor.current is None and not cursor.closed:
+        cursor, more = _advance(cursor, ruleset)
+        events.extend(more)
+    return cursor, events
+
+
+def put_off(
+    cursor: Cursor[SheetT, StateT], ruleset: Ruleset[SheetT, StateT], queue: tuple[str, ...]
+) -> Moved[SheetT, StateT]:
+    """The round's turns to come set to ``queue`` (the current turn, if it is among
+    them, put off: its bookkeeping undone); then on to the next turn that needs
+    someone."""
+    encounter = cursor.encounter
+    if cursor.current is not None and cursor.current in queue:
+        if cursor.begun and cursor.unbegun is None:
+            raise ValueError(f"{cursor.current}'s turn has begun and cannot be put off")
+        if cursor.begun:
+            encounter = encounter.with_state(cursor.current, cursor.unbegun)
+        cursor = replace(cursor, current=None, begun=False, unbegun=None)
+    return settle(cursor.with_encounter(encounter.queued(queue)), ruleset)
+
+
 def ending(cursor: Cursor[SheetT, StateT], ruleset: Ruleset[SheetT, StateT]) -> EncounterEnded:
     """How the fight ended (or would end now): the side left, or a draw."""
     encounter = cursor.encounter
@@ -292,7 +328,7 @@ def _after_turn(
     answers: Answers[SheetT, StateT],
     cid: str,
 ) -> Moved[SheetT, StateT]:
-    cursor = replace(cursor, current=None, begun=False)
+    cursor = replace(cursor, current=None, begun=False, unbegun=None)
     events: list[Event] = [TurnEnded(cid)]
     if len(sides_fighting(cursor.encounter, ruleset)) <= 1:
         return _finish(cursor, ruleset, answers, events)
@@ -352,10 +388,10 @@ def _advance(
             after, skipped, free = ruleset.begin_turn(encounter, cid, probe)
         except NoAnswers.NeededError:
             break  # it asks something (an interrupt?): that waits for the turn's move
-        cursor = replace(cursor, encounter=after, begun=True)
+        cursor = replace(cursor, encounter=after, begun=True, unbegun=encounter.state(cid))
         events.extend(skipped)
         if free:
             break  # the turn waits for its action
-        cursor = replace(cursor, current=None, begun=False)
+        cursor = replace(cursor, current=None, begun=False, unbegun=None)
         events.append(TurnEnded(cid))
     return cursor, events

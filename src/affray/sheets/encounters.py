@@ -119,9 +119,18 @@ def load_encounter(path: str | Path) -> EncounterSetup[Any, Any]:
 
 
 def encounter_from_data(
-    data: Mapping[str, Any], where: str, *, base: Path, default_name: str = "encounter"
+    data: Mapping[str, Any],
+    where: str,
+    *,
+    base: Path,
+    default_name: str = "encounter",
+    sheets: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> EncounterSetup[Any, Any]:
-    """Build an encounter from parsed data; member sheet paths are relative to ``base``."""
+    """Build an encounter from parsed data; member sheet paths are relative to ``base``.
+
+    ``sheets`` gives sheet data by reference, taken before a file or the catalog (and
+    validated as a file's would be): a sweep's cells use it for sheets with a key
+    changed, kept in memory."""
     spec = validate(EncounterFile, data, where)
     names = registry.systems()
     if spec.system not in names:
@@ -149,7 +158,7 @@ def encounter_from_data(
             table = (
                 entry if isinstance(entry, MemberTable) else _member_from_text(entry, where, place)
             )
-            sheet = _member_sheet(table.sheet, base, where, place, system)
+            sheet = _member_sheet(table.sheet, base, where, place, system, sheets or {})
             mine = _own(table, system, where, place, system.tactics_keys)
             targeting = _targeting(
                 table.tactics or side.tactics, where, place if table.tactics else side_place
@@ -273,10 +282,23 @@ def _member_from_text(text: str, where: str, place: str) -> MemberTable:
 
 
 def _member_sheet(
-    reference: str, base: Path, where: str, place: str, system: registry.AnySystem
+    reference: str,
+    base: Path,
+    where: str,
+    place: str,
+    system: registry.AnySystem,
+    given: Mapping[str, Mapping[str, Any]],
 ) -> Sheet:
-    """A member's sheet, from a file or the catalog; it must be of the encounter's system."""
-    if reference.lower().endswith((".toml", ".json")):
+    """A member's sheet, from ``given``, a file or the catalog; it must be of the
+    encounter's system."""
+    if reference in given:
+        try:
+            sheet = sheet_from_data(given[reference], None)
+        except SheetError as error:
+            raise SheetError(
+                f"{quoted(reference)}: {error.message}", path=where, at=place, hint=error.hint
+            ) from None
+    elif reference.lower().endswith((".toml", ".json")):
         try:
             sheet = load_sheet(base / reference)
         except SheetError as error:

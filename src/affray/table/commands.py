@@ -111,9 +111,93 @@ class Note:
     verb: ClassVar[str] = "note"
 
 
-Command = Add | Start | Act | Next | Run | Mark | Unmark | Note
+@dataclass(frozen=True, slots=True)
+class Set:
+    """The game master's fiat: ``who``'s state keys (its snapshot's, and
+    ``condition``) set to ``values``."""
+
+    who: str
+    values: Mapping[str, Any]
+    verb: ClassVar[str] = "set"
+
+
+@dataclass(frozen=True, slots=True)
+class Remove:
+    """``who`` leaves the table (not the fight's doing: no one won or lost it)."""
+
+    who: str
+    verb: ClassVar[str] = "remove"
+
+
+@dataclass(frozen=True, slots=True)
+class Rename:
+    """``who`` is called ``name`` from now on."""
+
+    who: str
+    name: str
+    verb: ClassVar[str] = "rename"
+
+
+@dataclass(frozen=True, slots=True)
+class Hide:
+    """``who`` is hidden from the players (it still fights, for the game master)."""
+
+    who: str
+    verb: ClassVar[str] = "hide"
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """``who`` is shown to the players again."""
+
+    who: str
+    verb: ClassVar[str] = "reveal"
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """``who``'s next turn this round comes just before, or just after, ``other``'s."""
+
+    who: str
+    before: str | None = None
+    after: str | None = None
+    verb: ClassVar[str] = "move"
+
+
+Command = (
+    Add
+    | Start
+    | Act
+    | Next
+    | Run
+    | Mark
+    | Unmark
+    | Note
+    | Set
+    | Remove
+    | Rename
+    | Hide
+    | Reveal
+    | Move
+)
 COMMANDS: Mapping[str, type[Command]] = {
-    c.verb: c for c in (Add, Start, Act, Next, Run, Mark, Unmark, Note)
+    c.verb: c
+    for c in (
+        Add,
+        Start,
+        Act,
+        Next,
+        Run,
+        Mark,
+        Unmark,
+        Note,
+        Set,
+        Remove,
+        Rename,
+        Hide,
+        Reveal,
+        Move,
+    )
 }
 ROLLING = frozenset({"start", "act", "next", "run"})
 """Verbs whose rules may roll dice and ask questions."""

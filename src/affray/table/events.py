@@ -43,6 +43,76 @@ class NoteAdded(Event):
     text: str
 
 
+@dataclass(frozen=True, slots=True)
+class Edited(Event):
+    """The game master set ``combatant``'s state: ``values`` as ``KEY=VALUE`` words."""
+
+    combatant: str
+    values: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Removed(Event):
+    combatant: str
+
+
+@dataclass(frozen=True, slots=True)
+class Renamed(Event):
+    old: str
+    new: str
+
+
+@dataclass(frozen=True, slots=True)
+class Hidden(Event):
+    combatant: str
+    hidden: bool
+    """True: hidden from the players; False: shown to them again."""
+
+
+@dataclass(frozen=True, slots=True)
+class TurnMoved(Event):
+    """``combatant``'s next turn this round now comes ``where`` (before or after)
+    ``other``'s."""
+
+    combatant: str
+    where: str
+    other: str
+
+
+def _edited(event: Edited) -> tuple[list[Segment], bool]:
+    return [
+        ("The game master sets ", "dim"),
+        (event.combatant, "name"),
+        (": ", "dim"),
+        (
+            ", ".join(event.values),
+            "",
+        ),
+    ], False
+
+
+def _removed(event: Removed) -> tuple[list[Segment], bool]:
+    return [(event.combatant, "name"), (" leaves the table", "dim")], False
+
+
+def _renamed(event: Renamed) -> tuple[list[Segment], bool]:
+    return [(event.old, "name"), (" is now called ", "dim"), (event.new, "name")], False
+
+
+def _hidden(event: Hidden) -> tuple[list[Segment], bool]:
+    words = " is hidden from the players" if event.hidden else " is shown to the players"
+    return [(event.combatant, "name"), (words, "dim")], False
+
+
+def _moved(event: TurnMoved) -> tuple[list[Segment], bool]:
+    return [
+        (event.combatant, "name"),
+        (f"'s turn now comes {event.where} ", "dim"),
+        (event.other, "name"),
+        ("'s", "dim"),
+    ], False
+
+
 def _added(event: CombatantAdded) -> tuple[list[Segment], bool]:
     return [
         (event.combatant, "name"),
@@ -77,5 +147,10 @@ register(
         ConditionAdded: _condition,
         ConditionEnded: _ended,
         NoteAdded: _note,
+        Edited: _edited,
+        Removed: _removed,
+        Renamed: _renamed,
+        Hidden: _hidden,
+        TurnMoved: _moved,
     }
 )

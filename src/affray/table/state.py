@@ -127,6 +127,8 @@ class TableState:
     tactics: Mapping[str, object] = field(default_factory=dict)
     players: frozenset[str] = frozenset()
     """Player characters: their sides are the players' friends."""
+    hidden: frozenset[str] = frozenset()
+    """Combatants the players do not see (they fight, for the game master)."""
     conditions: tuple[Condition, ...] = ()
     notes: tuple[str, ...] = ()
 
@@ -213,6 +215,13 @@ def apply(
             state, events = _unmark(state, command)
         case Note(text=text):
             state, events = replace(state, notes=(*state.notes, text)), [NoteAdded(text)]
+        case _:
+            from affray.table.powers import POWERS
+
+            was_over = state.started and state.phase(rules) is Phase.OVER
+            state, events = POWERS[type(command)](rules, state, command)
+            if state.started and not was_over and state.phase(rules) is Phase.OVER:
+                events.append(turns.ending(state.cursor, rules.ruleset))
     return _count_turns(state, events)
 
 

@@ -7,7 +7,21 @@ from collections.abc import Mapping
 from typing import Any
 
 from affray.encounter.cursor import sides_fighting
-from affray.table.commands import Act, Add, Command, Mark, Note, Run, Unmark
+from affray.table.commands import (
+    Act,
+    Add,
+    Command,
+    Hide,
+    Mark,
+    Move,
+    Note,
+    Remove,
+    Rename,
+    Reveal,
+    Run,
+    Set,
+    Unmark,
+)
 from affray.table.fold import Fold
 from affray.table.state import Phase
 from affray.table.store import TableRow
@@ -81,18 +95,32 @@ def health_word(fold: Fold, cid: str) -> str:
 
 
 def player_data(table: TableRow, fold: Fold) -> dict[str, Any]:
-    """What the players see: :func:`show_data` with the state of everyone not on a
-    player character's side replaced by a word for their health; no tokens."""
+    """What the players see, on every route: :func:`show_data` with friends (the
+    sides of player characters) in full, everyone else's ``state`` only
+    ``{"health": WORD}``, hidden combatants left out everywhere (their turns too), and
+    no notes, sheet sources, tokens or waiting commands."""
     data = show_data(table, fold)
     state = fold.state
     friends = {c.side for c in state.encounter.combatants if c.id in state.players}
+    hidden = state.hidden
+    shown = []
     for combatant in data["combatants"]:
+        if combatant["id"] in hidden:
+            continue
         combatant["friend"] = combatant["side"] in friends
         combatant["health"] = health_word(fold, combatant["id"])
         if not combatant["friend"]:
-            combatant["state"] = {}
-            combatant["source"] = ""
+            combatant["state"] = {"health": combatant["health"]}
+            combatant["conditions"] = []
+        combatant["source"] = ""
+        shown.append(combatant)
+    data["combatants"] = shown
+    data["order"] = [cid for cid in data["order"] if cid not in hidden]
+    data["queue"] = [cid for cid in data["queue"] if cid not in hidden]
+    if data["turn"] in hidden:
+        data["turn"] = None
     data["notes"] = []
+    data["pending"] = None
     return data
 
 
@@ -109,6 +137,14 @@ def describe(command: Command) -> str:
             return f"unmark {who} {text}"
         case Note(text=text):
             return f"note: {text}"
+        case Set(who=who, values=values):
+            return f"set {who} " + " ".join(f"{k}={v}" for k, v in values.items())
+        case Remove(who=who) | Hide(who=who) | Reveal(who=who):
+            return f"{command.verb} {who}"
+        case Rename(who=who, name=name):
+            return f"rename {who} to {name}"
+        case Move(who=who, before=before, after=after):
+            return f"move {who} " + (f"before {before}" if before else f"after {after}")
         case Run(turns=turns, to_end=to_end):
             return "run to the end" if to_end else f"run {turns} turn{'s' if turns > 1 else ''}"
         case _:

@@ -200,8 +200,9 @@ def create_app(db: str | Path, *, poll_s: float = 0.2) -> Starlette:
     tracker = Tracker(db, poll_s)
 
     async def api_show(request: HttpRequest) -> Response:
-        row, _ = await tracker.access(request, write=False)
-        return JSONResponse(await tracker.call(tracker.show, row))
+        row, role = await tracker.access(request, write=False)
+        shown = tracker.show if role == "gm" else tracker.players
+        return JSONResponse(await tracker.call(shown, row))
 
     async def api_command(request: HttpRequest) -> Response:
         row, _ = await tracker.access(request, write=True)

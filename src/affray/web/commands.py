@@ -22,6 +22,7 @@ from affray.table import (
     Tables,
     Unmark,
 )
+from affray.table.commands import Hide, Move, Remove, Rename, Reveal, Set
 
 VERBS = (
     "add",
@@ -37,6 +38,12 @@ VERBS = (
     "mark",
     "unmark",
     "note",
+    "set",
+    "remove",
+    "rename",
+    "hide",
+    "reveal",
+    "move",
 )
 MAX_FACES = 1000
 
@@ -125,6 +132,22 @@ def parse(tables: Tables, table: TableRow, data: Mapping[str, Any]) -> Request:
             return Request(verb, mark)
         case "unmark":
             return Request(verb, Unmark(_text(data, "who"), _text(data, "text")))
+        case "set":
+            values = data.get("values")
+            if not isinstance(values, Mapping) or not values or len(values) > 20:
+                raise TableError('values must be {"KEY": VALUE, ...}', hint='e.g. {"wounds": 2}')
+            return Request(verb, Set(_text(data, "who"), {str(k): v for k, v in values.items()}))
+        case "remove":
+            return Request(verb, Remove(_text(data, "who")))
+        case "hide":
+            return Request(verb, Hide(_text(data, "who")))
+        case "reveal":
+            return Request(verb, Reveal(_text(data, "who")))
+        case "rename":
+            return Request(verb, Rename(_text(data, "who"), _text(data, "name")))
+        case "move":
+            before, after = _optional_text(data, "before"), _optional_text(data, "after")
+            return Request(verb, Move(_text(data, "who"), before, after))
         case _:
             return Request(verb, Note(_text(data, "text")))
 

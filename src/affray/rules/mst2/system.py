@@ -12,6 +12,7 @@ from affray.dice import Dice
 from affray.encounter import Action, Attack, Shoot, Targeting
 from affray.registry import EncounterKeys, ExactDuel, LiveOdds, RuleSystem, register
 from affray.rules.mst2.catalog import Missile
+from affray.rules.mst2.edits import CONDITIONS, edit
 from affray.rules.mst2.fighter import Fighter
 from affray.rules.mst2.narration import HANDLERS
 from affray.rules.mst2.ruleset import Mst2Encounter, Mst2Ruleset, TurnOrder
@@ -171,5 +172,7 @@ SYSTEM: RuleSystem[Fighter, FighterState, Mst2Ruleset, Mst2Tactics] = register(
         fast_duels=_fast,
         attack_odds=_live_odds,
         topics=TOPICS,
+        edit=edit,
+        conditions=CONDITIONS,
     )
 )
