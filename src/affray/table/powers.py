@@ -34,7 +34,10 @@ def set_values(rules: Rules, state: TableState, command: Set) -> Done:
     encounter = edit(state.encounter, who, dict(command.values), f"set {who}")
     words = tuple(f"{k}={v}" for k, v in command.values.items())
     cursor = state.cursor
-    unbegun = None if who == cursor.current else cursor.unbegun  # the edit stands
+    unbegun = cursor.unbegun
+    if who == cursor.current and unbegun is not None:  # the edit holds if the turn is put off
+        before = edit(state.encounter.with_state(who, unbegun), who, dict(command.values), "")
+        unbegun = before.state(who)
     cursor, events = turns.settle(
         replace(cursor, encounter=encounter, unbegun=unbegun), rules.ruleset
     )

@@ -1,0 +1,213 @@
+"""The game master's powers (SPEC part 3): set, remove, rename, hide, reveal and
+move, each one undoable change through the CLI and the API, checked like sheet
+values, refused without a change; and what the player token sees of them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from affray.table import Next, Start, Store, TableRow, Tables
+from affray.table.commands import Hide, Move, Remove, Rename, Reveal, Set
+from affray.web import create_app
+from tests.helpers import EXAMPLES
+from tests.table.test_table_cli import Table
+
+
+def inn(tmp_path: Path) -> Table:
+    table = Table(tmp_path / "t.db", "Inn", "midian")
+    for sheet, side in (
+        ("midian/guard.toml", "watch"),
+        ("midian/brawler.toml", "rowdies"),
+        ("midian/brawler.toml", "rowdies"),
+    ):
+        table("add", str(EXAMPLES / sheet), "--side", side)
+    return table
+
+
+def cold(db: Path, table_id: str) -> Any:
+    tables = Tables(Store(db))
+    return tables.fold(tables.table(table_id)).state
+
+
+def test_set_changes_a_state_by_fiat_and_is_checked(tmp_path: Path) -> None:
+    table = inn(tmp_path)
+    table("start", "--seed", "2")
+    done = table("set", "Brawler 2", "hit_points=3", "stance=defensive")
+    assert done["lines"] == ["The game master sets Brawler 2: hit_points=3, stance=defensive"]
+    state = table.state("Brawler 2")["state"]
+    assert (state["hit_points"], state["stance"]) == (3, "defensive")
+    for bad, said in (
+        (["wounds=3"], "unknown key; allowed keys are: hit_points"),
+        (["life_points=99"], "more than Brawler's 12"),
+        (["condition=asleep"], "conscious"),
+        (["hit_points=many"], "hit_points"),
+    ):
+        assert said in table.refused("set", "Brawler", *bad)
+    # knocked out by fiat: the turn passes on; both brawlers down: the fight is over
+    table("set", "Brawler", "condition=unconscious")
+    assert table.state("Brawler")["condition"] == "unconscious"
+    over = table("set", "Brawler 2", "condition=dead")
+    assert over["phase"] == "over" and over["winner"] == "watch"
+    assert over["lines"][-1].startswith("Winner: watch")
+    undone = table("undo")
+    assert undone["phase"] != "over"
+    assert cold(Path(table.db), table.id).encounter.states["Brawler 2"].health.alive
+
+
+def test_mst2_wounds_and_condition(tmp_path: Path) -> None:
+    table = Table(tmp_path / "t.db", "Ford", "mst2")
+    for sheet, side in (("mst2/spearman.toml", "levy"), ("mst2/sellsword.toml", "blades")):
+        table("add", str(EXAMPLES / sheet), "--side", side)
+    table("set", "Spearman", "wounds=4")
+    assert table.state("Spearman")["state"] == {"wounds": 4}
+    assert "allowed keys are: wounds, condition" in table.refused("set", "Spearman", "hp=4")
+    assert "fighting" in table.refused("set", "Spearman", "condition=asleep")
+    table("set", "Sellsword", "condition=fled")
+    assert table.state("Sellsword")["condition"] == "fled"
+
+
+def test_remove_rename_hide_and_reveal(tmp_path: Path) -> None:
+    table = inn(tmp_path)
+    table("start", "--seed", "2")
+    table("rename", "Brawler 2", "Big Tam")
+    assert [c["id"] for c in table("show")["combatants"]] == ["Guard", "Brawler", "Big Tam"]
+    assert "already a combatant called 'guard'" in table.refused("rename", "Big Tam", "guard")
+    table("hide", "Big Tam")
+    assert "hidden already" in table.refused("hide", "Big Tam")
+    table("reveal", "Big Tam")
+    current = table("show")["turn"]
+    table("remove", current)
+    shown = table("show")
+    assert current not in [c["id"] for c in shown["combatants"]]
+    assert shown["turn"] not in (None, current)
+    assert "no combatant is called" in table.refused("remove", current)
+    table("undo")
+    assert table("show")["turn"] == current
+    tables = Tables(Store(Path(table.db)))
+    assert tables.fold(tables.table(table.id)).state == cold(Path(table.db), table.id)
+
+
+def test_move_puts_a_turn_before_or_after_another(tmp_path: Path) -> None:
+    tables = Tables(Store(tmp_path / "t.db"))
+    row = tables.new("Ford", "mst2")
+    for sheet, side in (
+        ("spearman.toml", "levy"),
+        ("sellsword.toml", "blades"),
+        ("goblin.toml", "levy"),
+    ):
+        tables.run(row, tables.joining(row, str(EXAMPLES / "mst2" / sheet), side=side))
+    state = tables.run(row, Start()).state
+    assert (state.current, state.encounter.queue) == ("Spearman", ("Sellsword", "Goblin"))
+    state = tables.run(row, Move("Goblin", before="Sellsword")).state
+    assert (state.current, state.encounter.queue) == ("Spearman", ("Goblin", "Sellsword"))
+    state = tables.run(row, Move("Spearman", after="Sellsword")).state  # put off
+    assert (state.current, state.encounter.queue) == ("Goblin", ("Sellsword", "Spearman"))
+    state = tables.run(row, Move("Sellsword", before="Goblin")).state  # takes over
+    assert (state.current, state.encounter.queue) == ("Sellsword", ("Goblin", "Spearman"))
+    with pytest.raises(Exception, match="before or after whom"):
+        tables.run(row, Move("Goblin"))
+    tables.run(row, Next())
+    tables.run(row, Next())
+    tables.run(row, Next())
+    with pytest.raises(Exception, match="no turn left this round"):
+        tables.run(row, Move("Goblin", before="Spearman"))
+    assert Tables(Store(tmp_path / "t.db")).fold(row).state == tables.fold(row).state
+
+
+def test_a_midian_turn_put_off_gets_its_action_back(tmp_path: Path) -> None:
+    tables = Tables(Store(tmp_path / "t.db"))
+    row = tables.new("Inn", "midian")
+    for sheet, side in (("guard.toml", "watch"), ("brawler.toml", "rowdies")):
+        tables.run(row, tables.joining(row, str(EXAMPLES / "midian" / sheet), side=side))
+    state = tables.run(row, Start(), rolls=(3, 1), choices=["stance=normal"]).state
+    first = state.current
+    assert first is not None
+    other = "Guard" if first == "Brawler" else "Brawler"
+    fold = tables.fold(row)
+    spent = fold.rules.ruleset.snapshot(state.encounter, first)["actions_left"]
+    state = tables.run(row, Move(first, after=other)).state
+    assert state.current == other
+    assert fold.rules.ruleset.snapshot(state.encounter, first)["actions_left"] == spent + 1
+
+
+def api(client: TestClient, row: TableRow, token: str, **command: Any) -> Any:
+    version = client.get(f"/api/tables/{row.id}", headers={"Authorization": f"Bearer {token}"})
+    return client.post(
+        f"/api/tables/{row.id}/commands",
+        json={"expected_version": version.json()["version"], "command": command},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+
+
+def test_the_powers_through_the_api_and_what_players_see(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    tables = Tables(Store(db))
+    row = tables.new("Ford", "mst2")
+    for sheet, side, player in (
+        ("spearman.toml", "levy", True),
+        ("sellsword.toml", "blades", False),
+        ("goblin.toml", "blades", False),
+    ):
+        tables.run(
+            row, tables.joining(row, str(EXAMPLES / "mst2" / sheet), side=side, player=player)
+        )
+    tables.run(row, Set("Sellsword", {"wounds": 2}))
+    tables.store.close()
+    gm, player = row.gm_token, row.player_token
+    with TestClient(create_app(db)) as client:
+        assert api(client, row, gm, verb="hide", who="Goblin").status_code == 200
+        assert (
+            api(client, row, gm, verb="note", text="the goblin hides in the reeds").status_code
+            == 200
+        )
+        assert (
+            api(client, row, gm, verb="set", who="Spearman", values={"wounds": 1}).status_code
+            == 200
+        )
+        refused = api(client, row, gm, verb="set", who="Spearman", values={"wounds": -1})
+        assert refused.status_code == 422 and "wounds" in refused.json()["error"]
+        assert (
+            api(client, row, gm, verb="rename", who="Sellsword", name="Hired blade").status_code
+            == 200
+        )
+        assert api(client, row, player, verb="remove", who="Spearman").status_code == 403
+        seen = client.get(f"/api/tables/{row.id}?token={player}").json()
+        assert [c["id"] for c in seen["combatants"]] == ["Spearman", "Hired blade"]
+        spearman, blade = seen["combatants"]
+        assert spearman["state"] == {"wounds": 1}
+        assert blade["state"] == {"health": "hurt"}
+        assert seen["notes"] == [] and all(c["source"] == "" for c in seen["combatants"])
+        assert "Goblin" not in str(seen) and player not in str(seen) and gm not in str(seen)
+        board = client.get(f"/p/{row.id}/board?token={player}").text
+        assert "Goblin" not in board and "reeds" not in board
+        full = client.get(f"/api/tables/{row.id}?token={gm}").json()
+        assert [c["id"] for c in full["combatants"]] == ["Spearman", "Hired blade", "Goblin"]
+        assert api(client, row, gm, verb="reveal", who="Goblin").status_code == 200
+        assert api(client, row, gm, verb="remove", who="Goblin").status_code == 200
+        assert api(client, row, gm, verb="undo").status_code == 200
+        assert "Goblin" in str(client.get(f"/api/tables/{row.id}?token={player}").json())
+
+
+def test_the_commands_are_values_that_replay(tmp_path: Path) -> None:
+    """Every power is logged as a command and folds back from the log."""
+    tables = Tables(Store(tmp_path / "t.db"))
+    row = tables.new("Ford", "mst2")
+    for sheet, side in (("spearman.toml", "levy"), ("sellsword.toml", "blades")):
+        tables.run(row, tables.joining(row, str(EXAMPLES / "mst2" / sheet), side=side))
+    tables.run(row, Start())
+    for command in (
+        Set("Spearman", {"wounds": 3}),
+        Hide("Sellsword"),
+        Reveal("Sellsword"),
+        Rename("Spearman", "Levy spear"),
+        Move("Sellsword", before="Levy spear"),
+        Remove("Sellsword"),
+    ):
+        tables.run(row, command)
+    live = tables.fold(row).state
+    assert Tables(Store(tmp_path / "t.db")).fold(row).state == live
+    assert [c.id for c in live.encounter.combatants] == ["Levy spear"]
