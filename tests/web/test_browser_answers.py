@@ -16,6 +16,7 @@ import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -150,3 +151,71 @@ def test_the_tactics_play_a_turn_and_then_the_rest_of_the_fight(ford: Page) -> N
     ford.click("#run-to-end")
     expect(ford.locator(".status")).to_contain_text("The fight is over")
     expect(ford.locator("#run-to-end")).to_have_count(0)
+
+
+def test_the_game_masters_powers_from_the_board(inn: Page) -> None:
+    def menu(who: str) -> Any:
+        found = inn.locator(f'details[data-menu="{who}"]')
+        if found.get_attribute("open") is None:
+            found.locator("summary").click()
+        return found
+
+    def done(before: str) -> None:
+        expect(inn.locator("#panel .panel")).not_to_have_attribute("data-version", before)
+
+    inn.click("#start")
+    inn.fill("#face", "3")
+    inn.click("#enter-face")
+    inn.locator("#pending button.choice", has_text="normal").first.click()
+    inn.fill("#face", "10")
+    inn.click("#enter-face")
+    before = version(inn)
+    inn.locator("#pending button.choice", has_text="normal").first.click()
+    done(before)
+    # set by fiat, checked like a sheet value
+    before = version(inn)
+    guard = menu("Guard")
+    guard.locator('input[name="pairs"]').fill("hit_points=7")
+    guard.locator("button", has_text="Set").click()
+    done(before)
+    expect(inn.locator('tr[data-id="Guard"] [data-key="hit_points"]')).to_have_text("7")
+    guard = menu("Guard")
+    guard.locator('input[name="pairs"]').fill("hit_points=-3")
+    guard.locator("button", has_text="Set").click()
+    expect(inn.locator("#message")).to_contain_text("hit_points")
+    # a condition with its duration on the board, and off again
+    before = version(inn)
+    guard = menu("Guard")
+    guard.locator('input[name="text"]').fill("prone")
+    guard.locator('select[name="until"]').select_option("end")
+    guard.locator("button", has_text="Mark").click()
+    done(before)
+    expect(inn.locator('tr[data-id="Guard"] .tag')).to_contain_text("prone until the end of Guard")
+    before = version(inn)
+    inn.locator('tr[data-id="Guard"] form.untag button').click()
+    done(before)
+    expect(inn.locator('tr[data-id="Guard"] .tag')).to_have_count(0)
+    # rename, hide, move, remove
+    before = version(inn)
+    brawler = menu("Brawler")
+    brawler.locator('input[name="name"]').fill("Big Tam")
+    brawler.locator("button", has_text="Rename").click()
+    done(before)
+    expect(inn.locator('tr[data-id="Big Tam"]')).to_have_count(1)
+    before = version(inn)
+    menu("Big Tam").locator("button", has_text="Hide from the players").click()
+    done(before)
+    expect(inn.locator('tr[data-id="Big Tam"] .tag', has_text="hidden")).to_have_count(1)
+    before = version(inn)
+    mover = menu("Guard")
+    mover.locator('select[name="where"]').select_option("before")
+    mover.locator('select[name="other"]').select_option("Big Tam")
+    mover.locator("button", has_text="Move its turn").click()
+    done(before)
+    expect(inn.locator("#turn")).to_have_text("Guard")
+    inn.once("dialog", lambda dialog: dialog.accept())
+    before = version(inn)
+    menu("Big Tam").locator("button", has_text="Remove").click()
+    done(before)
+    expect(inn.locator('tr[data-id="Big Tam"]')).to_have_count(0)
+    expect(inn.locator(".status")).to_contain_text("The fight is over")

@@ -674,20 +674,9 @@ def _options(
     pairs: Sequence[str], *, flag: str = "--option", example: str = "--option order=shuffled"
 ) -> dict[str, Any]:
     """``KEY=VALUE`` pairs, each value read as TOML (a number, a word, a list)."""
-    import tomllib
+    from affray.table.commands import parse_pairs
 
-    from affray.errors import AffrayError
-
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        key, equals, value = pair.partition("=")
-        if not equals or not key.strip():
-            raise AffrayError(f"{flag} {pair!r} is not KEY=VALUE", hint=f"e.g. {example}")
-        try:
-            options[key.strip()] = tomllib.loads(f"v = {value}")["v"]
-        except tomllib.TOMLDecodeError:
-            options[key.strip()] = value
-    return options
+    return parse_pairs(pairs, flag=flag, example=example)
 
 
 def _play(

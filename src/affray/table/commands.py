@@ -268,3 +268,26 @@ def inputs_from_data(data: Mapping[str, Any]) -> Inputs:
     answers: Sequence[Sequence[str]] = data.get("answers", ())
     era = data.get("era", 1)
     return Inputs(tuple(faces), tuple(Answered(*answer) for answer in answers), int(era))
+
+
+def parse_pairs(
+    pairs: Sequence[str], *, flag: str = "KEY=VALUE", example: str = "wounds=2"
+) -> dict[str, Any]:
+    """``["wounds=2", "condition=out"]`` → ``{"wounds": 2, "condition": "out"}``: each
+    value read as TOML (a number, true/false, a list), or else taken as text.
+
+    Raises:
+        TableError: a pair that is not KEY=VALUE.
+    """
+    import tomllib
+
+    values: dict[str, Any] = {}
+    for pair in pairs:
+        key, equals, value = pair.partition("=")
+        if not equals or not key.strip():
+            raise TableError(f"{flag} {pair!r} is not KEY=VALUE", hint=f"e.g. {example}")
+        try:
+            values[key.strip()] = tomllib.loads(f"v = {value}")["v"]
+        except tomllib.TOMLDecodeError:
+            values[key.strip()] = value.strip()
+    return values

@@ -68,6 +68,7 @@ def show_data(
                 ],
                 "source": state.sources.get(c.id, ""),
                 "player": c.id in state.players,
+                "hidden": c.id in state.hidden,
             }
             for c in encounter.combatants
         ],
@@ -113,6 +114,7 @@ def player_data(table: TableRow, fold: Fold) -> dict[str, Any]:
             combatant["state"] = {"health": combatant["health"]}
             combatant["conditions"] = []
         combatant["source"] = ""
+        del combatant["hidden"]
         shown.append(combatant)
     data["combatants"] = shown
     data["order"] = [cid for cid in data["order"] if cid not in hidden]

@@ -22,7 +22,7 @@ from affray.table import (
     Tables,
     Unmark,
 )
-from affray.table.commands import Hide, Move, Remove, Rename, Reveal, Set
+from affray.table.commands import Hide, Move, Remove, Rename, Reveal, Set, parse_pairs
 
 VERBS = (
     "add",
@@ -134,6 +134,8 @@ def parse(tables: Tables, table: TableRow, data: Mapping[str, Any]) -> Request:
             return Request(verb, Unmark(_text(data, "who"), _text(data, "text")))
         case "set":
             values = data.get("values")
+            if values is None and isinstance(data.get("pairs"), str):  # the page's field
+                values = parse_pairs(data["pairs"].split())
             if not isinstance(values, Mapping) or not values or len(values) > 20:
                 raise TableError('values must be {"KEY": VALUE, ...}', hint='e.g. {"wounds": 2}')
             return Request(verb, Set(_text(data, "who"), {str(k): v for k, v in values.items()}))
@@ -147,6 +149,12 @@ def parse(tables: Tables, table: TableRow, data: Mapping[str, Any]) -> Request:
             return Request(verb, Rename(_text(data, "who"), _text(data, "name")))
         case "move":
             before, after = _optional_text(data, "before"), _optional_text(data, "after")
+            if data.get("where") in ("before", "after"):  # the page's two fields
+                before, after = (None, None)
+                if data["where"] == "before":
+                    before = _text(data, "other")
+                else:
+                    after = _text(data, "other")
             return Request(verb, Move(_text(data, "who"), before, after))
         case _:
             return Request(verb, Note(_text(data, "text")))

@@ -17,6 +17,13 @@ document.addEventListener("keydown", function (event) {
 document.addEventListener("htmx:beforeRequest", function (event) {
   var elt = event.detail.elt;
   var live = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
+  // nor is the board, while the game master types in one of its menus
+  if (elt && elt.id === "board" && live && live.type === "sse:change" &&
+      elt.contains(document.activeElement) &&
+      ["INPUT", "SELECT", "TEXTAREA"].indexOf(document.activeElement.tagName) >= 0) {
+    event.preventDefault();
+    return;
+  }
   if (!elt || elt.id !== "panel" || !live || live.type !== "sse:change") {
     return;
   }
