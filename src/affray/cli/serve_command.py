@@ -25,10 +25,12 @@ def serve_command(db: str | None, host: str, port: int) -> None:
     base = f"http://{shown}:{port}"
     with Store(path) as store:
         tables = store.tables()
+        key = store.home_key()
     click.echo(f"affray tracker on {base} (database {path}); Ctrl-C stops it")
+    click.echo(f"  home (every table, and new ones): {base}/?key={key}")
     if not tables:
-        click.echo('No tables yet: make one with `affray table new "NAME" --system mst2`.')
-    for row, _ in tables:
+        click.echo("No tables yet: make one on the home page.")
+    for row, _ in (t for t in tables if not t[0].archived):
         click.echo(f"  {row.name}: game master {base}/t/{row.id}?token={row.gm_token}")
         click.echo(
             f"  {' ' * len(row.name)}  players     {base}/p/{row.id}?token={row.player_token}"

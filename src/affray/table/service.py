@@ -129,6 +129,10 @@ class Tables:
     def table(self, ref: str) -> TableRow:
         return self.store.table(ref)
 
+    def forget(self, table_id: str) -> None:
+        """Drop what is kept in memory of a table (it was deleted)."""
+        self._folds.pop(table_id, None)
+
     def fold(self, table: TableRow) -> Fold:
         """The table's log folded up to its latest change."""
         fold = self._folds.get(table.id)

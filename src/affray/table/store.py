@@ -50,6 +50,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             payload TEXT NOT NULL
         )""",
     ),
+    (
+        "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        "ALTER TABLE tables ADD COLUMN archived INTEGER NOT NULL DEFAULT 0",
+    ),
 )
 """Schema migrations, in order; ``user_version`` is how many have run."""
 
@@ -74,6 +78,11 @@ class TableRow:
     gm_token: str
     player_token: str
     created: str
+    archived: bool = False
+
+
+COLUMNS = "id, name, system, options, gm_token, player_token, created, archived"
+"""The columns of a table's row, in :class:`TableRow`'s order."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +175,7 @@ class Store:
                 _now(),
             )
             self.db.execute(
-                "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO tables ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, 0)",
                 (
                     row.id,
                     row.name,
@@ -185,10 +194,10 @@ class Store:
         Raises:
             TableError: there is none.
         """
-        found = self.db.execute("SELECT * FROM tables WHERE id = ?", (ref,)).fetchone()
+        found = self.db.execute(f"SELECT {COLUMNS} FROM tables WHERE id = ?", (ref,)).fetchone()
         if found is None:
             named = self.db.execute(
-                "SELECT * FROM tables WHERE lower(name) = lower(?)", (ref,)
+                f"SELECT {COLUMNS} FROM tables WHERE lower(name) = lower(?)", (ref,)
             ).fetchall()
             found = named[0] if len(named) == 1 else None
         if found is None:
@@ -211,10 +220,45 @@ class Store:
     def tables(self) -> list[tuple[TableRow, int]]:
         """Every table, oldest first, with its version."""
         rows = self.db.execute(
-            "SELECT t.*, (SELECT coalesce(max(version), 0) FROM changes c "
-            "WHERE c.table_id = t.id) FROM tables t ORDER BY created, id"
+            f"SELECT {COLUMNS}, (SELECT coalesce(max(version), 0) FROM changes c "
+            "WHERE c.table_id = tables.id) FROM tables ORDER BY created, id"
         ).fetchall()
-        return [(_table_row(row[:7]), row[7]) for row in rows]
+        return [(_table_row(row[:8]), row[8]) for row in rows]
+
+    def last_change(self, table_id: str) -> str | None:
+        """When the table last changed (its creation if it never did)."""
+        found = self.db.execute(
+            "SELECT max(created) FROM changes WHERE table_id = ?", (table_id,)
+        ).fetchone()
+        return None if found is None else found[0]
+
+    def home_key(self) -> str:
+        """The key of the tracker's home page, made with the database's first need of
+        it and kept in it."""
+        with self._transaction():
+            found = self.db.execute("SELECT value FROM settings WHERE key = 'home_key'").fetchone()
+            if found is not None:
+                return str(found[0])
+            key = secrets.token_urlsafe(18)
+            self.db.execute("INSERT INTO settings VALUES ('home_key', ?)", (key,))
+            return key
+
+    def archive(self, table_id: str, archived: bool) -> None:
+        """Put a table away from the home page's list, or bring it back."""
+        with self._transaction():
+            self.db.execute(
+                "UPDATE tables SET archived = ? WHERE id = ?", (int(archived), table_id)
+            )
+
+    def delete(self, table_id: str) -> None:
+        """A table and its whole log gone for good."""
+        with self._transaction():
+            for statement in (
+                "DELETE FROM pending WHERE table_id = ?",
+                "DELETE FROM changes WHERE table_id = ?",
+                "DELETE FROM tables WHERE id = ?",
+            ):
+                self.db.execute(statement, (table_id,))
 
     # -- changes ------------------------------------------------------------------------
 
@@ -294,8 +338,8 @@ class Writer:
 
 
 def _table_row(row: tuple[Any, ...]) -> TableRow:
-    tid, name, system, options, gm, player, created = row
-    return TableRow(tid, name, system, json.loads(options), gm, player, created)
+    tid, name, system, options, gm, player, created, archived = row
+    return TableRow(tid, name, system, json.loads(options), gm, player, created, bool(archived))
 
 
 def _now() -> str:

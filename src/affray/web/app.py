@@ -36,7 +36,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from affray import bestiary
+from affray import bestiary, registry
 from affray.errors import (
     AffrayError,
     ConflictError,
@@ -117,6 +117,71 @@ class Tracker:
         if row is not None and row.id != table_id:
             row = None  # ids only, on the web
         return row, self.tables.store.token_owner(token)
+
+    def home_key(self, request: HttpRequest) -> None:
+        """The home page's key, from ``?key=`` or the Bearer header.
+
+        Raises:
+            HTTPException: 401 with none, 403 with a wrong one.
+        """
+        given = request.query_params.get("key") or _token(request)
+        if not given:
+            raise HTTPException(
+                401, "the home page needs its key: /?key=KEY (affray serve prints it)"
+            )
+        if not secrets.compare_digest(given, self.locked(self.tables.store.home_key)):
+            raise HTTPException(403, "that is not this tracker's key")
+
+    def listing(self) -> dict[str, list[dict[str, Any]]]:
+        """Every table for the home page: active and archived, each with where its fight
+        stands, its last change and its two tokens."""
+        active: list[dict[str, Any]] = []
+        archived: list[dict[str, Any]] = []
+        for row, _ in self.tables.store.tables():
+            try:
+                shown = show_data(row, self.tables.fold(row))
+                where = {
+                    "setup": f"setting up ({len(shown['combatants'])} combatants)",
+                    "turn": f"round {shown['round']}, {shown['turn']}'s turn",
+                    "round over": f"round {shown['round']} is over",
+                    "over": "the fight is over",
+                }[shown["phase"]]
+            except AffrayError as error:  # a log this affray cannot read: still listed
+                where = f"cannot be read ({error.message})"
+            entry = {
+                "id": row.id,
+                "name": row.name,
+                "system": row.system,
+                "where": where,
+                "last": (self.tables.store.last_change(row.id) or row.created).replace("T", " ")[
+                    :16
+                ],
+                "gm_token": row.gm_token,
+                "player_token": row.player_token,
+            }
+            (archived if row.archived else active).append(entry)
+        return {"active": active, "archived": archived}
+
+    def home_do(self, form: Mapping[str, str]) -> str | None:
+        """A change from the home page; a message to show, if any."""
+        verb = form.get("verb")
+        if verb == "new":
+            from affray.table.commands import parse_pairs
+
+            options = parse_pairs(form.get("options", "").split(), flag="option")
+            row = self.tables.new(form.get("name", ""), form.get("system", ""), options)
+            return f"Made {row.name}."
+        row = self.tables.table(form.get("table", ""))
+        if verb in ("archive", "restore"):
+            self.tables.store.archive(row.id, verb == "archive")
+            return None
+        if verb == "delete":
+            if not row.archived:
+                raise TableError("archive a table before deleting it")
+            self.tables.store.delete(row.id)
+            self.tables.forget(row.id)
+            return f"Deleted {row.name}."
+        raise TableError(f"unknown verb {verb!r}")
 
     # -- reading --------------------------------------------------------------------
 
@@ -256,6 +321,32 @@ def create_app(db: str | Path, *, poll_s: float = 0.2) -> Starlette:
     def page(name: str, **context: Any) -> HTMLResponse:
         return HTMLResponse(tracker.pages.get_template(name).render(**context))
 
+    async def home(request: HttpRequest) -> Response:
+        tracker.home_key(request)
+        key = request.query_params.get("key") or _token(request)
+        return page(
+            "home.html",
+            key=key,
+            db=tracker.tables.store.path,
+            systems=registry.all_systems(),
+            listing=await tracker.call(tracker.listing),
+            message=None,
+        )
+
+    async def home_list(request: HttpRequest) -> Response:
+        tracker.home_key(request)
+        return page("_home.html", listing=await tracker.call(tracker.listing), message=None)
+
+    async def home_change(request: HttpRequest) -> Response:
+        tracker.home_key(request)
+        form = await request.form()
+        data = {k: v for k, v in form.items() if isinstance(v, str)}
+        try:
+            message = await tracker.call(tracker.home_do, data)
+        except AffrayError as error:
+            message = error.message + (f" — {error.hint}" if error.hint else "")
+        return page("_home.html", listing=await tracker.call(tracker.listing), message=message)
+
     async def gm_page(request: HttpRequest) -> Response:
         row, _ = await tracker.access(request, write=True)
         shown = await tracker.call(tracker.show, row)
@@ -362,6 +453,9 @@ def create_app(db: str | Path, *, poll_s: float = 0.2) -> Starlette:
 
     app = Starlette(
         routes=[
+            Route("/", home),
+            Route("/home/list", home_list),
+            Route("/home/do", home_change, methods=["POST"]),
             Route("/api/tables/{table}", api_show),
             Route("/api/tables/{table}/commands", api_command, methods=["POST"]),
             Route("/api/tables/{table}/stream", api_stream),

@@ -1,0 +1,75 @@
+"""The tracker's home page: its key, every table with its two links (tables made in a
+terminal too, without a restart), a new table with its options, archive, bring back
+and delete."""
+
+from __future__ import annotations
+
+from starlette.testclient import TestClient
+
+from affray.table import Store, Tables
+from tests.web.conftest import Setup
+
+
+def key_of(setup: Setup) -> str:
+    with Store(setup.db) as store:
+        return store.home_key()
+
+
+def test_the_home_page_needs_its_key(client: TestClient, setup: Setup) -> None:
+    assert client.get("/").status_code == 401
+    assert client.get("/?key=nonsense").status_code == 403
+    assert client.post("/home/do", data={"verb": "new", "name": "X"}).status_code == 401
+    key = key_of(setup)
+    assert key == key_of(setup)  # kept with the database
+    page = client.get(f"/?key={key}")
+    assert page.status_code == 200
+    for row in (setup.ford, setup.inn):
+        assert f"/t/{row.id}?token={row.gm_token}" in page.text
+        assert f"/p/{row.id}?token={row.player_token}" in page.text
+
+
+def test_tables_made_elsewhere_show_up_and_new_ones_are_made(
+    client: TestClient, setup: Setup
+) -> None:
+    key = key_of(setup)
+    auth = {"Authorization": f"Bearer {key}"}
+    tables = Tables(Store(setup.db))
+    made = tables.new("Cellar", "midian")
+    tables.store.close()
+    assert "Cellar" in client.get("/home/list", headers=auth).text
+    done = client.post(
+        "/home/do",
+        data={
+            "verb": "new",
+            "name": "Bridge",
+            "system": "mst2",
+            "options": "order=shuffled max_rounds=20",
+        },
+        headers=auth,
+    )
+    assert done.status_code == 200 and "Made Bridge." in done.text
+    with Store(setup.db) as store:
+        bridge = store.table("bridge")
+    assert (bridge.system, dict(bridge.options)) == (
+        "mst2",
+        {"order": "shuffled", "max_rounds": 20},
+    )
+    refused = client.post(
+        "/home/do",
+        data={"verb": "new", "name": "Bad", "system": "mst2", "options": "speed=3"},
+        headers=auth,
+    )
+    assert "speed" in refused.text and "Made" not in refused.text
+    # archive, bring back, delete (only an archived table)
+    not_yet = client.post("/home/do", data={"verb": "delete", "table": made.id}, headers=auth)
+    assert "archive a table before deleting it" in not_yet.text
+    client.post("/home/do", data={"verb": "archive", "table": made.id}, headers=auth)
+    listed = client.get("/home/list", headers=auth).text
+    assert 'id="archived"' in listed and "Bring back" in listed
+    client.post("/home/do", data={"verb": "restore", "table": made.id}, headers=auth)
+    assert 'id="archived"' not in client.get("/home/list", headers=auth).text
+    client.post("/home/do", data={"verb": "archive", "table": made.id}, headers=auth)
+    gone = client.post("/home/do", data={"verb": "delete", "table": made.id}, headers=auth)
+    assert "Deleted Cellar." in gone.text
+    with Store(setup.db) as store:
+        assert made.id not in [row.id for row, _ in store.tables()]
