@@ -219,3 +219,31 @@ def test_the_game_masters_powers_from_the_board(inn: Page) -> None:
     done(before)
     expect(inn.locator('tr[data-id="Big Tam"]')).to_have_count(0)
     expect(inn.locator(".status")).to_contain_text("The fight is over")
+
+
+def test_a_server_that_is_gone_is_said_plainly(browser: Browser, server: Server) -> None:  # noqa: F811
+    row = server.setup.ford
+    page = browser.new_page(viewport={"width": 1366, "height": 768})
+    page.goto(f"{server.url}/t/{row.id}?token={row.gm_token}")
+    expect(page.locator("#start")).to_be_visible()
+    expect(page.locator("#offline")).to_be_hidden()
+    page.route("**/do", lambda route: route.abort())  # the server cannot be reached
+    page.click("#start")
+    expect(page.locator("#offline")).to_be_visible()
+    expect(page.locator("#offline")).to_contain_text("Cannot reach the server")
+    page.unroute("**/do")
+    page.click("#start")
+    expect(page.locator("#offline")).to_be_hidden()
+    page.close()
+
+
+def test_engagements_are_on_the_board(ford: Page) -> None:
+    ford.click("#start")
+    before = version(ford)
+    ford.locator('button[data-label="attack Sellsword"]').click()
+    ford.click("#tactics-choose")
+    ford.click("#roll-rest")
+    expect(ford.locator("#panel .panel")).not_to_have_attribute("data-version", before)
+    expect(ford.locator('tr[data-id="Spearman"] .engaged')).to_contain_text(
+        "engaged with Sellsword"
+    )

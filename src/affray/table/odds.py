@@ -125,7 +125,7 @@ def _ready(rules: Rules, state: TableState) -> None:
     if phase is Phase.SETUP and len(state.encounter.sides) < 2:
         raise TableError(
             "a fight needs combatants on at least two sides",
-            hint="add combatants with `affray table add`",
+            hint="add combatants on a second side",
         )
 
 

@@ -164,7 +164,7 @@ def move(rules: Rules, state: TableState, command: Move) -> Done:
     """``who``'s next turn this round just before or after ``other``'s (the current
     turn counts as to come: put off, its bookkeeping undone; or taken over)."""
     if (command.before is None) == (command.after is None):
-        raise RulesError("move before or after whom?", hint="give one of --before and --after")
+        raise RulesError("move before or after whom?", hint="give one of before and after")
     who = state.resolve(command.who)
     other = state.resolve(command.before or command.after or "")
     if other == who:

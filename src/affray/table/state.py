@@ -235,7 +235,7 @@ def _add(rules: Rules, state: TableState, command: Add) -> tuple[TableState, lis
     if any(c.id.lower() == command.combatant.lower() for c in encounter.combatants):
         raise RulesError(
             f"there is already a combatant called {command.combatant!r}",
-            hint="give the new one another name with --as",
+            hint="give the new one another name",
         )
     sheet = sheet_from_data(command.sheet, command.source)
     if not rules.system.owns(sheet):
@@ -273,13 +273,13 @@ def _start(
     if state.started:
         raise RulesError(
             f"the fight has started already (round {state.round})",
-            hint="go on with `affray table act` and `affray table next`",
+            hint="go on with act and next (the page: an action, or Pass)",
         )
     sides = {c.side for c in state.encounter.combatants}
     if len(sides) < 2:
         raise RulesError(
             "a fight needs combatants on at least two sides",
-            hint="add more combatants with `affray table add TABLE SHEET --side SIDE`",
+            hint="add combatants on a second side",
         )
     cursor, events = turns.start(state.cursor, rules.ruleset, answers, name=command.name)
     return replace(state, cursor=cursor), events
@@ -377,7 +377,10 @@ def _fighting_phase(rules: Rules, state: TableState) -> Phase:
     """
     phase = state.phase(rules)
     if phase is Phase.SETUP:
-        raise RulesError("the fight has not started", hint="start it with `affray table start`")
+        raise RulesError(
+            "the fight has not started",
+            hint="start it first (table start; the page: Start round 1)",
+        )
     if phase is Phase.OVER:
         raise RulesError(_over(rules, state), hint="undo to go back, or add combatants")
     return phase
@@ -387,12 +390,12 @@ def _check_turn(rules: Rules, state: TableState, actor: str) -> None:
     if _fighting_phase(rules, state) is Phase.ROUND_OVER:
         raise RulesError(
             f"every turn of round {state.round} is taken",
-            hint=f"`affray table next` ends the round and starts round {state.round + 1}",
+            hint=f"next (the page: Next round) ends the round and starts round {state.round + 1}",
         )
     if state.current != actor:
         raise RulesError(
             f"it is {state.current}'s turn, not {actor}'s",
-            hint=f"act for {state.current}, or pass its turn with `affray table next`",
+            hint=f"act for {state.current}, or pass its turn (next; the page: Pass)",
         )
 
 

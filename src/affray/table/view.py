@@ -69,6 +69,10 @@ def show_data(
                 "source": state.sources.get(c.id, ""),
                 "player": c.id in state.players,
                 "hidden": c.id in state.hidden,
+                "engaged": [
+                    {"with": other, "distance": encounter.distance(c.id, other)}
+                    for other in encounter.engaged_with(c.id)
+                ],
             }
             for c in encounter.combatants
         ],
@@ -114,6 +118,7 @@ def player_data(table: TableRow, fold: Fold) -> dict[str, Any]:
             combatant["state"] = {"health": combatant["health"]}
             combatant["conditions"] = []
         combatant["source"] = ""
+        combatant["engaged"] = [e for e in combatant["engaged"] if e["with"] not in hidden]
         del combatant["hidden"]
         shown.append(combatant)
     data["combatants"] = shown

@@ -48,3 +48,12 @@ document.addEventListener("submit", function (event) {
     htmx.process(form);
   }
 }, true);
+// a request that never reached the server says so, until one does
+document.addEventListener("htmx:sendError", function () {
+  var banner = document.getElementById("offline");
+  if (banner) { banner.hidden = false; }
+});
+document.addEventListener("htmx:afterRequest", function (event) {
+  var banner = document.getElementById("offline");
+  if (banner && event.detail.successful) { banner.hidden = true; }
+});
