@@ -113,6 +113,9 @@ class RuleSystem(Generic[SheetT, StateT, RulesetT, TacticsT]):
             set to ``values``, checked like sheet values (SheetError naming
             ``where`` and the key).
         conditions: the words ``edit`` takes for ``condition``.
+        health: how a combatant still fighting looks from across the table (unhurt,
+            hurt, bloodied), if the system says it its own way; else it is
+            measured by the ruleset's ``weakness``.
     """
 
     name: str
@@ -145,6 +148,7 @@ class RuleSystem(Generic[SheetT, StateT, RulesetT, TacticsT]):
         | None
     ) = None
     conditions: tuple[str, ...] = ()
+    health: Callable[[Encounter[SheetT, StateT], str], str] | None = None
 
     def owns(self, sheet: object) -> bool:
         """Whether ``sheet`` is one of this system's sheets."""

@@ -211,3 +211,23 @@ def test_the_commands_are_values_that_replay(tmp_path: Path) -> None:
     live = tables.fold(row).state
     assert Tables(Store(tmp_path / "t.db")).fold(row).state == live
     assert [c.id for c in live.encounter.combatants] == ["Levy spear"]
+
+
+def test_health_words_read_right_for_midian(tmp_path: Path) -> None:
+    from affray.table.view import health_word
+
+    tables = Tables(Store(tmp_path / "t.db"))
+    row = tables.new("Inn", "midian")
+    tables.run(row, tables.joining(row, str(EXAMPLES / "midian" / "guard.toml"), side="watch"))
+    words = []
+    for values in (
+        {"hit_points": 20},
+        {"hit_points": 12},
+        {"hit_points": 10},
+        {"hit_points": 20, "life_points": 9},
+        {"condition": "unconscious"},
+    ):
+        tables.run(row, Set("Guard", values))
+        words.append(health_word(tables.fold(row), "Guard"))
+    # the guard has 20 hit points and 10 life points
+    assert words == ["unhurt", "hurt", "bloodied", "bloodied", "down"]

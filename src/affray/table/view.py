@@ -85,12 +85,15 @@ def show_data(
 
 def health_word(fold: Fold, cid: str) -> str:
     """How ``cid`` looks from across the table: unhurt, hurt, bloodied (half or more
-    of its health gone), down, or fled. Measured against its fresh state by the
-    system's own yardstick (``Ruleset.weakness``), so it works for every system."""
+    of its health gone), down, or fled. In the system's own words where it has them
+    (Midian: hit points, then life points), else measured against its fresh state by
+    the system's yardstick (``Ruleset.weakness``), so it works for every system."""
     ruleset = fold.rules.ruleset
     encounter = fold.state.encounter
     if not ruleset.fighting(encounter, cid):
         return "fled" if "fled" in ruleset.condition(encounter, cid) else "down"
+    if fold.rules.system.health is not None:
+        return fold.rules.system.health(encounter, cid)
     fresh = encounter.with_state(cid, ruleset.initial_state(encounter.sheet(cid)))
     before = ruleset.weakness(fresh, cid)
     lost = ruleset.weakness(encounter, cid) - before

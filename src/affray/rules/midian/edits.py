@@ -81,3 +81,17 @@ def edit(
     initiative = state.initiative if chosen.initiative is None else chosen.initiative
     state = replace(state, health=health, pool=pool, fled=fled, initiative=initiative)
     return release_fallen(encounter.with_state(cid, state), cid)
+
+
+def health(encounter: MidianEncounter, cid: str) -> str:
+    """How a Midian character still fighting looks: *unhurt*; *hurt* (hit points
+    lost, fewer than half); *bloodied* (half its hit points or more gone, or any life
+    point: the wounds that count)."""
+    state = encounter.states[cid].health
+    if state.life_points < state.max_life_points:
+        return "bloodied"
+    most = encounter.sheet(cid).hit_points
+    lost = most - state.hit_points
+    if lost <= 0:
+        return "unhurt"
+    return "bloodied" if 2 * lost >= most else "hurt"

@@ -15,7 +15,7 @@ from affray.registry import EncounterKeys, LiveOdds, RuleSystem, register
 from affray.rules.midian.attack import HitRule
 from affray.rules.midian.character import Character
 from affray.rules.midian.defence import Stance
-from affray.rules.midian.edits import CONDITIONS, edit
+from affray.rules.midian.edits import CONDITIONS, edit, health
 from affray.rules.midian.injury import WillpowerRule, WillpowerShock
 from affray.rules.midian.narration import HANDLERS
 from affray.rules.midian.resolve import Rules
@@ -175,5 +175,6 @@ SYSTEM: RuleSystem[Character, MidianState, MidianRuleset, MidianTactics] = regis
         topics=TOPICS,
         edit=edit,
         conditions=CONDITIONS,
+        health=health,
     )
 )
