@@ -40,6 +40,13 @@ class Action:
         """The narration of choosing this action ("" when its dice say it all)."""
         return self.words.format(target=self.target or "")
 
+    @property
+    def explain(self) -> str:
+        """What the action does, in a line for a person choosing it (the first
+        paragraph of its class's description)."""
+        text = (type(self).__doc__ or "").strip().split("\n\n")[0]
+        return " ".join(text.split())
+
 
 @dataclass(frozen=True, slots=True)
 class Attack(Action):

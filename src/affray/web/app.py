@@ -197,7 +197,7 @@ class Tracker:
         fold = self.tables.fold(row)
         state = fold.state
         system = fold.rules.system
-        actions = []
+        actions: list[dict[str, Any]] = []
         if state.phase(fold.rules) is Phase.TURN and state.current is not None:
             for action in fold.rules.ruleset.actions(state.encounter, state.current):
                 odds = None
@@ -210,9 +210,19 @@ class Tracker:
                         "name": action.name,
                         "target": action.target,
                         "odds": odds,
+                        "explain": action.explain,
                     }
                 )
-        return {"actions": actions}
+        # grouped: each foe's (or friend's) actions together, in the rules' order, then
+        # the actions at no one
+        groups: dict[str, list[dict[str, Any]]] = {}
+        for index, entry in enumerate(actions, start=1):
+            entry["index"] = index
+            heading = f"at {entry['target']}" if entry["target"] else "the rest"
+            groups.setdefault(heading, []).append(entry)
+        rest = groups.pop("the rest", [])
+        ordered = [*groups.items(), *([("the rest", rest)] if rest else [])]
+        return {"actions": actions, "groups": ordered}
 
     def log(self, row: TableRow) -> list[dict[str, Any]]:
         return journals.entries(self.tables.store.changes(row.id), self.tables.fold(row))
