@@ -363,3 +363,16 @@ def test_table_odds_from_the_terminal(tmp_path: Path) -> None:
     tables.run(tables.table(row.id), Run(to_end=True), seed=1)
     over = runner.invoke(cli, args)
     assert over.exit_code == 2 and "the fight is over" in over.output
+
+
+def test_reinforcements_of_one_side_are_imported_into_a_table(tmp_path: Path) -> None:
+    tables = Tables(Store(tmp_path / "t.db"))
+    row = imported(tables, EXAMPLES / "encounters" / "ogre.toml")
+    more = tmp_path / "more.toml"
+    more.write_text(
+        'system = "mst2"\nname = "More"\n[[sides]]\nname = "Bridge trolls"\nmembers = ["2 goblins"]\n'
+    )
+    joining = tables.importing(row, load_document(more), str(more), tmp_path)
+    dones = tables.run_all(row, joining.commands, options=joining.options)
+    sides = [c.side for c in dones[-1].state.encounter.combatants]
+    assert sides.count("Bridge trolls") == 2

@@ -80,6 +80,13 @@ class EncounterFile(_Open):
     sides: list[SideTable] = Field(min_length=2, max_length=20)
 
 
+class JoiningFile(EncounterFile):
+    """An encounter file imported into a table that may hold others already: one side
+    will do (reinforcements)."""
+
+    sides: list[SideTable] = Field(min_length=1, max_length=20)
+
+
 @dataclass(frozen=True, slots=True)
 class EncounterSetup(Generic[SheetT, StateT]):
     """A validated encounter, ready to run: its rule system, ruleset and state, and
@@ -382,8 +389,9 @@ class Roster:
 
 def roster(data: Mapping[str, Any], where: str) -> Roster:
     """The system, rules and members of an encounter file, side by side, validated as
-    :func:`encounter_from_data` does but with no sheet read (the table does that)."""
-    spec = validate(EncounterFile, data, where)
+    :func:`encounter_from_data` does but with no sheet read (the table does that), and
+    with one side allowed (reinforcements for a table)."""
+    spec = validate(JoiningFile, data, where)
     found: list[RosterEntry] = []
     system = registry.system(spec.system) if spec.system in registry.systems() else None
     options: dict[str, object] = {}
