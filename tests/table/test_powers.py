@@ -231,3 +231,26 @@ def test_health_words_read_right_for_midian(tmp_path: Path) -> None:
         words.append(health_word(tables.fold(row), "Guard"))
     # the guard has 20 hit points and 10 life points
     assert words == ["unhurt", "hurt", "bloodied", "bloodied", "down"]
+
+
+def test_the_players_see_only_the_conditions_meant_for_them(tmp_path: Path) -> None:
+    from affray.table import Mark
+    from affray.table.view import player_data
+
+    tables = Tables(Store(tmp_path / "t.db"))
+    row = tables.new("Ford", "mst2")
+    for sheet, side, player in (
+        ("spearman.toml", "levy", True),
+        ("sellsword.toml", "blades", False),
+    ):
+        tables.run(
+            row, tables.joining(row, str(EXAMPLES / "mst2" / sheet), side=side, player=player)
+        )
+    tables.run(row, Mark("Sellsword", "cursed"))
+    tables.run(row, Mark("Sellsword", "on fire", public=True))
+    tables.run(row, Mark("Spearman", "blessed"))
+    seen = {
+        c["id"]: [k["text"] for k in c["conditions"]]
+        for c in player_data(row, tables.fold(row))["combatants"]
+    }
+    assert seen == {"Spearman": ["blessed"], "Sellsword": ["on fire"]}

@@ -510,6 +510,11 @@ def move_command(
 )
 @click.option("--of", "of", default=None, metavar="NAME", help="Whose turn (default: WHO's).")
 @click.option("--turns", type=click.IntRange(min=1, max=1000), default=1, show_default=True)
+@click.option(
+    "--public",
+    is_flag=True,
+    help="The players see it on WHO even when WHO is not of their side.",
+)
 @expect_option
 @db_option
 @json_option
@@ -520,6 +525,7 @@ def mark_command(
     until: str | None,
     of: str | None,
     turns: int,
+    public: bool,
     expect: int | None,
     db: str | None,
     as_json: bool,
@@ -528,7 +534,7 @@ def mark_command(
     from affray.table import Edge, Mark
 
     ends = Edge(until) if until else None
-    _simple(table_ref, db, as_json, Mark(who, condition, ends, of, turns), expect)
+    _simple(table_ref, db, as_json, Mark(who, condition, ends, of, turns, public), expect)
 
 
 @table.command("unmark")

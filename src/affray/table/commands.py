@@ -91,6 +91,9 @@ class Mark:
     ends: Edge | None = None
     of: str | None = None
     turns: int = 1
+    public: bool = False
+    """Whether the players see it on someone not of their side (they always see their
+    own side's)."""
     verb: ClassVar[str] = "mark"
 
 

@@ -69,6 +69,7 @@ class Condition:
     ends: Edge | None = None
     of: str | None = None
     turns: int = 1
+    public: bool = False
 
     @property
     def until(self) -> str:
@@ -348,7 +349,7 @@ def _mark(state: TableState, command: Mark) -> tuple[TableState, list[Event]]:
         of = state.resolve(command.of) if command.of else who
     if command.turns < 1:
         raise RulesError(f"a condition lasts at least 1 turn, not {command.turns}")
-    condition = Condition(who, text, command.ends, of, command.turns)
+    condition = Condition(who, text, command.ends, of, command.turns, command.public)
     kept = tuple(c for c in state.conditions if (c.combatant, c.text) != (who, text))
     return replace(state, conditions=(*kept, condition)), [
         ConditionAdded(who, text, condition.until)

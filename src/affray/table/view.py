@@ -64,7 +64,8 @@ def show_data(
                 "condition": ruleset.condition(encounter, c.id),
                 "state": dict(ruleset.snapshot(encounter, c.id)),
                 "conditions": [
-                    {"text": k.text, "until": k.until} for k in state.conditions_of(c.id)
+                    {"text": k.text, "until": k.until, "public": k.public}
+                    for k in state.conditions_of(c.id)
                 ],
                 "source": state.sources.get(c.id, ""),
                 "player": c.id in state.players,
@@ -119,7 +120,7 @@ def player_data(table: TableRow, fold: Fold) -> dict[str, Any]:
         combatant["health"] = health_word(fold, combatant["id"])
         if not combatant["friend"]:
             combatant["state"] = {"health": combatant["health"]}
-            combatant["conditions"] = []
+            combatant["conditions"] = [k for k in combatant["conditions"] if k["public"]]
         combatant["source"] = ""
         combatant["engaged"] = [e for e in combatant["engaged"] if e["with"] not in hidden]
         del combatant["hidden"]

@@ -128,6 +128,7 @@ def parse(tables: Tables, table: TableRow, data: Mapping[str, Any]) -> Request:
                 ends,
                 _optional_text(data, "of"),
                 _int(data, "turns", 1),
+                _bool(data, "public", False),
             )
             return Request(verb, mark)
         case "unmark":
