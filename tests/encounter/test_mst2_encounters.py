@@ -323,3 +323,46 @@ def test_catalog_names_forgive_plurals() -> None:
     assert bestiary.text("mst2", "Goblins") is not None
     assert bestiary.text("mst2", "dragons") is None
     assert "ogre" in bestiary.names("mst2")
+
+
+def test_the_odds_of_a_shot_into_a_melee_say_who_could_be_hit() -> None:
+    """An archer shooting at an ogre locked in melee with the archer's friend: the live
+    odds split the shot between them as the rules do (odd d20: either, alike), checked
+    against the rules themselves, shot after shot."""
+    import random
+
+    from affray import registry
+    from affray.dice import RandomDice
+    from affray.encounter import Answers, Combatant, Encounter, FirstChoice, Shoot, named
+    from affray.rules.mst2.events import AttackRolled
+    from affray.sheets import load_sheet
+
+    system = registry.system("mst2")
+    ruleset = system.duel_ruleset()
+    sheets = {
+        "Archer": load_sheet(EXAMPLES / "mst2" / "archer.toml"),
+        "Sellsword": load_sheet(EXAMPLES / "mst2" / "sellsword.toml"),
+        "Ogre": load_sheet(EXAMPLES / "mst2" / "ogre.toml"),
+    }
+    sides = {"Archer": "road", "Sellsword": "road", "Ogre": "bridge"}
+    combatants = tuple(
+        Combatant(cid, sides[cid], named(sheet, cid)) for cid, sheet in sheets.items()
+    )
+    encounter = Encounter(combatants, {c.id: ruleset.initial_state(c.sheet) for c in combatants})
+    encounter = encounter.engage("Ogre", "Sellsword", "mid")
+    assert system.attack_odds is not None
+    odds = system.attack_odds(encounter, "Archer", Shoot("Ogre"))
+    assert odds is not None and "Sellsword" in odds.text
+    n = 6000
+    rng = random.Random(3)
+    hits = {"Ogre": 0, "Sellsword": 0}
+    for _ in range(n):
+        answers = Answers(RandomDice(rng), FirstChoice())
+        _, events = ruleset.perform(encounter, "Archer", Shoot("Ogre"), answers)
+        for event in events:
+            if isinstance(event, AttackRolled) and event.attacker == "Archer" and event.hit:
+                hits[event.defender] += 1
+    for who, key in (("Ogre", "p_hit"), ("Sellsword", "p_hit:Sellsword")):
+        p = odds.figures[key]
+        assert abs(hits[who] / n - p) < 4 * (p * (1 - p) / n) ** 0.5, (who, hits[who] / n, p)
+    assert odds.figures["p_hit:Sellsword"] > 0.05

@@ -370,7 +370,8 @@ def test_reinforcements_of_one_side_are_imported_into_a_table(tmp_path: Path) ->
     row = imported(tables, EXAMPLES / "encounters" / "ogre.toml")
     more = tmp_path / "more.toml"
     more.write_text(
-        'system = "mst2"\nname = "More"\n[[sides]]\nname = "Bridge trolls"\nmembers = ["2 goblins"]\n'
+        'system = "mst2"\nname = "More"\n'
+        '[[sides]]\nname = "Bridge trolls"\nmembers = ["2 goblins"]\n'
     )
     joining = tables.importing(row, load_document(more), str(more), tmp_path)
     dones = tables.run_all(row, joining.commands, options=joining.options)

@@ -141,6 +141,11 @@ def _live_odds(encounter: Mst2Encounter, cid: str, action: Action) -> LiveOdds |
     power = None
     if isinstance(action, Shoot) and isinstance(attacker.missile, Missile):
         power = attacker.missile.power
+        near = [
+            n for n in encounter.cluster(action.target) if n != cid and encounter.states[n].fighting
+        ]
+        if near:
+            return _shot_odds(encounter, cid, action.target, near, power)
     odds = attack_odds(attacker, target, encounter.states[action.target].wounds, power=power)
 
     return LiveOdds(
@@ -151,6 +156,44 @@ def _live_odds(encounter: Mst2Encounter, cid: str, action: Action) -> LiveOdds |
             "p_defender_out": float(odds.p_out),
         },
     )
+
+
+def _shot_odds(
+    encounter: Mst2Encounter, cid: str, target: str, near: list[str], power: Any
+) -> LiveOdds:
+    """A shot at ``target`` in a melee: on an even d20 it flies at the target, on an odd
+    one at the target or anyone near it, alike (SPEC); each is then hit on the same
+    d20. Who could be hit, and how likely each is to be hit and to go out (if no
+    counter-attack stops the shot first)."""
+    from fractions import Fraction
+
+    from affray.odds import attack_odds
+
+    shooter = encounter.sheet(cid)
+    candidates = [target, *near]
+    chances: dict[str, tuple[Fraction, Fraction]] = {}
+    for who in candidates:
+        odds = attack_odds(shooter, encounter.sheet(who), encounter.states[who].wounds, power=power)
+        hitting = round(odds.p_hit * 20)  # the top faces hit: d20 + skill > evasion
+        faces = range(21 - hitting, 21)
+        share = Fraction(1, len(candidates))
+        p_hit = sum(
+            (Fraction(1, 20) * (share if f % 2 else (1 if who == target else 0)) for f in faces),
+            Fraction(0),
+        )
+        out_given_hit = odds.p_out / odds.p_hit if odds.p_hit else Fraction(0)
+        chances[who] = (p_hit, p_hit * out_given_hit)
+    words = ", ".join(
+        f"{who} {float(hit) * 100:.1f}% hit, {float(out) * 100:.1f}% out"
+        for who, (hit, out) in chances.items()
+    )
+    figures: dict[str, float] = {
+        "p_hit": float(chances[target][0]),
+        "p_defender_out": float(chances[target][1]),
+    }
+    for who in near:
+        figures[f"p_hit:{who}"] = float(chances[who][0])
+    return LiveOdds(f"odds of {cid}'s shot at {target}, who is in a melee: {words}", figures)
 
 
 SYSTEM: RuleSystem[Fighter, FighterState, Mst2Ruleset, Mst2Tactics] = register(
