@@ -1,4 +1,5 @@
-"""``affray explore SWEEP.toml``: a duel's odds over a grid of stats (docs/explorer.md)."""
+"""``affray explore SWEEP.toml``: a duel's (or an encounter's) odds over a grid of stats
+(docs/explorer.md)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import click
 from affray.cli.options import json_option
 
 if TYPE_CHECKING:
-    from affray.explore import Outcome, Sweep
+    from affray.explore import AnySweep, Outcome
 
 
 @click.command("explore")
@@ -52,8 +53,10 @@ def explore_command(
 
     SWEEP names two base sheets and the axes to vary (any sheet key of either side);
     each cell is worked out exactly where the system can, else simulated with its
-    own seed. Cells done are kept next to the output: an interrupted sweep, run
-    again, works out only the rest.
+    own seed. Or SWEEP names an encounter file, and its axes a side's member (its
+    count, or a key of its sheet); each cell's fights are simulated. Cells done are
+    kept next to the output: an interrupted sweep, run again, works out only the
+    rest.
     """
     import time
 
@@ -122,7 +125,7 @@ def explore_command(
         )
     else:
         _summary(sweep, outcome, files, seconds)
-    if not any(result is not None and result.p_a_wins is not None for _, result in outcome.rows):
+    if not any(result is not None and result.p_first is not None for _, result in outcome.rows):
         raise AffrayError(
             "no cell of the sweep has odds (see why above, and in the report)",
             hint="change the axes' values, or the base sheets",
@@ -142,16 +145,17 @@ def _problems(outcome: Outcome) -> None:
         click.echo(f"{count:,} cell{'' if count == 1 else 's'} with no odds: {message}", err=True)
 
 
-def _summary(sweep: Sweep, outcome: Outcome, files: list[Path], seconds: float) -> None:
+def _summary(sweep: AnySweep, outcome: Outcome, files: list[Path], seconds: float) -> None:
     from affray.cli.output import table
+    from affray.explore import EncounterSweep
     from affray.explore.heatmap import chances
     from affray.explore.sweep import value_text
 
-    method = "exact odds" if sweep.method == "exact" else f"{sweep.n:,} duels a cell"
+    invalid = "an invalid encounter" if isinstance(sweep, EncounterSweep) else "an invalid sheet"
     click.echo(
-        f"{sweep.title}: {len(outcome.rows):,} cells ({method}) in {seconds:.1f} s "
+        f"{sweep.title}: {len(outcome.rows):,} cells ({sweep.each}) in {seconds:.1f} s "
         f"on {outcome.backend}: {outcome.computed:,} worked out, {outcome.cached:,} kept "
-        f"from before, {outcome.invalid:,} with an invalid sheet"
+        f"from before, {outcome.invalid:,} with {invalid}"
     )
     if len(sweep.axes) <= 2:
         grid = chances(sweep, outcome.rows)
@@ -164,7 +168,7 @@ def _summary(sweep: Sweep, outcome: Outcome, files: list[Path], seconds: float) 
         if len(across.values) <= 12 and len(downs) <= 40:
             two = len(sweep.axes) == 2
             table(
-                f"Chance {sweep.a.name} wins"
+                f"Chance {sweep.first} wins"
                 + (f" (rows: {first.column}; columns: {across.column})" if two else ""),
                 (first.column if two else "", *(value_text(v) for v in across.values)),
                 [

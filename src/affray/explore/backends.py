@@ -17,9 +17,9 @@ from typing import Any, Protocol
 
 from affray.errors import AffrayError
 from affray.explore.compute import Result, run_batch
-from affray.explore.grid import Job
+from affray.explore.grid import AnyJob
 
-Batch = list[Job]
+Batch = list[AnyJob]
 NextBatch = Callable[[], Batch | None]
 """Makes the next batch (sized by what has been measured so far), or None at the end."""
 

@@ -13,7 +13,8 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from affray.errors import AffrayError
-from affray.explore.grid import Job, one_line
+from affray.explore.fight_cell import FightJob
+from affray.explore.grid import AnyJob, Job, one_line
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,6 +22,7 @@ class Result:
     """One cell's odds (a draw at the round cap).
 
     Attributes:
+        p_a_wins, p_b_wins: a duel's chances (None for an encounter's cell).
         method: how they were worked out: ``exact`` or ``monte-carlo`` (an exact
             cell the system refuses, such as one whose duels can last past the
             round cap beyond the exact budget, is simulated instead; ``note`` says).
@@ -31,6 +33,8 @@ class Result:
         note: why the method or engine differs from the one asked for, else None.
         error: why the cell has no odds (the rules refused the duel), else None.
         seconds: how long it took to work out.
+        p_wins: an encounter's cell: each side's chance to win, in the file's order
+            (``ci95_low`` and ``ci95_high`` are then the first side's); None for a duel.
     """
 
     p_a_wins: float | None
@@ -46,6 +50,15 @@ class Result:
     note: str | None = None
     error: str | None = None
     seconds: float = 0.0
+    p_wins: tuple[float, ...] | None = None
+
+    @property
+    def p_first(self) -> float | None:
+        """A's chance to win, or the first side's: what the heatmap shows (None when
+        the cell has no odds)."""
+        if self.p_wins is not None:
+            return self.p_wins[0] if self.p_wins else None
+        return self.p_a_wins
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -58,8 +71,17 @@ class Result:
             ValueError: the data is not a result (a hand-edited or damaged line).
         """
         fields = {name: data[name] for name in cls.__dataclass_fields__ if name in data}
+        sides = fields.get("p_wins")
+        if sides is not None:
+            if not isinstance(sides, list) or not sides:
+                raise ValueError("not a side's chances")
+            fields["p_wins"] = tuple(sides)
         result = cls(**fields)
-        chances = (result.p_a_wins, result.p_b_wins, result.p_draw)
+        chances: tuple[float | None, ...] = (result.p_a_wins, result.p_b_wins, result.p_draw)
+        if result.p_wins is not None:
+            if result.p_a_wins is not None or result.p_b_wins is not None:
+                raise ValueError("a duel's and an encounter's odds")
+            chances = (*result.p_wins, result.p_draw)
         if result.method not in ("exact", "monte-carlo"):
             raise ValueError("not a method")
         for chance in chances:
@@ -84,13 +106,16 @@ class Result:
         return result
 
 
-def run_batch(jobs: Sequence[Job]) -> list[Result]:
+def run_batch(jobs: Sequence[AnyJob]) -> list[Result]:
     """Work out each job of a batch, in order (a worker's task)."""
     return [run_job(job) for job in jobs]
 
 
-def run_job(job: Job) -> Result:
-    """One cell's odds: exact where asked and the system can, else simulated."""
+def run_job(job: AnyJob) -> Result:
+    """One cell's odds: exact where asked and the system can, else simulated (an
+    encounter's cell: its fights simulated)."""
+    if isinstance(job, FightJob):
+        return _fights(job)
     from affray.registry import system_of
     from affray.sheets import sheet_from_data
 
@@ -142,4 +167,30 @@ def _simulated(system: Any, a: Any, b: Any, job: Job, note: str | None, started:
         run.engine,
         "; ".join(notes) or None,
         seconds=time.perf_counter() - started,
+    )
+
+
+def _fights(job: FightJob) -> Result:
+    """An encounter's cell: ``job.n`` fights from its start, as ``affray fight -n``
+    fights them (``--seed`` with the cell's seed repeats them)."""
+    from affray.sim.fights import simulate_fights
+
+    started = time.perf_counter()
+    try:
+        odds = simulate_fights(job.start, job.n, seed=job.seed, workers=1)
+    except AffrayError as error:  # checked before: only a changed catalog lands here
+        return Result(None, None, None, None, "monte-carlo", job.n, error=one_line(error))
+    low, high = odds.ci95(job.sides[0])
+    return Result(
+        None,
+        None,
+        odds.p_draw,
+        odds.totals.mean_rounds,
+        "monte-carlo",
+        odds.n,
+        low,
+        high,
+        job.seed,
+        seconds=time.perf_counter() - started,
+        p_wins=tuple(odds.p_wins(side) for side in job.sides),
     )

@@ -1,6 +1,8 @@
-"""The cells of a sweep: every combination of the axes' values, each a pair of sheets.
+"""The cells of a sweep: every combination of the axes' values, each a pair of sheets
+(or an encounter).
 
-A cell's sheets are the base sheets with its values set. A cell whose sheet the
+A cell's sheets are the base sheets with its values set (an encounter sweep's cell:
+the encounter file's, with its members' counts and sheets set). A cell whose sheet the
 rule system refuses is kept, with the validator's message, so that the results
 show it rather than the run stopping. Each cell has a key (a digest of its two
 sheets and how it is worked out) for the resume cache, and a seed of its own for
@@ -19,6 +21,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from affray.errors import AffrayError, SheetError
+from affray.explore.encounter_sweep import (
+    AnySweep,
+    EncounterSweep,
+    cell_encounter,
+    cell_start,
+    resolved,
+)
+from affray.explore.fight_cell import FightJob
 from affray.explore.sweep import Base, Engine, Method, Sweep, canonical, value_text
 from affray.quoting import quoted
 from affray.sheets import sheet_from_data
@@ -40,6 +50,10 @@ class Job:
     engine: Engine
 
 
+AnyJob = Job | FightJob
+"""A duel's cell or an encounter's."""
+
+
 @dataclass(frozen=True, slots=True)
 class Cell:
     """One cell: its place in the grid, its values, and its job or why it has none.
@@ -53,7 +67,7 @@ class Cell:
 
     index: int
     values: tuple[Any, ...]
-    job: Job | None
+    job: AnyJob | None
     error: str | None = None
 
     @property
@@ -88,8 +102,11 @@ def with_value(data: Mapping[str, Any], key: str, value: Any) -> dict[str, Any]:
     return result
 
 
-def cells(sweep: Sweep) -> Iterator[Cell]:
+def cells(sweep: AnySweep) -> Iterator[Cell]:
     """Every cell of the sweep, in order (the first axis varying slowest)."""
+    if isinstance(sweep, EncounterSweep):
+        yield from _encounter_cells(sweep)
+        return
     for index, values in enumerate(itertools.product(*(axis.values for axis in sweep.axes))):
         a, b = dict(sweep.a.data), dict(sweep.b.data)
         try:
@@ -110,6 +127,24 @@ def cells(sweep: Sweep) -> Iterator[Cell]:
         yield Cell(index, values, job)
 
 
+def _encounter_cells(sweep: EncounterSweep) -> Iterator[Cell]:
+    """An encounter sweep's cells: each its encounter, built and checked here (a cell a
+    value spoils keeps the validator's message), seeded and keyed by its encounter
+    with every sheet written out."""
+    for index, values in enumerate(itertools.product(*(axis.values for axis in sweep.axes))):
+        try:
+            data, sheets = cell_encounter(sweep, zip(sweep.axes, values, strict=True))
+            start = cell_start(data, sheets, sweep)
+            start.setup()
+        except AffrayError as error:
+            yield Cell(index, values, None, one_line(error))
+            continue
+        whole = resolved(data, sheets)
+        key = _digest((CACHE_FORMAT, _version(), "encounter", whole, sweep.n, sweep.seed))
+        seed = cell_seed(sweep.seed, whole)
+        yield Cell(index, values, FightJob(key, start, sweep.sides, sweep.n, seed))
+
+
 def _problem(data: Mapping[str, Any], base: Base, side: str) -> str | None:
     try:
         sheet_from_data(data, f"{side} ({base.name})")
@@ -124,10 +159,11 @@ def one_line(error: AffrayError) -> str:
     return f"{text} (tip: {error.hint})" if error.hint else text
 
 
-def cell_seed(seed: int, a: Mapping[str, Any], b: Mapping[str, Any]) -> int:
-    """A cell's Monte Carlo seed: from the sweep's seed and the cell's two sheets, so
-    ``affray duel A B -n N --seed SEED`` repeats the cell exactly."""
-    digest = hashlib.sha256(canonical(("seed", seed, a, b)).encode()).digest()
+def cell_seed(seed: int, *sheets: Mapping[str, Any]) -> int:
+    """A cell's Monte Carlo seed: from the sweep's seed and the cell's two sheets (or
+    its encounter, every sheet written out), so ``affray duel A B -n N --seed SEED``
+    (``affray fight ENC -n N --seed SEED``) repeats the cell exactly."""
+    digest = hashlib.sha256(canonical(("seed", seed, *sheets)).encode()).digest()
     return int.from_bytes(digest[:4], "big")
 
 
@@ -142,4 +178,8 @@ def cell_key(a: Mapping[str, Any], b: Mapping[str, Any], sweep: Sweep) -> str:
     """The cell's key in the resume cache: its sheets and everything that sets its
     result (method, n, seed, engine), so a changed sweep never reuses a stale cell."""
     parts = (CACHE_FORMAT, _version(), a, b, sweep.method, sweep.n, sweep.seed, sweep.engine)
+    return _digest(parts)
+
+
+def _digest(parts: tuple[Any, ...]) -> str:
     return hashlib.sha256(canonical(parts).encode()).hexdigest()[:32]

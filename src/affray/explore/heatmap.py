@@ -1,4 +1,5 @@
-"""The heatmap: A's chance of winning over the first two axes, as a PNG.
+"""The heatmap: A's chance of winning (an encounter's: its first side's) over the
+first two axes, as a PNG.
 
 Rows are the first axis, columns the second (one axis: a single row). More axes
 become small multiples, one panel per combination of their values. The colour
@@ -12,14 +13,17 @@ from __future__ import annotations
 import io
 import itertools
 import math
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from affray.explore.compute import Result
+from affray.explore.encounter_sweep import AnySweep, EncounterSweep
+from affray.explore.encounter_sweep import axis_title as member_axis_title
 from affray.explore.grid import Cell
-from affray.explore.sweep import Axis, Sweep, value_text
+from affray.explore.sweep import Axis, value_text
 
 MAX_PANELS = 100
 """More panels than this make no readable picture; the report then says so."""
@@ -32,21 +36,24 @@ MAX_INCHES = 40.0
 """The picture's largest side, in inches (4,400 pixels at its 110 dots an inch)."""
 
 
-def panel_count(sweep: Sweep) -> int:
+def panel_count(sweep: AnySweep) -> int:
     return math.prod(len(axis.values) for axis in sweep.axes[2:])
 
 
-def chances(sweep: Sweep, rows: Sequence[tuple[Cell, Result | None]]) -> np.ndarray:
-    """A's chance of winning in an array of the grid's shape (NaN without odds)."""
+def chances(sweep: AnySweep, rows: Sequence[tuple[Cell, Result | None]]) -> np.ndarray:
+    """A's (the first side's) chance of winning in an array of the grid's shape (NaN
+    without odds)."""
     values = np.full(len(rows), np.nan)
     for cell, result in rows:
-        if result is not None and result.p_a_wins is not None:
-            values[cell.index] = result.p_a_wins
+        if result is not None and result.p_first is not None:
+            values[cell.index] = result.p_first
     return values.reshape([len(axis.values) for axis in sweep.axes])
 
 
-def axis_title(sweep: Sweep, axis: Axis) -> str:
+def axis_title(sweep: AnySweep, axis: Axis) -> str:
     """``Knight's skill (a.skill)``: whose key, in the designer's words."""
+    if isinstance(sweep, EncounterSweep):
+        return member_axis_title(sweep, axis)
     if axis.label:
         return axis.label
     if axis.side == "both":
@@ -55,7 +62,7 @@ def axis_title(sweep: Sweep, axis: Axis) -> str:
     return f"{whose}'s {axis.key} ({axis.column})"
 
 
-def heatmap_png(sweep: Sweep, rows: Sequence[tuple[Cell, Result | None]]) -> bytes | None:
+def heatmap_png(sweep: AnySweep, rows: Sequence[tuple[Cell, Result | None]]) -> bytes | None:
     """The heatmap as PNG bytes, or None when it would have more than
     :data:`MAX_PANELS` panels."""
     panels = panel_count(sweep)
@@ -109,9 +116,10 @@ def heatmap_png(sweep: Sweep, rows: Sequence[tuple[Cell, Result | None]]) -> byt
         axes[number // columns][number % columns].set_visible(False)
     assert image is not None
     bar = figure.colorbar(image, ax=axes, shrink=0.85, format=_percent_formatter())
-    bar.set_label(f"chance {sweep.a.name} wins")
-    method = "exact odds" if sweep.method == "exact" else f"{sweep.n:,} duels a cell"
-    figure.suptitle(f"{sweep.title} — chance {sweep.a.name} wins ({method})")
+    bar.set_label(f"chance {sweep.first} wins")
+    title = f"{sweep.title} — chance {sweep.first} wins ({sweep.each})"
+    wide = figure.get_figwidth() * 10.5  # characters of the title's font an inch holds
+    figure.suptitle(textwrap.fill(title, width=max(30, int(wide))))
     out = io.BytesIO()
     try:
         figure.savefig(out, format="png", dpi=110)
@@ -120,7 +128,7 @@ def heatmap_png(sweep: Sweep, rows: Sequence[tuple[Cell, Result | None]]) -> byt
     return out.getvalue()
 
 
-def _columns(sweep: Sweep, panels: int) -> int:
+def _columns(sweep: AnySweep, panels: int) -> int:
     """Panels a line: a third axis in one line (up to 6 values, else wrapped squarely);
     a third and a fourth as a grid, the third down and the fourth across; more, wrapped
     squarely in the grid's order."""
@@ -132,7 +140,7 @@ def _columns(sweep: Sweep, panels: int) -> int:
     return min(panels, max(1, math.ceil(math.sqrt(panels))))
 
 
-def _ticks(ax: Any, sweep: Sweep, width: int, height: int) -> None:
+def _ticks(ax: Any, sweep: AnySweep, width: int, height: int) -> None:
     first = sweep.axes[0]
     across = sweep.axes[1] if len(sweep.axes) > 1 else first
     if len(sweep.axes) == 1:

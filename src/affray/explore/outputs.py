@@ -10,10 +10,10 @@ import os
 from pathlib import Path
 
 from affray.errors import AffrayError
+from affray.explore.encounter_sweep import AnySweep
 from affray.explore.heatmap import heatmap_png
 from affray.explore.report import report_html
 from affray.explore.run import Outcome
-from affray.explore.sweep import Sweep
 from affray.explore.table import csv_text
 
 RESULTS = "results.csv"
@@ -21,7 +21,7 @@ HEATMAP = "heatmap.png"
 REPORT = "report.html"
 
 
-def write_outputs(sweep: Sweep, outcome: Outcome, out: Path) -> list[Path]:
+def write_outputs(sweep: AnySweep, outcome: Outcome, out: Path) -> list[Path]:
     """Write the sweep's files into ``out`` (made if need be); the paths written, in order."""
     prepare(out)
     written = [_write(out / RESULTS, csv_text(sweep, outcome.rows).encode("utf-8"))]

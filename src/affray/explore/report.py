@@ -1,9 +1,10 @@
 """report.html: one self-contained page a designer can mail.
 
 It holds the heatmap (inline, as a data URL), what the grid says in a few lines,
-the table of every cell, the cells with no odds and why, both base sheets and the
-sweep file. No script, no stylesheet or picture from elsewhere: it opens the same
-from a mail, offline.
+the table of every cell, the cells with no odds and why, both base sheets (an
+encounter sweep's: the encounter file and its members' sheets) and the sweep file.
+No script, no stylesheet or picture from elsewhere: it opens the same from a mail,
+offline.
 """
 
 from __future__ import annotations
@@ -16,25 +17,26 @@ from datetime import UTC, datetime
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from affray.explore.compute import Result
+from affray.explore.encounter_sweep import AnySweep, EncounterSweep
 from affray.explore.grid import Cell
 from affray.explore.heatmap import MAX_PANELS, axis_title
 from affray.explore.run import reasons
-from affray.explore.sweep import Sweep
 
 MAX_TABLE_ROWS = 5_000
 """Rows shown in the report's table; results.csv always has them all."""
 
 
-def findings(sweep: Sweep, rows: Sequence[tuple[Cell, Result | None]]) -> list[str]:
-    """What the grid says, in a few sentences: A's best and worst cells, the cells
-    nearest an even fight, and how many cells have no odds."""
+def findings(sweep: AnySweep, rows: Sequence[tuple[Cell, Result | None]]) -> list[str]:
+    """What the grid says, in a few sentences: A's (the first side's) best and worst
+    cells, the cells nearest an even fight, and how many cells have no odds."""
     scored = [
-        (cell, result.p_a_wins)
+        (cell, result.p_first)
         for cell, result in rows
-        if result is not None and result.p_a_wins is not None
+        if result is not None and result.p_first is not None
     ]
     lines: list[str] = []
-    a, b = sweep.a.name, sweep.b.name
+    a = sweep.first
+    encounter = isinstance(sweep, EncounterSweep)
     if scored:
         best = max(scored, key=lambda item: item[1])
         worst = min(scored, key=lambda item: item[1])
@@ -42,20 +44,27 @@ def findings(sweep: Sweep, rows: Sequence[tuple[Cell, Result | None]]) -> list[s
         lines.append(f"{a} does worst at {_where(sweep, worst[0])}: {_pct(worst[1])} to win.")
         fair = [item for item in scored if abs(item[1] - 0.5) <= 0.1]
         fair.sort(key=lambda item: abs(item[1] - 0.5))
+        even = f"{a} winning half the fights" if encounter else "an even fight"
         if fair:
             near = "; ".join(f"{_where(sweep, cell)} ({_pct(p)})" for cell, p in fair[:3])
-            lines.append(f"Nearest an even fight: {near}.")
+            lines.append(f"Nearest {even}: {near}.")
         else:
-            lines.append("No cell is within 10 points of an even fight.")
+            lines.append(f"No cell is within 10 points of {even}.")
         favoured = sum(1 for _, p in scored if p > 0.5)
-        lines.append(
-            f"{a} is favoured in {favoured:,} of {len(scored):,} cells, {b} in "
-            f"{sum(1 for _, p in scored if p < 0.5):,}."
-        )
+        if isinstance(sweep, EncounterSweep):
+            lines.append(
+                f"{a} wins more than half the fights in {favoured:,} of {len(scored):,} cells."
+            )
+        else:
+            lines.append(
+                f"{a} is favoured in {favoured:,} of {len(scored):,} cells, {sweep.b.name} in "
+                f"{sum(1 for _, p in scored if p < 0.5):,}."
+            )
     invalid = sum(1 for cell, _ in rows if cell.error is not None)
     refused = sum(1 for _, result in rows if result is not None and result.error is not None)
     if invalid:
-        lines.append(f"{invalid:,} cells have an invalid sheet (listed below).")
+        what = "an invalid encounter" if encounter else "an invalid sheet"
+        lines.append(f"{invalid:,} cells have {what} (listed below).")
     if refused:
         lines.append(f"{refused:,} cells could not be worked out (listed below).")
     return lines
@@ -71,7 +80,7 @@ def _grouped(rows: Sequence[tuple[Cell, Result | None]]) -> list[tuple[str, list
     return [(why, cells[:MAX_PROBLEM_CELLS], len(cells)) for why, cells in reasons(rows)]
 
 
-def _where(sweep: Sweep, cell: Cell) -> str:
+def _where(sweep: AnySweep, cell: Cell) -> str:
     return ", ".join(
         f"{axis.column} = {label}" for axis, label in zip(sweep.axes, cell.labels, strict=True)
     )
@@ -95,7 +104,7 @@ def _shade(value: float | None) -> str:
 
 
 def report_html(
-    sweep: Sweep,
+    sweep: AnySweep,
     rows: Sequence[tuple[Cell, Result | None]],
     png: bytes | None,
     *,
@@ -119,6 +128,8 @@ def report_html(
     notes = sorted({result.note for _, result in rows if result is not None and result.note})
     return pages.get_template("report.html").render(
         sweep=sweep,
+        encounter=isinstance(sweep, EncounterSweep),
+        whose=sweep.sides if isinstance(sweep, EncounterSweep) else (sweep.a.name, sweep.b.name),
         axis_titles=[axis_title(sweep, axis) for axis in sweep.axes],
         rows=shown,
         total=len(rows),

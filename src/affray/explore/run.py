@@ -18,8 +18,9 @@ from typing import cast
 from affray.explore.backends import Backend, Batch, InProcess
 from affray.explore.cache import Cache
 from affray.explore.compute import Result, run_job
-from affray.explore.grid import Cell, Job, cells
-from affray.explore.sweep import Sweep
+from affray.explore.encounter_sweep import AnySweep
+from affray.explore.fight_cell import FightJob
+from affray.explore.grid import AnyJob, Cell, cells
 
 TASK_SECONDS = 0.5
 """What one batch should take on a worker: long enough that sending it costs little
@@ -59,6 +60,8 @@ class Outcome:
 
 PILOT_DUELS = 2_000
 """A Monte Carlo sweep's first pilot (see :func:`_pilot`)."""
+PILOT_FIGHTS = 200
+"""An encounter sweep's first pilot: a fight of many takes a millisecond or more."""
 PILOT_SECONDS = 0.2
 
 Start = Callable[[], Backend]
@@ -78,7 +81,7 @@ def reasons(rows: Sequence[tuple[Cell, Result | None]]) -> list[tuple[str, list[
 
 
 def run_sweep(
-    sweep: Sweep,
+    sweep: AnySweep,
     cache: Cache,
     backend: Backend | Start | None = None,
     *,
@@ -90,7 +93,7 @@ def run_sweep(
     what starts one (then it is closed here too); None works in this process."""
     started = time.perf_counter()
     grid = list(cells(sweep))
-    todo: dict[str, Job] = {}
+    todo: dict[str, AnyJob] = {}
     for cell in grid:
         if cell.job is not None and cell.job.key not in cache:
             todo.setdefault(cell.job.key, cell.job)
@@ -106,13 +109,13 @@ def run_sweep(
     return Outcome(rows, computed, cached, time.perf_counter() - started, used)
 
 
-def _count(grid: Sequence[Cell], todo: dict[str, Job]) -> int:
+def _count(grid: Sequence[Cell], todo: dict[str, AnyJob]) -> int:
     """How many cells of the grid wait for these jobs (alike cells share one)."""
     return sum(1 for cell in grid if cell.job is not None and cell.job.key in todo)
 
 
 def _work(
-    jobs: list[Job],
+    jobs: list[AnyJob],
     cache: Cache,
     backend: Backend | Start | None,
     progress: Progress | None,
@@ -164,12 +167,13 @@ def _work(
     return where.name
 
 
-def _pilot(job: Job) -> tuple[float, Result | None]:
+def _pilot(job: AnyJob) -> tuple[float, Result | None]:
     """How long ``job`` will take, timed on it or on fewer of its duels: a Monte Carlo
-    pilot grows (2,000 duels, then four times as many) until it takes
+    pilot grows (2,000 duels or 200 fights, then four times as many) until it takes
     :data:`PILOT_SECONDS` (so that fixed costs do not swell the estimate) or is the
     whole cell, which is then its result."""
-    size = min(job.n, PILOT_DUELS) if job.method == "monte-carlo" else job.n
+    pilot = PILOT_FIGHTS if isinstance(job, FightJob) else PILOT_DUELS
+    size = min(job.n, pilot) if job.method == "monte-carlo" else job.n
     while True:
         result = run_job(replace(job, n=size))
         if size >= job.n:

@@ -13,7 +13,9 @@ values = [0, 1, 2, 3]      # or: range = [0, 10] (inclusive), range = [0, 10, 2]
 Loading reads and checks the whole file and both base sheets; every mistake is a
 :class:`~affray.errors.SheetError` naming the sweep file and the key. A value that
 makes a cell's sheet invalid is not a mistake of the sweep file: that cell is
-reported with the sheet's own message (:mod:`affray.explore.grid`).
+reported with the sheet's own message (:mod:`affray.explore.grid`). A sweep file
+that names ``encounter`` instead of ``a`` and ``b`` sweeps a whole encounter
+(:mod:`affray.explore.encounter_sweep`).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 from pydantic import AfterValidator, Field, StringConstraints
 
@@ -31,6 +33,9 @@ from affray.errors import SheetError
 from affray.quoting import quoted, unprintable
 from affray.sheets import load_document, parse_document, sheet_from_data
 from affray.sheets.validation import Strict, plain_name, validate
+
+if TYPE_CHECKING:
+    from affray.explore.encounter_sweep import EncounterAxisTable, EncounterSweep
 
 MAX_CELLS = 100_000
 """The most cells one sweep may have (a 1,000-cell grid is already a big picture)."""
@@ -46,6 +51,12 @@ _KEY = r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$"
 Scalar = int | float | str | bool
 
 
+Key = Annotated[str, StringConstraints(min_length=1, max_length=100, pattern=_KEY)]
+Values = Annotated[list[Scalar | dict[str, Any]] | None, Field(min_length=1, max_length=MAX_VALUES)]
+Range = Annotated[list[int | float] | None, Field(min_length=2, max_length=3)]
+Label = Annotated[str, Field(min_length=1, max_length=80), AfterValidator(plain_name)] | None
+
+
 class AxisTable(Strict):
     """One ``[[axes]]`` table of a sweep file."""
 
@@ -53,14 +64,10 @@ class AxisTable(Strict):
     PLACE: ClassVar[str | None] = "axis"
 
     side: Side
-    key: Annotated[str, StringConstraints(min_length=1, max_length=100, pattern=_KEY)]
-    values: list[Scalar | dict[str, Any]] | None = Field(
-        default=None, min_length=1, max_length=MAX_VALUES
-    )
-    range: list[int | float] | None = Field(default=None, min_length=2, max_length=3)
-    label: Annotated[str, Field(min_length=1, max_length=80), AfterValidator(plain_name)] | None = (
-        None
-    )
+    key: Key
+    values: Values = None
+    range: Range = None
+    label: Label = None
 
 
 class SweepTable(Strict):
@@ -83,17 +90,28 @@ class SweepTable(Strict):
 
 @dataclass(frozen=True, slots=True)
 class Axis:
-    """One axis of a sweep: the key it sets on a side's sheet, and its values."""
+    """One axis of a sweep: the key it sets on a side's sheet, and its values.
 
-    side: Side
+    Attributes:
+        side: ``a``, ``b`` or ``both``; in an encounter sweep, a side's name.
+        member: in an encounter sweep, which member of the side (1-based), else None.
+    """
+
+    side: str
     key: str
     values: tuple[Any, ...]
     label: str | None = None
+    member: int | None = None
 
     @property
     def column(self) -> str:
-        """Its column in results.csv: ``SIDE.KEY`` (``a.skill``)."""
-        return f"{self.side}.{self.key}"
+        """Its column in results.csv: ``SIDE.KEY`` (``a.skill``), or in an encounter
+        sweep ``SIDE[MEMBER].KEY`` (``Goblins[1].count``)."""
+        return column(self.side, self.member, self.key)
+
+
+def column(side: str, member: int | None, key: str) -> str:
+    return f"{side}.{key}" if member is None else f"{side}[{member}].{key}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,9 +156,19 @@ class Sweep:
     def cell_count(self) -> int:
         return math.prod(len(axis.values) for axis in self.axes)
 
+    @property
+    def first(self) -> str:
+        """Whose chance of winning the heatmap shows: A's."""
+        return self.a.name
 
-def load_sweep(path: str | Path) -> Sweep:
-    """Read and check a sweep file and its base sheets.
+    @property
+    def each(self) -> str:
+        """How each cell is worked out, for people: ``exact odds``, ``1,000 duels a cell``."""
+        return "exact odds" if self.method == "exact" else f"{self.n:,} duels a cell"
+
+
+def load_sweep(path: str | Path) -> Sweep | EncounterSweep:
+    """Read and check a sweep file and its base sheets (or its encounter file).
 
     Raises:
         SheetError: the file, a key of it or a base sheet is invalid; the message
@@ -149,17 +177,13 @@ def load_sweep(path: str | Path) -> Sweep:
     where = str(path)
     file = Path(path)
     data = load_document(file)
+    if "encounter" in data:
+        from affray.explore.encounter_sweep import load_encounter_sweep
+
+        return load_encounter_sweep(file, data)
     table = validate(SweepTable, data, where)
-    axes = tuple(_axis(axis, number, where) for number, axis in enumerate(table.axes, 1))
-    cells = math.prod(len(axis.values) for axis in axes)
-    if cells > MAX_CELLS:
-        raise SheetError(
-            f"the axes make {cells:,} cells; the limit is {MAX_CELLS:,}",
-            path=where,
-            key="axes",
-            hint="sweep fewer values, or split the sweep into several files",
-        )
-    _no_overlap(axes, where)
+    axes = tuple(axis_of(axis, number, where) for number, axis in enumerate(table.axes, 1))
+    check_axes(axes, where)
     if table.system is not None and table.system not in registry.systems():
         raise SheetError(
             f"unknown system {quoted(table.system)}",
@@ -193,9 +217,9 @@ def load_sweep(path: str | Path) -> Sweep:
             hint='method = "monte-carlo" (with n and seed)',
         )
     for axis in axes:
-        _check_key(axis, a if axis.side != "b" else b, where)
+        check_key(axis, a if axis.side != "b" else b, where)
         if axis.side == "both":
-            _check_key(axis, b, where)
+            check_key(axis, b, where)
     return Sweep(
         path=file,
         text=file.read_text("utf-8"),
@@ -211,13 +235,26 @@ def load_sweep(path: str | Path) -> Sweep:
     )
 
 
+def check_axes(axes: Sequence[Axis], where: str) -> None:
+    """Refuse too many cells, and axes that overlap."""
+    cells = math.prod(len(axis.values) for axis in axes)
+    if cells > MAX_CELLS:
+        raise SheetError(
+            f"the axes make {cells:,} cells; the limit is {MAX_CELLS:,}",
+            path=where,
+            key="axes",
+            hint="sweep fewer values, or split the sweep into several files",
+        )
+    _no_overlap(axes, where)
+
+
 def _no_overlap(axes: Sequence[Axis], where: str) -> None:
     """Refuse two axes that set one key of one sheet, or a key and a key inside it (the
     later would silently undo the earlier)."""
     for number, axis in enumerate(axes):
         for other in axes[:number]:
             sides = {axis.side, other.side}
-            shared = "both" in sides or len(sides) == 1
+            shared = "both" in sides or (len(sides) == 1 and axis.member == other.member)
             nested = (
                 axis.key == other.key
                 or axis.key.startswith(other.key + ".")
@@ -239,8 +276,11 @@ def _article(title: str) -> str:
     return f"{article(title)} {title}"
 
 
-def _axis(table: AxisTable, number: int, where: str) -> Axis:
-    at = f"axis {number} ({table.side}.{table.key})"
+def axis_of(
+    table: AxisTable | EncounterAxisTable, number: int, where: str, member: int | None = None
+) -> Axis:
+    """The axis of an ``[[axes]]`` table (the ``number``-th), its values checked."""
+    at = f"axis {number} ({column(table.side, member, table.key)})"
     if (table.values is None) == (table.range is None):
         raise SheetError(
             "give either values or range",
@@ -274,7 +314,7 @@ def _axis(table: AxisTable, number: int, where: str) -> Axis:
             at=at,
             hint="give each inline table a name of its own",
         )
-    return Axis(table.side, table.key, values, table.label)
+    return Axis(table.side, table.key, values, table.label, member)
 
 
 def _range(bounds: Sequence[int | float], where: str, at: str) -> tuple[Any, ...]:
@@ -333,7 +373,7 @@ def _base(reference: str, side: str, file: Path, where: str, system: str | None)
     return Base(data, label, text, sheet.name)
 
 
-def _check_key(axis: Axis, base: Base, where: str) -> None:
+def check_key(axis: Axis, base: Base, where: str) -> None:
     """Refuse an axis whose key the sheet does not have, or none of whose values the
     base sheet takes (every cell would be invalid); a cell some values spoil is only
     reported."""
