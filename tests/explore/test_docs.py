@@ -80,3 +80,31 @@ def test_the_sweep_file_example_is_a_valid_sweep(tmp_path: Path) -> None:
     sweep = load_sweep(path)
     outcome = run_sweep(sweep, Cache(tmp_path / "out"), InProcess())
     assert len(outcome.rows) == 16 and outcome.invalid == 0
+
+
+def test_the_party_and_ogres_table_is_what_the_sweep_gives() -> None:
+    """The page's table has the example encounter sweep's grid, and one of its cells
+    (two ogres, the knight in no armour: 2,000 fights, some seconds) worked out again
+    gives the page's figure."""
+    from affray.explore import cells
+    from affray.explore.compute import run_job
+
+    sweep = load_sweep(EXAMPLES / "sweeps" / "party_vs_ogres.toml")
+    text = DOC.read_text(encoding="utf-8")
+    found = re.search(r"<!-- party-ogres table.*?-->\n(.*?)\n<!-- end of table -->", text, re.S)
+    assert found is not None
+    lines = found.group(1).splitlines()
+    ogres, armours = sweep.axes
+    assert lines[0] == "| ogres | " + " | ".join(value_text(v) for v in armours.values) + " |"
+    table = [line.strip("| ").split(" | ") for line in lines[2:]]
+    assert [row[0] for row in table] == [str(v) for v in ogres.values]
+    grid = list(cells(sweep))
+    cell = grid[2]
+    assert cell.labels == ("2", "none") and cell.job is not None
+    result = run_job(cell.job)
+    assert result.p_first is not None
+    assert table[1][1] == f"{result.p_first * 100:.1f}%"
+    # the sentences under it: the 50 % line between three and four ogres
+    shown = [[float(p.rstrip("%")) for p in row[1:]] for row in table]
+    assert all(p > 50 for p in shown[2]) and all(p < 50 for p in shown[3])
+    assert 6 < shown[2][1] - shown[2][0] < 8
