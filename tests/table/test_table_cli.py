@@ -198,17 +198,23 @@ def test_conditions_end_with_the_turns_they_name(mst2: Table) -> None:
     shown = mst2("show")
     assert [c["conditions"] for c in shown["combatants"]] == [
         [
-            {"text": "prone", "until": "the end of Sellsword's next turn"},
-            {"text": "muddy", "until": ""},
+            {"text": "prone", "until": "the end of Sellsword's next turn", "public": False},
+            {"text": "muddy", "until": "", "public": False},
         ],
-        [{"text": "blessed", "until": "the start of Sellsword's turn 2 turns from now"}],
+        [
+            {
+                "text": "blessed",
+                "until": "the start of Sellsword's turn 2 turns from now",
+                "public": False,
+            }
+        ],
     ]
     mst2("next")  # Spearman passes
     ended = mst2("next")  # Sellsword passes: prone ends
     assert any(e["event"] == "condition_ended" and e["text"] == "prone" for e in ended["events"])
     mst2("next")  # round 2: Sellsword's turn starts, blessed counts down to 1
     assert mst2.state("Sellsword")["conditions"] == [
-        {"text": "blessed", "until": "the start of Sellsword's next turn"}
+        {"text": "blessed", "until": "the start of Sellsword's next turn", "public": False}
     ]
     mst2("unmark", "Spearman", "muddy")
     assert mst2.state("Spearman")["conditions"] == []

@@ -498,6 +498,30 @@ def move_command(
     _simple(table_ref, db, as_json, Move(who, before, after), expect)
 
 
+@table.command("link")
+@click.argument("table_ref", metavar="TABLE")
+@click.argument("who")
+@click.option(
+    "--base",
+    default="http://127.0.0.1:8000",
+    show_default=True,
+    help="Where `affray serve` answers, for the link.",
+)
+@db_option
+@json_option
+def link_command(table_ref: str, who: str, base: str, db: str | None, as_json: bool) -> None:
+    """A link for WHO's player: the player page, plus a form to answer the dice and
+    questions the rules put to WHO. A new link revokes the old one."""
+    tables = _tables(db)
+    row = tables.table(table_ref)
+    cid, token = tables.link(row, who)
+    url = f"{base.rstrip('/')}/p/{row.id}?token={token}"
+    if as_json:
+        emit_json({"url": url, "token": token, "combatant": cid})
+        return
+    click.echo(f"{cid}'s player: {url}")
+
+
 @table.command("mark")
 @click.argument("table_ref", metavar="TABLE")
 @click.argument("who")

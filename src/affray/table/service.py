@@ -420,6 +420,16 @@ class Tables:
             expected=expected,
         )
 
+    def link(self, table: TableRow, who: str) -> tuple[str, str]:
+        """A player's own link for the combatant ``who``: its id and the link's token
+        (a new one revokes the old).
+
+        Raises:
+            RulesError: no combatant is called that.
+        """
+        cid = self.fold(table).state.resolve(who)
+        return cid, self.store.link(table.id, cid)
+
     def cancel(self, table: TableRow) -> None:
         """Nothing waits any more (the command is dropped; nothing was applied)."""
         self.store.wait_on(table.id, self.store.version(table.id), None)

@@ -54,6 +54,15 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
         "ALTER TABLE tables ADD COLUMN archived INTEGER NOT NULL DEFAULT 0",
     ),
+    (
+        """CREATE TABLE links (
+            table_id TEXT NOT NULL REFERENCES tables(id),
+            who TEXT NOT NULL,
+            token TEXT NOT NULL UNIQUE,
+            created TEXT NOT NULL,
+            PRIMARY KEY (table_id, who)
+        )""",
+    ),
 )
 """Schema migrations, in order; ``user_version`` is how many have run."""
 
@@ -243,6 +252,28 @@ class Store:
             self.db.execute("INSERT INTO settings VALUES ('home_key', ?)", (key,))
             return key
 
+    def link(self, table_id: str, who: str) -> str:
+        """A new token of ``who``'s player's own link (the old one, if any, no longer
+        works)."""
+        token = secrets.token_urlsafe(18)
+        with self._transaction():
+            self.db.execute(
+                "INSERT OR REPLACE INTO links VALUES (?, ?, ?, ?)", (table_id, who, token, _now())
+            )
+        return token
+
+    def linked(self, token: str) -> tuple[str, str] | None:
+        """The table and the combatant whose player link this token is, if any."""
+        found = self.db.execute(
+            "SELECT table_id, who FROM links WHERE token = ?", (token,)
+        ).fetchone()
+        return None if found is None else (str(found[0]), str(found[1]))
+
+    def links(self, table_id: str) -> dict[str, str]:
+        """Each linked combatant's token."""
+        rows = self.db.execute("SELECT who, token FROM links WHERE table_id = ?", (table_id,))
+        return {str(who): str(token) for who, token in rows}
+
     def archive(self, table_id: str, archived: bool) -> None:
         """Put a table away from the home page's list, or bring it back."""
         with self._transaction():
@@ -254,6 +285,7 @@ class Store:
         """A table and its whole log gone for good."""
         with self._transaction():
             for statement in (
+                "DELETE FROM links WHERE table_id = ?",
                 "DELETE FROM pending WHERE table_id = ?",
                 "DELETE FROM changes WHERE table_id = ?",
                 "DELETE FROM tables WHERE id = ?",

@@ -103,14 +103,15 @@ def health_word(fold: Fold, cid: str) -> str:
     return "bloodied" if lost >= max(-before, 1e-9) / 2 else "hurt"
 
 
-def player_data(table: TableRow, fold: Fold) -> dict[str, Any]:
+def player_data(table: TableRow, fold: Fold, me: str | None = None) -> dict[str, Any]:
     """What the players see, on every route: :func:`show_data` with friends (the
     sides of player characters) in full, everyone else's ``state`` only
     ``{"health": WORD}``, hidden combatants left out everywhere (their turns too), and
-    no notes, sheet sources, tokens or waiting commands."""
+    no notes, sheet sources, tokens or waiting commands. ``me``: the combatant of a
+    player's own link, whose side is that player's friends too."""
     data = show_data(table, fold)
     state = fold.state
-    friends = {c.side for c in state.encounter.combatants if c.id in state.players}
+    friends = {c.side for c in state.encounter.combatants if c.id in state.players or c.id == me}
     hidden = state.hidden
     shown = []
     for combatant in data["combatants"]:

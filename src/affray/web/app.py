@@ -86,7 +86,9 @@ class Tracker:
     # -- access ---------------------------------------------------------------------
 
     async def access(self, request: HttpRequest, *, write: bool) -> tuple[TableRow, str]:
-        """The table of the request's path, and ``"gm"`` or ``"player"``.
+        """The table of the request's path, and ``"gm"``, ``"player"``, or
+        ``"player:WHO"`` (a player's own link, which reads as the players do; whether it
+        may answer is for the answer route to say).
 
         Raises:
             HTTPException: 401 (no token, or no table's), 403 (the player token on a
@@ -105,7 +107,14 @@ class Tracker:
             if write:
                 raise HTTPException(403, "the player token cannot change the table")
             return row, "player"
-        if owner is not None:
+        linked = await self.call(self.tables.store.linked, token)
+        if linked is not None and linked[0] == row.id:
+            if write:
+                raise HTTPException(
+                    403, "a player's link can only answer its own dice and questions"
+                )
+            return row, f"player:{linked[1]}"
+        if owner is not None or linked is not None:
             raise HTTPException(403, "that token is another table's")
         raise HTTPException(401, "no table has that token")
 
@@ -186,10 +195,12 @@ class Tracker:
     # -- reading --------------------------------------------------------------------
 
     def show(self, row: TableRow) -> dict[str, Any]:
-        return show_data(row, self.tables.fold(row), self.tables.waiting(row))
+        shown = show_data(row, self.tables.fold(row), self.tables.waiting(row))
+        shown["linked"] = sorted(self.tables.store.links(row.id))
+        return shown
 
-    def players(self, row: TableRow) -> dict[str, Any]:
-        return player_data(row, self.tables.fold(row))
+    def players(self, row: TableRow, me: str | None = None) -> dict[str, Any]:
+        return player_data(row, self.tables.fold(row), me)
 
     def panel(self, row: TableRow) -> dict[str, Any]:
         """The game master's action panel: the legal actions of whoever's turn it is,
@@ -228,6 +239,39 @@ class Tracker:
         return journals.entries(self.tables.store.changes(row.id), self.tables.fold(row))
 
     # -- writing --------------------------------------------------------------------
+
+    def answer_as(
+        self, row: TableRow, who: str, data: Mapping[str, Any], expected: int | None
+    ) -> Done:
+        """A player's own answer to the die or question the table waits on from their
+        combatant ``who`` (a face, or one of the offered choices).
+
+        Raises:
+            HTTPException: 403 for anything else (another verb, or nothing waiting on
+                ``who``).
+        """
+        if data.get("verb") != "answer":
+            raise HTTPException(403, "a player's link can only answer its own dice and questions")
+        waiting = self.tables.waiting(row)
+        if waiting is None or waiting["who"] != who:
+            raise HTTPException(403, f"nothing is waiting on {who} now")
+        request = parse(self.tables, row, data)
+        choices = request.choices
+        asked = waiting["needs"].get("choice")
+        if asked is not None:  # an answer to that question alone: its label is enough
+            labels = [choice.partition("=")[2] or choice for choice in choices]
+            choices = tuple(f"{asked['who']}:{asked['topic']}={label}" for label in labels[:1])
+        return self.tables.answer(row, rolls=request.rolls[:1], choices=choices, expected=expected)
+
+    def asking(self, row: TableRow, role: str) -> dict[str, Any]:
+        """For the ask fragment: the table, this link's combatant, and what waits on
+        it (None when nothing does)."""
+        who = role.split(":", 1)[1] if role.startswith("player:") else None
+        waiting = self.tables.waiting(row)
+        mine = (
+            waiting if waiting is not None and who is not None and waiting["who"] == who else None
+        )
+        return {"table": row, "who": who, "waiting": mine}
 
     def execute(self, row: TableRow, data: Mapping[str, Any], expected: int | None) -> Done:
         request = parse(self.tables, row, data)
@@ -276,11 +320,14 @@ def create_app(db: str | Path, *, poll_s: float = 0.2) -> Starlette:
 
     async def api_show(request: HttpRequest) -> Response:
         row, role = await tracker.access(request, write=False)
-        shown = tracker.show if role == "gm" else tracker.players
-        return JSONResponse(await tracker.call(shown, row))
+        if role == "gm":
+            return JSONResponse(await tracker.call(tracker.show, row))
+        return JSONResponse(await tracker.call(tracker.players, row, _me(role)))
 
     async def api_command(request: HttpRequest) -> Response:
-        row, _ = await tracker.access(request, write=True)
+        row, role = await tracker.access(request, write=False)
+        if role == "player":
+            raise HTTPException(403, "the player token cannot change the table")
         try:
             body = json.loads(await request.body())
         except ValueError:
@@ -297,7 +344,11 @@ def create_app(db: str | Path, *, poll_s: float = 0.2) -> Starlette:
                 "expected_version must be the version you read", "GET the table first"
             )
         try:
-            done = await tracker.call(tracker.execute, row, body["command"], expected)
+            if role == "gm":
+                done = await tracker.call(tracker.execute, row, body["command"], expected)
+            else:  # a player's own link: its combatant's answer, and nothing else
+                who = role.split(":", 1)[1]
+                done = await tracker.call(tracker.answer_as, row, who, body["command"], expected)
         except ConflictError as error:
             return JSONResponse(
                 {"error": error.message, "tip": error.hint, "version": error.current}, 409
@@ -305,7 +356,7 @@ def create_app(db: str | Path, *, poll_s: float = 0.2) -> Starlette:
         except AffrayError as error:
             return _refused(error)
         tracker.hub.seen(row.id, done.version)
-        shown = await tracker.call(tracker.show, row)
+        shown = await tracker.call(tracker.show if role == "gm" else tracker.players, row)
         return JSONResponse(_done_json(done, shown))
 
     async def api_stream(request: HttpRequest) -> Response:
@@ -408,6 +459,14 @@ def create_app(db: str | Path, *, poll_s: float = 0.2) -> Starlette:
         expected = data.get("expected_version", "")
         message: str | None = None
         lines: tuple[str, ...] = ()
+        if data.get("verb") == "link":  # not a change of the fight: a player's link
+            try:
+                cid, link = await tracker.call(tracker.tables.link, row, data.get("who", ""))
+            except AffrayError as error:
+                return await panel_page(row, message=error.message)
+            url = f"{str(request.base_url).rstrip('/')}/p/{row.id}?token={link}"
+            text = f"{cid}'s player's own link (any older one no longer works): {url}"
+            return await panel_page(row, message=text)
         try:
             done = await tracker.call(
                 tracker.execute, row, data, int(expected) if expected.isdigit() else None
@@ -439,15 +498,44 @@ def create_app(db: str | Path, *, poll_s: float = 0.2) -> Starlette:
         )
 
     async def player_page(request: HttpRequest) -> Response:
-        row, _ = await tracker.access(request, write=False)
+        row, role = await tracker.access(request, write=False)
         token = _token(request)
-        return page(
-            "player.html", table=row, token=token, shown=await tracker.call(tracker.players, row)
-        )
+        who = role.split(":", 1)[1] if role.startswith("player:") else None
+        shown = await tracker.call(tracker.players, row, who)
+        return page("player.html", table=row, token=token, shown=shown, who=who)
+
+    async def player_ask(request: HttpRequest) -> Response:
+        """What the table asks of this link's combatant now (nothing, a die, a choice)."""
+        row, role = await tracker.access(request, write=False)
+        return page("_ask.html", **await tracker.call(tracker.asking, row, role), message=None)
+
+    async def player_answer(request: HttpRequest) -> Response:
+        row, role = await tracker.access(request, write=False)
+        if not role.startswith("player:"):
+            raise HTTPException(403, "only a player's own link answers here")
+        form = await request.form()
+        data: dict[str, Any] = {k: v for k, v in form.items() if isinstance(v, str)}
+        data["verb"] = "answer"
+        data["choose"] = [str(v) for v in form.getlist("choose") if v]
+        faces = [data["face"].strip()] if data.get("face", "").strip() else []
+        if data.get("roll_die", "").strip().isdigit():  # "roll for me"
+            faces = [str(random.randint(1, max(2, int(data["roll_die"]))))]
+        data["rolls"] = ",".join(faces)
+        message = None
+        try:
+            done = await tracker.call(tracker.answer_as, row, role.split(":", 1)[1], data, None)
+            tracker.hub.seen(row.id, done.version)
+        except InputNeededError:
+            pass  # answered; the command asks more of someone
+        except AffrayError as error:
+            message = error.message
+        context = await tracker.call(tracker.asking, row, role)
+        return page("_ask.html", **context, message=message)
 
     async def player_board(request: HttpRequest) -> Response:
-        row, _ = await tracker.access(request, write=False)
-        return page("_board.html", shown=await tracker.call(tracker.players, row), players=True)
+        row, role = await tracker.access(request, write=False)
+        shown = await tracker.call(tracker.players, row, _me(role))
+        return page("_board.html", shown=shown, players=True)
 
     async def on_error(request: HttpRequest, error: Exception) -> Response:
         assert isinstance(error, HTTPException)
@@ -475,6 +563,8 @@ def create_app(db: str | Path, *, poll_s: float = 0.2) -> Starlette:
             Route("/t/{table}/do", gm_do, methods=["POST"]),
             Route("/p/{table}", player_page),
             Route("/p/{table}/board", player_board),
+            Route("/p/{table}/ask", player_ask),
+            Route("/p/{table}/answer", player_answer, methods=["POST"]),
             Mount("/static", StaticFiles(packages=[("affray.web", "static")]), name="static"),
         ],
         middleware=[Middleware(SecurityHeaders)],
@@ -518,6 +608,11 @@ async def _changes(tracker: Tracker, request: HttpRequest, table_id: str) -> Asy
             yield f"event: change\ndata: {json.dumps({'version': version})}\n\n"
         else:
             yield ": still here\n\n"
+
+
+def _me(role: str) -> str | None:
+    """The combatant of a player's own link (``"player:WHO"``), if the role is one."""
+    return role.split(":", 1)[1] if role.startswith("player:") else None
 
 
 def _token(request: HttpRequest) -> str | None:

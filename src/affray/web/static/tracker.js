@@ -17,6 +17,20 @@ document.addEventListener("keydown", function (event) {
 document.addEventListener("htmx:beforeRequest", function (event) {
   var elt = event.detail.elt;
   var live = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
+  // a panel that waits on a player asks again now and then, but not while the game
+  // master types in a face
+  if (elt && elt.classList && elt.classList.contains("poll") &&
+      document.activeElement && document.activeElement.id === "face" &&
+      document.activeElement.value) {
+    event.preventDefault();
+    return;
+  }
+  // nor is a player's question, while the player types in a face
+  if (elt && elt.id === "ask" && elt.contains(document.activeElement) &&
+      document.activeElement.tagName === "INPUT") {
+    event.preventDefault();
+    return;
+  }
   // nor is the board, while the game master types in one of its menus
   if (elt && elt.id === "board" && live && live.type === "sse:change" &&
       elt.contains(document.activeElement) &&
@@ -34,8 +48,9 @@ document.addEventListener("htmx:beforeRequest", function (event) {
   } catch (error) {
     version = -1;
   }
-  if (document.getElementById("pending") ||
-      (shown && Number(shown.dataset.version) >= version)) {
+  var typing = elt.contains(document.activeElement) &&
+      ["INPUT", "SELECT", "TEXTAREA"].indexOf(document.activeElement.tagName) >= 0;
+  if (typing || (shown && Number(shown.dataset.version) >= version)) {
     event.preventDefault();
   }
 });

@@ -1,0 +1,118 @@
+"""Players' own links (SPEC part 3, "Campaigns"): a link for one combatant reads as
+the player page does and answers only the dice and questions put to that combatant,
+while the command waits; anything else is 403; a new link revokes the old. And in
+Chromium: a game master and two players on phone-sized pages, each player typing
+their own die and choosing their own answer."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from playwright.sync_api import Browser, Page, expect
+from starlette.testclient import TestClient
+
+from affray.cli.main import cli
+from affray.table import Start, Store, Tables
+from tests.web.conftest import Server, Setup
+from tests.web.test_browser import browser  # noqa: F401  (the fixture)
+
+
+def post(client: TestClient, setup: Setup, token: str, **command: Any) -> Any:
+    shown = client.get(f"/api/tables/{setup.inn.id}", headers={"Authorization": f"Bearer {token}"})
+    return client.post(
+        f"/api/tables/{setup.inn.id}/commands",
+        json={"expected_version": shown.json()["version"], "command": command},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+
+
+def test_a_link_answers_only_its_own_combatants_dice(client: TestClient, setup: Setup) -> None:
+    made = CliRunner().invoke(
+        cli, ["table", "link", setup.inn.id, "guard", "--db", str(setup.db), "--json"]
+    )
+    assert made.exit_code == 0, made.output
+    link = json.loads(made.stdout)
+    assert link["combatant"] == "Guard" and link["url"].endswith(f"?token={link['token']}")
+    guard = link["token"]
+    seen = client.get(f"/api/tables/{setup.inn.id}?token={guard}").json()
+    assert seen["notes"] == [] and all(c["source"] == "" for c in seen["combatants"])
+    gm = setup.inn.gm_token
+    assert post(client, setup, guard, verb="note", text="hi").status_code == 403
+    assert post(client, setup, guard, verb="answer", rolls=[3]).status_code == 403  # nothing waits
+    # the game master starts the round: the guard's initiative die waits on the guard
+    assert (
+        post(client, setup, gm, verb="start", roll_missing=False, choose_missing=False).status_code
+        == 422
+    )
+    with Store(setup.db) as store:
+        brawler = store.link(setup.inn.id, "Brawler")
+    assert post(client, setup, brawler, verb="answer", rolls=[5]).status_code == 403
+    asked = post(client, setup, guard, verb="answer", rolls=[3])
+    assert asked.status_code == 422 and asked.json()["needs"]["choice"]["who"] == "Guard"
+    stance = post(client, setup, guard, verb="answer", choose={"stance": "defensive"})
+    assert stance.status_code == 422  # now the brawler's initiative
+    assert stance.json()["needs"]["die"]["purpose"].startswith("Brawler")
+    assert post(client, setup, brawler, verb="answer", rolls=[10]).status_code == 422
+    done = post(client, setup, brawler, verb="answer", choose={"stance": "normal"})
+    assert done.status_code == 200, done.text
+    state = {
+        c["id"]: c["state"]
+        for c in client.get(f"/api/tables/{setup.inn.id}?token={gm}").json()["combatants"]
+    }
+    assert (state["Guard"]["stance"], state["Brawler"]["stance"]) == ("defensive", "normal")
+    # a new link revokes the old
+    with Store(setup.db) as store:
+        store.link(setup.inn.id, "Guard")
+    assert client.get(f"/api/tables/{setup.inn.id}?token={guard}").status_code == 401
+
+
+@pytest.mark.slow
+def test_two_players_answer_their_own_dice_on_their_phones(
+    browser: Browser,  # noqa: F811
+    server: Server,
+) -> None:
+    row = server.setup.inn
+    tables = Tables(Store(server.setup.db))
+    tables.run(row, Start(), rolls=(3, 10), choices=["stance=normal"])  # the brawler first
+    links = {who: tables.link(row, who)[1] for who in ("Guard", "Brawler")}
+    tables.store.close()
+    gm = browser.new_page(viewport={"width": 1366, "height": 768})
+    gm.goto(f"{server.url}/t/{row.id}?token={row.gm_token}")
+    phones: dict[str, Page] = {}
+    for who, token in links.items():
+        phones[who] = browser.new_page(viewport={"width": 390, "height": 844})
+        phones[who].goto(f"{server.url}/p/{row.id}?token={token}")
+        expect(phones[who].locator("#nothing-asked")).to_be_visible()
+    before = gm.locator("#panel .panel").get_attribute("data-version")
+    gm.locator('button[data-label="attack Guard"]').click()
+    expect(gm.locator("#waiting-player")).to_contain_text("Waiting for Brawler's player")
+    # the brawler's player types the d20; the guard's player is asked nothing
+    phones["Brawler"].fill("#my-face", "15")
+    phones["Brawler"].click("#my-enter")
+    expect(phones["Guard"].locator("#my-question")).to_contain_text("defend", timeout=5000)
+    expect(phones["Brawler"].locator("#nothing-asked")).to_be_visible()
+    phones["Guard"].locator("button.choice", has_text="take it").click()
+    # the damage die is the brawler's: rolled for him
+    expect(phones["Brawler"].locator("#my-roll")).to_be_visible(timeout=5000)
+    phones["Brawler"].click("#my-roll")
+    expect(gm.locator("#panel .panel")).not_to_have_attribute(
+        "data-version", before or "", timeout=5000
+    )
+    gm.reload()
+    expect(gm.locator("#log")).to_contain_text("Brawler attacks Guard (fists): d20 15")
+    for page in (gm, *phones.values()):
+        page.close()
+
+
+def test_the_link_is_made_from_the_game_masters_page_too(client: TestClient, setup: Setup) -> None:
+    gm = {"Authorization": f"Bearer {setup.inn.gm_token}"}
+    panel = client.post(
+        f"/t/{setup.inn.id}/do", data={"verb": "link", "who": "Brawler"}, headers=gm
+    )
+    assert "player&#39;s own link" in panel.text
+    with Store(setup.db) as store:
+        token = store.links(setup.inn.id)["Brawler"]
+    assert f"/p/{setup.inn.id}?token={token}" in panel.text
