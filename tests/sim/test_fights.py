@@ -121,3 +121,21 @@ def test_the_cli_gives_the_spec_json_and_refuses_what_does_not_go(tmp_path: Path
         assert refused.exit_code == 2 and "-n simulates many fights" in refused.output
     lone = runner.invoke(cli, ["fight", ambush, "--workers", "2"])
     assert lone.exit_code == 2 and "go with -n N" in lone.output
+
+
+def test_an_edited_file_is_fought_as_it_is_now(tmp_path: Path) -> None:
+    knight = EXAMPLES / "mst2" / "knight.json"
+    path = tmp_path / "pair.toml"
+
+    def write(count: int) -> None:
+        path.write_text(
+            'system = "mst2"\nname = "Pair"\n'
+            f'[[sides]]\nname = "Knight"\nmembers = ["{knight}"]\n'
+            f'[[sides]]\nname = "Goblins"\nmembers = ["{count} goblins"]\n'
+        )
+
+    write(1)
+    one = simulate_fights(encounter_file(path), 50, seed=1)
+    write(3)
+    three = simulate_fights(encounter_file(path), 50, seed=1)
+    assert len(one.combatants) == 2 and len(three.combatants) == 4

@@ -59,6 +59,9 @@ class EncounterFile:
 
     path: str
     max_rounds: int | None = None
+    stamp: tuple[int, int] = (0, 0)
+    """The file's modification time and size when it was named: an edited file is
+    another start (kept fights are never of an older version of it)."""
 
     def fighting(self) -> Fighting:
         from affray.sheets import load_encounter
@@ -248,6 +251,12 @@ def simulate_fights(
 def encounter_file(path: str | Path, max_rounds: int | None = None) -> EncounterFile:
     """The start of fights of the encounter file at ``path`` (checked at once: a bad
     file is a :class:`~affray.errors.SheetError` here, not in a worker)."""
-    start = EncounterFile(str(Path(path)), max_rounds)
+    file = Path(path)
+    try:
+        status = file.stat()
+        stamp = (status.st_mtime_ns, status.st_size)
+    except OSError:
+        stamp = (0, 0)  # loading says what is wrong with it
+    start = EncounterFile(str(file), max_rounds, stamp)
     set_out(start)
     return start
