@@ -61,6 +61,11 @@ COUNT = "count"
 """The axis key that sets how many of a member there are (every other key is a sheet's)."""
 
 
+ENCOUNTER_N = 2_000
+"""Fights a cell when the sweep does not say: a whole fight costs milliseconds, a duel's
+fast engines microseconds (their sweeps default to 100,000)."""
+
+
 class EncounterAxisTable(Strict):
     """One ``[[axes]]`` table of an encounter sweep."""
 
@@ -83,7 +88,7 @@ class EncounterSweepTable(Strict):
     encounter: str = Field(min_length=1, max_length=500)
     title: Label = None
     method: Method | None = None
-    n: int = Field(default=100_000, ge=1, le=10**9)
+    n: int = Field(default=ENCOUNTER_N, ge=1, le=10**9)
     seed: int = Field(default=1, ge=0, le=2**63 - 1)
     axes: list[EncounterAxisTable] = Field(min_length=1, max_length=MAX_AXES)
 
