@@ -254,3 +254,64 @@ def test_the_players_see_only_the_conditions_meant_for_them(tmp_path: Path) -> N
         for c in player_data(row, tables.fold(row))["combatants"]
     }
     assert seen == {"Spearman": ["blessed"], "Sellsword": ["on fire"]}
+
+
+def test_removing_a_holder_or_the_held_leaves_no_trace_in_the_others(tmp_path: Path) -> None:
+    """A Midian hold names both sides of it: removing either lets the other go, and the
+    fight goes on (the rest of the round, its end, the next rounds) without them."""
+    from affray.table import Act, Run
+
+    for removed in ("Brawler", "Guard"):
+        tables = Tables(Store(tmp_path / f"{removed}.db"))
+        row = tables.new("Inn", "midian")
+        for sheet, side in (
+            ("guard.toml", "watch"),
+            ("guard.toml", "watch"),
+            ("brawler.toml", "rowdies"),
+            ("brawler.toml", "rowdies"),
+        ):
+            tables.run(row, tables.joining(row, str(EXAMPLES / "midian" / sheet), side=side))
+        held = False
+        for seed in range(60):
+            state = tables.run(row, Start(), rolls=(1, 1, 10, 10), choices=["stance=normal"]).state
+            assert state.current == "Brawler"
+            state = tables.run(row, Act("Brawler", "grapple", "Guard"), seed=seed).state
+            held = state.encounter.states["Brawler"].holding == "Guard"
+            if held:
+                break
+            tables.undo(row, 2)
+        assert held, "no seed of 60 made a hold"
+        tables.run(row, Remove(removed))
+        left = next(n for n in ("Brawler", "Guard") if n != removed)
+        mine = tables.fold(row).state.encounter.states[left]
+        assert mine.holding is None and removed not in mine.held_by
+        done = tables.run(row, Run(to_end=True), seed=1)
+        assert done.events[-1].kind == "encounter_ended"
+        assert Tables(Store(tmp_path / f"{removed}.db")).fold(row).state == tables.fold(row).state
+
+
+def test_a_players_link_follows_its_combatant(tmp_path: Path) -> None:
+    tables = Tables(Store(tmp_path / "t.db"))
+    row = tables.new("Inn", "midian")
+    for sheet, side in (("guard.toml", "watch"), ("brawler.toml", "rowdies")):
+        tables.run(row, tables.joining(row, str(EXAMPLES / "midian" / sheet), side=side))
+    _, token = tables.link(row, "Guard")
+    tables.run(row, Rename("Guard", "Gus"))
+    tables.run(row, Rename("Brawler", "Guard"))
+    assert tables.linked(token) == (row.id, "Gus")  # the combatant, not the name
+    tables.undo(row, 2)
+    assert tables.linked(token) == (row.id, "Guard")
+    tables.run(row, Remove("Guard"))
+    assert tables.linked(token) == (row.id, None)  # gone: the link answers nothing
+    assert tables.linked_ids(row) == []
+
+
+def test_a_link_is_never_given_to_a_newcomer(tmp_path: Path) -> None:
+    tables = Tables(Store(tmp_path / "t.db"))
+    row = tables.new("Ford", "mst2")
+    for sheet in ("spearman.toml", "sellsword.toml"):
+        tables.run(row, tables.joining(row, str(EXAMPLES / "mst2" / sheet), side=sheet))
+    _, token = tables.link(row, "Sellsword")
+    tables.run(row, Remove("Sellsword"))
+    tables.run(row, tables.joining(row, str(EXAMPLES / "mst2" / "sellsword.toml"), side="b"))
+    assert tables.linked(token) == (row.id, None)

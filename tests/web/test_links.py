@@ -47,25 +47,30 @@ def test_a_link_answers_only_its_own_combatants_dice(client: TestClient, setup: 
         post(client, setup, gm, verb="start", roll_missing=False, choose_missing=False).status_code
         == 422
     )
-    with Store(setup.db) as store:
-        brawler = store.link(setup.inn.id, "Brawler")
+    tables = Tables(Store(setup.db))
+    brawler = tables.link(setup.inn, "Brawler")[1]
     assert post(client, setup, brawler, verb="answer", rolls=[5]).status_code == 403
     asked = post(client, setup, guard, verb="answer", rolls=[3])
-    assert asked.status_code == 422 and asked.json()["needs"]["choice"]["who"] == "Guard"
+    assert asked.status_code == 202 and asked.json() == {"answered": True, "waiting": True}
+    # a link answers only the one thing asked: one face for a die, one answer for a choice
+    assert post(client, setup, guard, verb="answer", rolls=[3]).status_code == 422
+    both = post(client, setup, guard, verb="answer", choose={"stance": "normal"}, rolls=[5])
+    assert both.status_code == 422
     stance = post(client, setup, guard, verb="answer", choose={"stance": "defensive"})
-    assert stance.status_code == 422  # now the brawler's initiative
-    assert stance.json()["needs"]["die"]["purpose"].startswith("Brawler")
-    assert post(client, setup, brawler, verb="answer", rolls=[10]).status_code == 422
+    assert stance.status_code == 202  # now the brawler's initiative
+    gm_view = client.get(f"/api/tables/{setup.inn.id}?token={gm}").json()
+    assert gm_view["pending"]["needs"]["die"]["purpose"].startswith("Brawler")
+    assert post(client, setup, brawler, verb="answer", rolls=[10]).status_code == 202
     done = post(client, setup, brawler, verb="answer", choose={"stance": "normal"})
     assert done.status_code == 200, done.text
+    assert set(done.json()) == {"version", "answered"}  # no one else's dice or events
     state = {
         c["id"]: c["state"]
         for c in client.get(f"/api/tables/{setup.inn.id}?token={gm}").json()["combatants"]
     }
     assert (state["Guard"]["stance"], state["Brawler"]["stance"]) == ("defensive", "normal")
     # a new link revokes the old
-    with Store(setup.db) as store:
-        store.link(setup.inn.id, "Guard")
+    tables.link(setup.inn, "Guard")
     assert client.get(f"/api/tables/{setup.inn.id}?token={guard}").status_code == 401
 
 
@@ -114,5 +119,5 @@ def test_the_link_is_made_from_the_game_masters_page_too(client: TestClient, set
     )
     assert "player&#39;s own link" in panel.text
     with Store(setup.db) as store:
-        token = store.links(setup.inn.id)["Brawler"]
+        (token,) = store.links(setup.inn.id).values()
     assert f"/p/{setup.inn.id}?token={token}" in panel.text

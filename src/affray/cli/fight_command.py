@@ -56,6 +56,11 @@ if TYPE_CHECKING:
     default=None,
     help="With -n: worker processes; default: one per CPU. Results do not depend on it.",
 )
+@click.option(
+    "--exact",
+    is_flag=True,
+    help="Exact odds of the whole encounter (not worked out yet: a clear refusal).",
+)
 @plot_option("(with -n) how many rounds the fights lasted, and who was left standing")
 @json_option
 def fight_command(
@@ -66,6 +71,7 @@ def fight_command(
     show_odds: bool,
     count: int | None,
     workers: int | None,
+    exact: bool,
     plot: str | None,
     as_json: bool,
 ) -> None:
@@ -78,6 +84,14 @@ def fight_command(
     from affray.cli.output import emit_json
     from affray.sheets import load_encounter
 
+    if exact:
+        from affray.errors import AffrayError
+
+        raise AffrayError(
+            "exact odds of whole encounters are not worked out yet (only of duels: "
+            "affray duel A B)",
+            hint=f"simulate the encounter instead: affray fight {encounter_file} -n 10000",
+        )
     if count is not None:
         if rolls is not None or show_odds:
             raise click.UsageError("-n simulates many fights: leave out --rolls and --odds")

@@ -45,13 +45,19 @@ def set_values(rules: Rules, state: TableState, command: Set) -> Done:
 
 
 def remove(rules: Rules, state: TableState, command: Remove) -> Done:
-    """``who`` gone from the table: its turns, engagements, conditions and all."""
+    """``who`` gone from the table: its turns, engagements, conditions and all; first it
+    leaves the fight by the rules (as one who fled: holds let go), and then what
+    others' states still say of it (whom they wait for, ...) is forgotten."""
     who = state.resolve(command.who)
-    encounter = state.encounter.release(who)
+    encounter = state.encounter
+    leaving = rules.system.edit is not None and "fled" in rules.system.conditions
+    if leaving and rules.system.edit is not None and rules.ruleset.fighting(encounter, who):
+        encounter = rules.system.edit(encounter, who, {"condition": "fled"}, "remove")
+    encounter = encounter.release(who)
     encounter = replace(
         encounter,
         combatants=tuple(c for c in encounter.combatants if c.id != who),
-        states={cid: s for cid, s in encounter.states.items() if cid != who},
+        states={cid: forgotten(s, who) for cid, s in encounter.states.items() if cid != who},
         queue=tuple(cid for cid in encounter.queue if cid != who),
     )
     cursor = state.cursor
@@ -72,9 +78,28 @@ def remove(rules: Rules, state: TableState, command: Remove) -> Done:
         tactics={k: v for k, v in state.tactics.items() if k != who},
         players=state.players - {who},
         hidden=state.hidden - {who},
+        serials={k: v for k, v in state.serials.items() if k != who},
         conditions=tuple(c for c in state.conditions if who not in (c.combatant, c.of)),
     )
     return state, [Removed(who), *events]
+
+
+def forgotten(value: Any, who: str) -> Any:
+    """``value`` with ``who`` (a combatant's id, in a rule system's state) gone: a field
+    that names it is None, a tuple or set that holds it holds it no more."""
+    if isinstance(value, tuple):
+        return tuple(forgotten(item, who) for item in value if item != who)
+    if isinstance(value, frozenset):
+        return frozenset(forgotten(item, who) for item in value if item != who)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        changes = {
+            f.name: None
+            if getattr(value, f.name) == who
+            else forgotten(getattr(value, f.name), who)
+            for f in dataclasses.fields(value)
+        }
+        return replace(value, **changes)
+    return value
 
 
 def rename(rules: Rules, state: TableState, command: Rename) -> Done:
@@ -123,6 +148,7 @@ def rename(rules: Rules, state: TableState, command: Rename) -> Done:
         tactics={swap(k): v for k, v in state.tactics.items()},
         players=frozenset(swap(p) for p in state.players),
         hidden=frozenset(swap(p) for p in state.hidden),
+        serials={swap(k): v for k, v in state.serials.items()},
         conditions=tuple(
             replace(c, combatant=swap(c.combatant), of=swap(c.of) if c.of else None)
             for c in state.conditions

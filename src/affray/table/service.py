@@ -102,6 +102,9 @@ class Tables:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._folds: dict[str, Fold] = {}
+        self._born: dict[str, str] = {}
+        """When each folded table was made (a table deleted and made again under the
+        same id is another table)."""
 
     def new(self, name: str, system: str, options: Mapping[str, Any] | None = None) -> TableRow:
         """A new, empty table playing ``system`` (with its encounter options).
@@ -136,6 +139,8 @@ class Tables:
     def fold(self, table: TableRow) -> Fold:
         """The table's log folded up to its latest change."""
         fold = self._folds.get(table.id)
+        if self._born.get(table.id) != table.created:  # deleted, and the id made again
+            fold = None
         if fold is None or dict(fold.rules.options) != dict(table.options):
             fold = Fold(Rules.of(table.system, table.options))
         try:
@@ -145,6 +150,7 @@ class Tables:
             self._folds.pop(table.id, None)
             raise
         self._folds[table.id] = fold
+        self._born[table.id] = table.created
         return fold
 
     def joining(
@@ -427,8 +433,28 @@ class Tables:
         Raises:
             RulesError: no combatant is called that.
         """
-        cid = self.fold(table).state.resolve(who)
-        return cid, self.store.link(table.id, cid)
+        state = self.fold(table).state
+        cid = state.resolve(who)
+        return cid, self.store.link(table.id, f"#{state.serials[cid]}")
+
+    def linked(self, token: str) -> tuple[str, str | None] | None:
+        """The table and the combatant (its id now, or None if it has left the table)
+        whose player's link this token is, if it is one."""
+        found = self.store.linked(token)
+        if found is None:
+            return None
+        table_id, serial = found
+        return table_id, self._who(table_id, serial)
+
+    def linked_ids(self, table: TableRow) -> list[str]:
+        """The combatants who have a player's link now."""
+        serials = set(self.store.links(table.id))
+        state = self.fold(table).state
+        return [cid for cid, n in state.serials.items() if f"#{n}" in serials]
+
+    def _who(self, table_id: str, serial: str) -> str | None:
+        state = self.fold(self.table(table_id)).state
+        return next((cid for cid, n in state.serials.items() if f"#{n}" == serial), None)
 
     def cancel(self, table: TableRow) -> None:
         """Nothing waits any more (the command is dropped; nothing was applied)."""

@@ -130,6 +130,12 @@ class TableState:
     """Player characters: their sides are the players' friends."""
     hidden: frozenset[str] = frozenset()
     """Combatants the players do not see (they fight, for the game master)."""
+    serials: Mapping[str, int] = field(default_factory=dict)
+    """Each combatant's serial: the how-manieth to join the table it was. It stays with
+    the combatant through a rename, and is never given again (a player's link names
+    its combatant by it)."""
+    joined: int = 0
+    """How many combatants have joined the table (the last serial given)."""
     conditions: tuple[Condition, ...] = ()
     notes: tuple[str, ...] = ()
 
@@ -264,6 +270,8 @@ def _add(rules: Rules, state: TableState, command: Add) -> tuple[TableState, lis
         sources={**state.sources, combatant.id: command.source},
         tactics={**state.tactics, combatant.id: tactics},
         players=state.players | {combatant.id} if command.player else state.players,
+        serials={**state.serials, combatant.id: state.joined + 1},
+        joined=state.joined + 1,
     )
     return state, [CombatantAdded(combatant.id, command.side, command.source)]
 

@@ -107,8 +107,10 @@ class Tracker:
             if write:
                 raise HTTPException(403, "the player token cannot change the table")
             return row, "player"
-        linked = await self.call(self.tables.store.linked, token)
+        linked = await self.call(self.tables.linked, token)
         if linked is not None and linked[0] == row.id:
+            if linked[1] is None:
+                raise HTTPException(403, "this link's combatant has left the table")
             if write:
                 raise HTTPException(
                     403, "a player's link can only answer its own dice and questions"
@@ -196,7 +198,7 @@ class Tracker:
 
     def show(self, row: TableRow) -> dict[str, Any]:
         shown = show_data(row, self.tables.fold(row), self.tables.waiting(row))
-        shown["linked"] = sorted(self.tables.store.links(row.id))
+        shown["linked"] = self.tables.linked_ids(row)
         return shown
 
     def players(self, row: TableRow, me: str | None = None) -> dict[str, Any]:
@@ -256,12 +258,17 @@ class Tracker:
         if waiting is None or waiting["who"] != who:
             raise HTTPException(403, f"nothing is waiting on {who} now")
         request = parse(self.tables, row, data)
-        choices = request.choices
         asked = waiting["needs"].get("choice")
-        if asked is not None:  # an answer to that question alone: its label is enough
-            labels = [choice.partition("=")[2] or choice for choice in choices]
-            choices = tuple(f"{asked['who']}:{asked['topic']}={label}" for label in labels[:1])
-        return self.tables.answer(row, rolls=request.rolls[:1], choices=choices, expected=expected)
+        if asked is None:  # a die waits: its one face, and nothing more
+            if len(request.rolls) != 1 or request.choices:
+                raise TableError("give the one face of the die that is asked", hint="e.g. 14")
+            return self.tables.answer(row, rolls=request.rolls, expected=expected)
+        # a question waits: its one answer (its label is enough), and nothing more
+        labels = [choice.partition("=")[2] or choice for choice in request.choices]
+        if len(labels) != 1 or request.rolls:
+            raise TableError("give the one answer that is asked", hint="one of the offered answers")
+        answer = f"{asked['who']}:{asked['topic']}={labels[0]}"
+        return self.tables.answer(row, choices=(answer,), expected=expected)
 
     def asking(self, row: TableRow, role: str) -> dict[str, Any]:
         """For the ask fragment: the table, this link's combatant, and what waits on
@@ -353,10 +360,16 @@ def create_app(db: str | Path, *, poll_s: float = 0.2) -> Starlette:
             return JSONResponse(
                 {"error": error.message, "tip": error.hint, "version": error.current}, 409
             )
+        except InputNeededError as error:
+            if role != "gm":  # taken; the table waits on someone (maybe this player)
+                return JSONResponse({"answered": True, "waiting": True}, 202)
+            return _refused(error)
         except AffrayError as error:
             return _refused(error)
         tracker.hub.seen(row.id, done.version)
-        shown = await tracker.call(tracker.show if role == "gm" else tracker.players, row)
+        if role != "gm":  # a player's link hears only that its answer was taken
+            return JSONResponse({"version": done.version, "answered": True})
+        shown = await tracker.call(tracker.show, row)
         return JSONResponse(_done_json(done, shown))
 
     async def api_stream(request: HttpRequest) -> Response:
@@ -431,7 +444,7 @@ def create_app(db: str | Path, *, poll_s: float = 0.2) -> Starlette:
             return page("_log.html", items=await tracker.call(tracker.log, row))
         if name == "odds":
             version = await tracker.call(tracker.tables.store.version, row.id)
-            answer = tracker.odds.get(row.id, version)
+            answer = tracker.odds.get(row.id, version, row.created)
             return page("_odds.html", answer=answer, table=row, version=version)
         raise HTTPException(404, f"no part {name!r}")
 

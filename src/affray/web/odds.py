@@ -14,6 +14,7 @@ import multiprocessing
 import signal
 import threading
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,18 +46,20 @@ class OddsKeeper:
         self._done: dict[str, tuple[int, TableOdds | None]] = {}
         self._running: dict[str, tuple[int, Future[tuple[bool, TableOdds | None]]]] = {}
 
-    def get(self, table_id: str, version: int) -> Answer:
+    def get(self, table_id: str, version: int, born: str = "") -> Answer:
         """What is known of the odds at ``version`` now; work on them starts if it has
-        not (and work on an older version is left to stop by itself)."""
+        not (and work on an older version is left to stop by itself). ``born``: when the
+        table was made (a table deleted and made again under its id is another)."""
+        key = f"{table_id} {born}"
         with self._lock:
-            done = self._done.get(table_id)
+            done = self._done.get(key)
             if done is not None and done[0] == version:
                 return Answer(done[1], version, False)
-            running = self._running.get(table_id)
+            running = self._running.get(key)
             if running is None or running[0] != version:
                 future = self._submit(table_id, version)
-                self._running[table_id] = (version, future)
-                future.add_done_callback(lambda f: self._finished(table_id, version, f))
+                self._running[key] = (version, future)
+                future.add_done_callback(lambda f: self._finished(key, version, f))
             if done is None:
                 return Answer(None, None, True)
             return Answer(done[1], done[0], True)
@@ -81,10 +84,16 @@ class OddsKeeper:
         """Work for the worker process (spawned, not forked: the server runs threads;
         so a script that serves the tracker needs the ``if __name__ == "__main__":``
         guard that every spawning Python program needs)."""
-        if self._pool is None:
-            context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(1, mp_context=context, initializer=_quiet)
-        return self._pool.submit(_work, self.db, table_id, version)
+        for _ in range(2):  # a worker that died (killed, out of memory) is replaced
+            if self._pool is None:
+                context = multiprocessing.get_context("spawn")
+                self._pool = ProcessPoolExecutor(1, mp_context=context, initializer=_quiet)
+            try:
+                return self._pool.submit(_work, self.db, table_id, version)
+            except BrokenProcessPool:
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = None
+        raise RuntimeError("the odds worker cannot be started")
 
     def close(self) -> None:
         with self._lock:
