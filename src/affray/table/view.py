@@ -122,6 +122,9 @@ def player_data(table: TableRow, fold: Fold, me: str | None = None) -> dict[str,
         if not combatant["friend"]:
             combatant["state"] = {"health": combatant["health"]}
             combatant["conditions"] = [k for k in combatant["conditions"] if k["public"]]
+        for condition in combatant["conditions"]:  # "until Assassin's turn" says too much
+            for cid in hidden:
+                condition["until"] = condition["until"].replace(cid, "someone")
         combatant["source"] = ""
         combatant["engaged"] = [e for e in combatant["engaged"] if e["with"] not in hidden]
         del combatant["hidden"]
