@@ -116,6 +116,11 @@ class RuleSystem(Generic[SheetT, StateT, RulesetT, TacticsT]):
         health: how a combatant still fighting looks from across the table (unhurt,
             hurt, bloodied), if the system says it its own way; else it is
             measured by the ruleset's ``weakness``.
+        rest: one day of rest by the system's healing rules, if it has them:
+            ``(encounter, who, dice, options)`` → the encounter with ``who`` as it is
+            after the day, and what happened; ``options`` are the system's own
+            (MST-2: ``setting``), checked (SheetError naming the key). The dead do not
+            heal.
     """
 
     name: str
@@ -149,6 +154,13 @@ class RuleSystem(Generic[SheetT, StateT, RulesetT, TacticsT]):
     ) = None
     conditions: tuple[str, ...] = ()
     health: Callable[[Encounter[SheetT, StateT], str], str] | None = None
+    rest: (
+        Callable[
+            [Encounter[SheetT, StateT], str, Dice, Mapping[str, object]],
+            tuple[Encounter[SheetT, StateT], list[Event]],
+        ]
+        | None
+    ) = None
 
     def owns(self, sheet: object) -> bool:
         """Whether ``sheet`` is one of this system's sheets."""

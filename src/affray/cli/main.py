@@ -73,6 +73,7 @@ def _register() -> None:
         fight_command,
         midian_commands,
         mst2_commands,
+        party_commands,
         serve_command,
         table_commands,
     )
@@ -85,6 +86,7 @@ def _register() -> None:
     cli.add_command(fight_command.fight_command)
     cli.add_command(explore_command.explore_command)
     cli.add_command(table_commands.table)
+    cli.add_command(party_commands.party)
     cli.add_command(serve_command.serve_command)
 
 

@@ -153,15 +153,86 @@ def add_command(
     db: str | None,
     as_json: bool,
 ) -> None:
-    """Add the combatant of SHEET (a sheet file or a bestiary name) to TABLE."""
+    """Add the combatant of SHEET (a sheet file or a bestiary name) to TABLE; or,
+    with SHEET party:PARTY, every member of that party with the state it carries, on
+    one side named after the party."""
     tables = _tables(db)
     row = tables.table(table_ref)
+    if sheet.startswith("party:"):
+        _add_party(tables, row, sheet, side, name, tactics, expect, as_json)
+        return
     command = tables.joining(row, sheet, side=side, name=name, tactics=tactics, player=player)
     done = tables.run(row, command, expected=expect)
     if as_json:
         emit_json({"combatant": command.combatant, "version": done.version, **_events(done)})
         return
     print_lines(_lines(done))
+
+
+def _add_party(
+    tables: Tables,
+    row: TableRow,
+    sheet: str,
+    side: str | None,
+    name: str | None,
+    tactics: str,
+    expect: int | None,
+    as_json: bool,
+) -> None:
+    from affray.errors import TableError
+    from affray.table.commands import Add
+    from affray.table.parties import PREFIX, Parties
+
+    if side is not None or name is not None:
+        raise TableError(
+            "a party comes to the table on its own side, each member with its own name",
+            hint=f"leave out --side and --as with {sheet}",
+        )
+    commands = Parties(tables).joining(row, sheet[len(PREFIX) :], tactics=tactics)
+    dones = tables.run_all(row, commands, expect)
+    if as_json:
+        emit_json(
+            {
+                "combatants": [c.combatant for c in commands if isinstance(c, Add)],
+                "version": dones[-1].version,
+                "events": [e.to_dict() for d in dones for e in d.events],
+            }
+        )
+        return
+    print_lines([line for done in dones for line in _lines(done)])
+
+
+@table.command("end")
+@click.argument("table_ref", metavar="TABLE")
+@db_option
+@json_option
+def end_command(table_ref: str, db: str | None, as_json: bool) -> None:
+    """Write the state of TABLE's party members back to their parties (one change of
+    each party; `affray party undo PARTY` takes it back)."""
+    from affray.table.parties import Parties
+
+    tables = _tables(db)
+    row = tables.table(table_ref)
+    dones = Parties(tables).end(row)
+    if as_json:
+        emit_json(
+            {
+                "table": row.id,
+                "parties": [
+                    {
+                        "party": d.party.id,
+                        "version": d.version,
+                        "members": list(d.members),
+                    }
+                    for d in dones
+                ],
+            }
+        )
+        return
+    for done in dones:
+        for line in done.lines:
+            click.echo(line)
+        click.echo(f"{done.party.id} is at version {done.version}.")
 
 
 @table.command("import")

@@ -40,6 +40,11 @@ class Add:
     """A player's character: the player page shows its side in full."""
     tactics_keys: Mapping[str, Any] = field(default_factory=dict)
     """The system's tactics keys, as in an encounter file (MST-2: role, retreat_at)."""
+    party: str | None = None
+    """The id of the party it came from (``table add TABLE party:PARTY``), if any:
+    ``table end`` writes its state back to that party."""
+    member: str | None = None
+    """Its name in that party."""
     verb: ClassVar[str] = "add"
 
 

@@ -63,6 +63,22 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (table_id, who)
         )""",
     ),
+    (
+        """CREATE TABLE parties (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            system TEXT NOT NULL,
+            created TEXT NOT NULL
+        )""",
+        """CREATE TABLE party_changes (
+            party_id TEXT NOT NULL REFERENCES parties(id),
+            version INTEGER NOT NULL,
+            verb TEXT NOT NULL,
+            payload TEXT NOT NULL,
+            created TEXT NOT NULL,
+            PRIMARY KEY (party_id, version)
+        )""",
+    ),
 )
 """Schema migrations, in order; ``user_version`` is how many have run."""
 
@@ -365,6 +381,106 @@ class Writer:
         self.store.db.execute(
             "INSERT INTO changes VALUES (?, ?, ?, ?, ?)",
             (self.table_id, self.version, verb, json.dumps(payload), _now()),
+        )
+        return self.version
+
+
+@dataclass(frozen=True, slots=True)
+class PartyRow:
+    id: str
+    name: str
+    system: str
+    created: str
+
+
+class PartyStore:
+    """The parties of a table database: one row each, and a log of changes, each
+    change one transaction (as a table's)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def create(self, name: str, system: str) -> PartyRow:
+        """A new party with a short id made from ``name``."""
+        base = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40] or "party"
+        db = self.store.db
+        with self.store._transaction():
+            taken = {row[0] for row in db.execute("SELECT id FROM parties")}
+            party_id, n = base, 1
+            while party_id in taken:
+                n += 1
+                party_id = f"{base}-{n}"
+            row = PartyRow(party_id, name, system, _now())
+            db.execute(
+                "INSERT INTO parties VALUES (?, ?, ?, ?)", (row.id, name, system, row.created)
+            )
+        return row
+
+    def party(self, ref: str) -> PartyRow:
+        """The party with id ``ref`` (or, failing that, the one called ``ref``).
+
+        Raises:
+            TableError: there is none.
+        """
+        db = self.store.db
+        found = db.execute("SELECT * FROM parties WHERE id = ?", (ref,)).fetchone()
+        if found is None:
+            named = db.execute(
+                "SELECT * FROM parties WHERE lower(name) = lower(?)", (ref,)
+            ).fetchall()
+            found = named[0] if len(named) == 1 else None
+        if found is None:
+            ids = [row[0] for row in db.execute("SELECT id FROM parties ORDER BY created, id")]
+            raise TableError(
+                f"no party {ref!r} in {self.store.path}",
+                hint=("parties here: " + ", ".join(ids))
+                if ids
+                else "make one with `affray party new NAME --system mst2`",
+            )
+        return PartyRow(*found)
+
+    def parties(self) -> list[tuple[PartyRow, int]]:
+        """Every party, oldest first, with its version."""
+        rows = self.store.db.execute(
+            "SELECT id, name, system, created, (SELECT coalesce(max(version), 0) "
+            "FROM party_changes c WHERE c.party_id = parties.id) FROM parties "
+            "ORDER BY created, id"
+        ).fetchall()
+        return [(PartyRow(*row[:4]), int(row[4])) for row in rows]
+
+    def version(self, party_id: str) -> int:
+        (version,) = self.store.db.execute(
+            "SELECT coalesce(max(version), 0) FROM party_changes WHERE party_id = ?", (party_id,)
+        ).fetchone()
+        return int(version)
+
+    def changes(self, party_id: str) -> list[ChangeRow]:
+        """The changes of a party, in order."""
+        rows = self.store.db.execute(
+            "SELECT version, verb, payload, created FROM party_changes "
+            "WHERE party_id = ? ORDER BY version",
+            (party_id,),
+        ).fetchall()
+        return [ChangeRow(v, verb, json.loads(payload), at) for v, verb, payload, at in rows]
+
+    @contextmanager
+    def writing(self, party_id: str) -> Iterator[PartyWriter]:
+        """One change of a party, as one transaction (rolled back if the block raises)."""
+        with self.store._transaction():
+            yield PartyWriter(self.store, party_id, self.version(party_id))
+
+
+@dataclass(slots=True)
+class PartyWriter:
+    store: Store
+    party_id: str
+    version: int
+
+    def append(self, verb: str, payload: Mapping[str, Any]) -> int:
+        self.version += 1
+        self.store.db.execute(
+            "INSERT INTO party_changes VALUES (?, ?, ?, ?, ?)",
+            (self.party_id, self.version, verb, json.dumps(payload), _now()),
         )
         return self.version
 

@@ -19,6 +19,7 @@ from affray.rules.midian.edits import CONDITIONS, edit, health
 from affray.rules.midian.injury import WillpowerRule, WillpowerShock
 from affray.rules.midian.narration import HANDLERS
 from affray.rules.midian.resolve import Rules
+from affray.rules.midian.rest import rest
 from affray.rules.midian.ruleset import MidianRuleset
 from affray.rules.midian.state import MidianEncounter, MidianState
 from affray.rules.midian.tactics import MidianAI, MidianTactics, Role
@@ -176,5 +177,6 @@ SYSTEM: RuleSystem[Character, MidianState, MidianRuleset, MidianTactics] = regis
         edit=edit,
         conditions=CONDITIONS,
         health=health,
+        rest=rest,
     )
 )

@@ -10,13 +10,20 @@ the story's call; the dead do not heal.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from affray.dice import Dice
+from affray.events import Event
 from affray.rules.mst2.events import Healed
 from affray.rules.mst2.fighter import Fighter
 from affray.rules.mst2.state import Condition, FighterState
+from affray.sheets.validation import Strict, validate
+
+if TYPE_CHECKING:
+    from affray.rules.mst2.ruleset import Mst2Encounter
 
 
 class Setting(Enum):
@@ -46,3 +53,28 @@ def rest_one_day(
     return HealingResult(
         new, Healed(fighter.name, setting.value, rolled, total, healed, new.wounds)
     )
+
+
+class RestOptions(Strict):
+    """What a day of rest takes: the setting (``low``, as written, or ``high``)."""
+
+    DOCS: ClassVar[str] = "docs/table.md"
+
+    setting: Literal["low", "high"] = "low"
+
+
+def rest(
+    encounter: Mst2Encounter, cid: str, dice: Dice, options: Mapping[str, object]
+) -> tuple[Mst2Encounter, list[Event]]:
+    """The registry's day of rest: :func:`rest_one_day` for ``cid``, in the setting
+    ``options`` names (low fantasy by default).
+
+    Raises:
+        SheetError: an option it does not take, or a setting it does not know.
+    """
+    chosen = validate(RestOptions, options, "rest")
+    result = rest_one_day(
+        encounter.sheet(cid), encounter.states[cid], Setting(chosen.setting), dice
+    )
+    events: list[Event] = [] if result.event is None else [result.event]
+    return encounter.with_state(cid, result.state), events

@@ -14,6 +14,7 @@ from affray.registry import EncounterKeys, ExactDuel, LiveOdds, RuleSystem, regi
 from affray.rules.mst2.catalog import Missile
 from affray.rules.mst2.edits import CONDITIONS, edit
 from affray.rules.mst2.fighter import Fighter
+from affray.rules.mst2.healing import rest
 from affray.rules.mst2.narration import HANDLERS
 from affray.rules.mst2.ruleset import Mst2Encounter, Mst2Ruleset, TurnOrder
 from affray.rules.mst2.state import FighterState, Lethality
@@ -217,5 +218,6 @@ SYSTEM: RuleSystem[Fighter, FighterState, Mst2Ruleset, Mst2Tactics] = register(
         topics=TOPICS,
         edit=edit,
         conditions=CONDITIONS,
+        rest=rest,
     )
 )

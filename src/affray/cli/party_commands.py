@@ -1,0 +1,216 @@
+"""``affray party …``: the characters a campaign carries from fight to fight, with
+their wounds (SPEC.md, "Campaigns"; docs/table.md, "Parties").
+
+Thin: options → :class:`affray.table.parties.Parties` → output. Every verb takes
+``--db`` (the tables' database) and ``--json``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from affray.cli.options import json_option, rolls_option, seed_option
+from affray.cli.output import console, emit_json
+from affray.cli.table_commands import _tables, db_option
+
+if TYPE_CHECKING:
+    from affray.table.parties import Parties, PartyDone
+    from affray.table.party import PartyState
+    from affray.table.store import PartyRow
+
+
+def _parties(db: str | None) -> Parties:
+    from affray.table.parties import Parties
+
+    return Parties(_tables(db))
+
+
+@click.group("party")
+def party() -> None:
+    """A party: characters who carry their wounds from table to table.
+
+    \b
+    affray party new "The Company" --system mst2
+    affray party add the-company examples/mst2/knight.json
+    affray table add goblin-ambush party:the-company
+    affray table end goblin-ambush
+    affray party rest the-company --days 3 --seed 7
+    affray party show the-company
+    """
+
+
+@party.command("new")
+@click.argument("name")
+@click.option("--system", "system", required=True, metavar="SYSTEM", help="mst2 or midian.")
+@db_option
+@json_option
+def new_command(name: str, system: str, db: str | None, as_json: bool) -> None:
+    """Make a new, empty party NAME playing SYSTEM."""
+    parties = _parties(db)
+    row = parties.new(name, system)
+    if as_json:
+        emit_json({"party": row.id, "name": row.name, "system": row.system, "version": 0})
+        return
+    out = console()
+    out.print(f"Party [bold]{row.id}[/bold] ({row.system}) in {parties.store.store.path}")
+    out.print(f"Next: affray party add {row.id} SHEET", style="dim")
+
+
+@party.command("add")
+@click.argument("party_ref", metavar="PARTY")
+@click.argument("sheet")
+@click.option("--as", "name", default=None, metavar="NAME", help="Its name in the party.")
+@db_option
+@json_option
+def add_command(
+    party_ref: str, sheet: str, name: str | None, db: str | None, as_json: bool
+) -> None:
+    """Add the character of SHEET (a sheet file or a bestiary name) to PARTY, fresh."""
+    parties = _parties(db)
+    done = parties.add(parties.party(party_ref), sheet, name)
+    if as_json:
+        emit_json(
+            {"party": done.party.id, "member": done.state.members[-1].id, "version": done.version}
+        )
+        return
+    _echo(done)
+
+
+@party.command("show")
+@click.argument("party_ref", metavar="PARTY")
+@db_option
+@json_option
+def show_command(party_ref: str, db: str | None, as_json: bool) -> None:
+    """Every member of PARTY and the state it carries."""
+    parties = _parties(db)
+    row = parties.party(party_ref)
+    folded = parties.fold(row)
+    data = _show_data(row, folded.version, folded.state)
+    if as_json:
+        emit_json(data)
+        return
+    out = console()
+    out.print(f"[bold]{row.name}[/bold] ({row.id}, {row.system}, version {folded.version})")
+    if not data["members"]:
+        out.print(f"No members yet. Next: affray party add {row.id} SHEET", style="dim")
+    for member in data["members"]:
+        state = ", ".join(f"{k}={v}" for k, v in member["state"].items())
+        out.print(f"  {member['id']:<20} {state}")
+
+
+@party.command("list")
+@db_option
+@json_option
+def list_command(db: str | None, as_json: bool) -> None:
+    """The parties in the database."""
+    parties = _parties(db)
+    found = parties.store.parties()
+    if as_json:
+        emit_json(
+            {
+                "parties": [
+                    {
+                        "party": row.id,
+                        "name": row.name,
+                        "system": row.system,
+                        "version": version,
+                        "created": row.created,
+                    }
+                    for row, version in found
+                ]
+            }
+        )
+        return
+    out = console()
+    if not found:
+        out.print(f"No parties in {parties.store.store.path}.")
+        return
+    for row, version in found:
+        out.print(f"{row.id:<24} {row.system:<7} version {version:<5} {row.name}")
+
+
+@party.command("rest")
+@click.argument("party_ref", metavar="PARTY")
+@click.option("--days", type=int, required=True, metavar="N", help="Days of rest (1 to 365).")
+@click.option(
+    "--setting",
+    type=click.Choice(["low", "high"]),
+    default=None,
+    help="MST-2's healing setting: low fantasy, as written (the default), or high fantasy.",
+)
+@rolls_option
+@seed_option
+@db_option
+@json_option
+def rest_command(
+    party_ref: str,
+    days: int,
+    setting: str | None,
+    rolls: str | None,
+    seed: int | None,
+    db: str | None,
+    as_json: bool,
+) -> None:
+    """Every member of PARTY after N days of rest, by its system's healing rules."""
+    from affray.cli.options import dice_source, warn_unused
+
+    parties = _parties(db)
+    row = parties.party(party_ref)
+    dice = dice_source(rolls, seed)
+    options: dict[str, object] = {} if setting is None else {"setting": setting}
+    done = parties.rest(row, days, dice, options)
+    warn_unused(dice)
+    if as_json:
+        emit_json({**_show_data(row, done.version, done.state), "lines": list(done.lines)})
+        return
+    _echo(done)
+
+
+@party.command("undo")
+@click.argument("party_ref", metavar="PARTY")
+@db_option
+@json_option
+def undo_command(party_ref: str, db: str | None, as_json: bool) -> None:
+    """Take back PARTY's last change (a member added, a rest, a table's end)."""
+    parties = _parties(db)
+    done = parties.undo(parties.party(party_ref))
+    if as_json:
+        emit_json({**_show_data(done.party, done.version, done.state), "lines": list(done.lines)})
+        return
+    _echo(done)
+
+
+# -- helpers ----------------------------------------------------------------------------
+
+
+def _show_data(row: PartyRow, version: int, state: PartyState) -> dict[str, Any]:
+    from affray import registry
+    from affray.table import party as rules
+
+    system = registry.system(row.system)
+    ruleset = system.duel_ruleset()
+    return {
+        "party": row.id,
+        "name": row.name,
+        "system": row.system,
+        "version": version,
+        "members": [
+            {
+                "id": member.id,
+                "source": member.source,
+                "values": dict(member.values),
+                "state": rules.carried(
+                    system, ruleset, rules.solo(system, ruleset, member), member.id
+                ),
+            }
+            for member in state.members
+        ],
+    }
+
+
+def _echo(done: PartyDone) -> None:
+    for line in done.lines:
+        click.echo(line)
+    click.echo(f"{done.party.id} is at version {done.version}.")
