@@ -73,3 +73,23 @@ def test_tables_made_elsewhere_show_up_and_new_ones_are_made(
     assert "Deleted Cellar." in gone.text
     with Store(setup.db) as store:
         assert made.id not in [row.id for row, _ in store.tables()]
+
+
+def test_parties_on_the_home_page(client: TestClient, setup: Setup) -> None:
+    auth = {"Authorization": f"Bearer {key_of(setup)}"}
+
+    def do(**form: str) -> str:
+        answer = client.post("/home/do", data=form, headers=auth)
+        assert answer.status_code == 200
+        return answer.text
+
+    assert "Made the party The Company." in do(verb="party-new", name="The Company", system="mst2")
+    assert "joins The Company" in do(
+        verb="party-add", party="the-company", sheet="goblin", **{"as": "Snaga"}
+    )
+    listed = client.get("/home/list", headers=auth).text
+    assert "Snaga" in listed and "fresh" in listed and "party:the-company" in listed
+    assert "rests 2 days" in do(verb="party-rest", party="the-company", days="2")
+    assert "days of rest" in do(verb="party-rest", party="the-company", days="0")
+    do(verb="party-undo", party="the-company")
+    assert "unknown verb" in do(verb="party-dance", party="the-company")

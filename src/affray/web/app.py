@@ -143,7 +143,7 @@ class Tracker:
         if not secrets.compare_digest(given, self.locked(self.tables.store.home_key)):
             raise HTTPException(403, "that is not this tracker's key")
 
-    def listing(self) -> dict[str, list[dict[str, Any]]]:
+    def listing(self) -> dict[str, Any]:
         """Every table for the home page: active and archived, each with where its fight
         stands, its last change and its two tokens."""
         active: list[dict[str, Any]] = []
@@ -171,11 +171,69 @@ class Tracker:
                 "player_token": row.player_token,
             }
             (archived if row.archived else active).append(entry)
-        return {"active": active, "archived": archived}
+        return {"active": active, "archived": archived, "parties": self.party_listing()}
+
+    def party_listing(self) -> list[dict[str, Any]]:
+        """Every party for the home page: its members and what each carries."""
+        from affray.table.parties import Parties
+
+        parties = Parties(self.tables)
+        listed = []
+        for row, version in parties.store.parties():
+            state = parties.fold(row).state
+            listed.append(
+                {
+                    "id": row.id,
+                    "name": row.name,
+                    "system": row.system,
+                    "version": version,
+                    "creatures": bestiary.names(row.system),
+                    "members": [
+                        {
+                            "id": m.id,
+                            "carries": ", ".join(f"{k} {v}" for k, v in m.values.items())
+                            or "fresh",
+                        }
+                        for m in state.members
+                    ],
+                }
+            )
+        return listed
+
+    def party_do(self, form: Mapping[str, str]) -> str | None:
+        """A party change from the home page: new, add (a bestiary creature), rest,
+        undo; a message to show."""
+        import random as chance
+
+        from affray.dice import RandomDice
+        from affray.table.parties import Parties
+
+        parties = Parties(self.tables)
+        verb = form.get("verb")
+        if verb == "party-new":
+            row = parties.new(form.get("name", ""), form.get("system", ""))
+            return f"Made the party {row.name}."
+        row = parties.party(form.get("party", ""))
+        if verb == "party-add":
+            done = parties.add(row, form.get("sheet", ""), form.get("as") or None)
+        elif verb == "party-rest":
+            days = form.get("days", "")
+            if not days.isdigit() or not 1 <= int(days) <= 365:
+                raise TableError("days of rest are a whole number from 1 to 365")
+            setting = form.get("setting") or None
+            options: dict[str, object] = {} if setting is None else {"setting": setting}
+            done = parties.rest(row, int(days), RandomDice(chance.Random()), options)
+        elif verb == "party-undo":
+            done = parties.undo(row)
+        else:
+            raise TableError(f"unknown verb {verb!r}")
+        return " ".join(done.lines) or None
 
     def home_do(self, form: Mapping[str, str]) -> str | None:
         """A change from the home page; a message to show, if any."""
         verb = form.get("verb")
+        if verb is not None and verb.startswith("party-"):
+            return self.party_do(form)
         if verb == "new":
             from affray.table.commands import parse_pairs
 
