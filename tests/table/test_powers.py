@@ -315,3 +315,24 @@ def test_a_link_is_never_given_to_a_newcomer(tmp_path: Path) -> None:
     tables.run(row, Remove("Sellsword"))
     tables.run(row, tables.joining(row, str(EXAMPLES / "mst2" / "sellsword.toml"), side="b"))
     assert tables.linked(token) == (row.id, None)
+
+
+def test_a_turn_put_off_counts_its_start_once(tmp_path: Path) -> None:
+    from affray.table import Edge, Mark
+
+    tables = Tables(Store(tmp_path / "t.db"))
+    row = tables.new("Three", "mst2")
+    for side in ("a", "b", "c"):
+        tables.run(
+            row,
+            tables.joining(
+                row, str(EXAMPLES / "mst2" / "knight.json"), side=side, name=side.upper()
+            ),
+        )
+    tables.run(row, Start())
+    tables.run(row, Mark("A", "dazed", Edge.START, "B", 2))
+    tables.run(row, Next())  # B's turn starts: dazed counts 1 of 2
+    tables.run(row, Move("B", after="C"))  # put off: its start is not counted again
+    state = tables.run(row, Next()).state  # C passes: B's turn comes again
+    assert state.current == "B"
+    assert [c.text for c in state.conditions] == ["dazed"]

@@ -54,9 +54,11 @@ class Phase(Enum):
 
 @dataclass(frozen=True, slots=True)
 class TurnBegan(Event):
-    """``combatant``'s turn comes (a marker for those who count turns)."""
+    """``combatant``'s turn comes (a marker for those who count turns); ``again``: it
+    had come already and was put off (its start counted then)."""
 
     combatant: str
+    again: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +97,8 @@ class Cursor(Generic[SheetT, StateT]):
     unbegun: Any = None
     """The current combatant's state before the bookkeeping done when its turn came
     (to put the turn off again: :func:`put_off`); None when there is none to undo."""
+    put_off: tuple[str, ...] = ()
+    """Combatants whose turn came and was put off this round (it comes again)."""
 
     @property
     def round(self) -> int:
@@ -284,7 +288,8 @@ def put_off(
             raise ValueError(f"{cursor.current}'s turn has begun and cannot be put off")
         if cursor.begun:
             encounter = encounter.with_state(cursor.current, cursor.unbegun)
-        cursor = replace(cursor, current=None, begun=False, unbegun=None)
+        later = (*cursor.put_off, cursor.current)
+        cursor = replace(cursor, current=None, begun=False, unbegun=None, put_off=later)
     return settle(cursor.with_encounter(encounter.queued(queue)), ruleset)
 
 
@@ -362,7 +367,13 @@ def _new_round(
     order = tuple(turns)
     encounter = encounter.queued(order)
     cursor = replace(
-        cursor, encounter=encounter, order=order, current=None, begun=False, closed=False
+        cursor,
+        encounter=encounter,
+        order=order,
+        current=None,
+        begun=False,
+        closed=False,
+        put_off=(),
     )
     cursor, events = _advance(cursor, ruleset)
     return cursor, [RoundStarted(encounter.round, order), *opening, *events]
@@ -382,8 +393,13 @@ def _advance(
         cursor = cursor.with_encounter(encounter)
         if not ruleset.fighting(encounter, cid):
             continue
+        again = cid in cursor.put_off
+        if again:
+            at = cursor.put_off.index(cid)
+            left = (*cursor.put_off[:at], *cursor.put_off[at + 1 :])
+            cursor = replace(cursor, put_off=left)
         cursor = replace(cursor, current=cid, begun=False)
-        events.append(TurnBegan(cid))
+        events.append(TurnBegan(cid, again))
         try:
             after, skipped, free = ruleset.begin_turn(encounter, cid, probe)
         except NoAnswers.NeededError:

@@ -445,6 +445,8 @@ def _count_turns(state: TableState, events: Sequence[Event]) -> tuple[TableState
     told: list[Event] = []
     for event in events:
         if isinstance(event, TurnBegan):
+            if event.again:  # its start was counted when it first came
+                continue
             state, ended = _expire(state, event.combatant, Edge.START)
         elif isinstance(event, TurnEnded):
             state, ended = _expire(state, event.combatant, Edge.END)
