@@ -144,7 +144,9 @@ class RuleSystem(Generic[SheetT, StateT, RulesetT, TacticsT]):
         ]
         | None
     ) = None
-    attack_odds: Callable[[Encounter[SheetT, StateT], str, Action], LiveOdds | None] | None = None
+    attack_odds: (
+        Callable[[RulesetT, Encounter[SheetT, StateT], str, Action], LiveOdds | None] | None
+    ) = None
     topics: tuple[str, ...] = ()
     edit: (
         Callable[
@@ -240,7 +242,10 @@ def system_of(sheet: object) -> AnySystem:
 
 
 def live_odds(
-    system: AnySystem, before: Encounter[Any, Any], events: Sequence[Event]
+    system: AnySystem,
+    ruleset: Ruleset[Any, Any],
+    before: Encounter[Any, Any],
+    events: Sequence[Event],
 ) -> LiveOdds | None:
     """The system's exact odds of the action these events open with, as a sentence,
     from the encounter ``before`` it (None when it has no such odds)."""
@@ -251,4 +256,4 @@ def live_odds(
     chosen = next((e for e in events if isinstance(e, ActionChosen)), None)
     if chosen is None:
         return None
-    return system.attack_odds(before, chosen.combatant, chosen.action)
+    return system.attack_odds(ruleset, before, chosen.combatant, chosen.action)

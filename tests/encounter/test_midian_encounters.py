@@ -335,3 +335,42 @@ def test_midian_duels_give_the_same_result_whatever_the_workers() -> None:
     one = simulate_encounter_duels(guard, tim, MidianRuleset(), n, seed=8, workers=1)
     two = simulate_encounter_duels(guard, tim, MidianRuleset(), n, seed=8, workers=2)
     assert one == two and one.n == n
+
+
+@pytest.mark.parametrize("distance", [10, 45])
+def test_the_live_odds_of_a_shot_count_range_and_cover(distance: int) -> None:
+    """An elf shoots at a brawler locked in melee with the elf's friend: the live odds
+    of the shot (range increments, the friend's cover, the armour class against
+    missiles) hit as often as the rules' own shots do, shot after shot."""
+    import random
+
+    from affray import registry
+    from affray.encounter import Answers, Combatant, FirstChoice, Shoot, named
+    from affray.registry import EncounterKeys
+    from affray.sheets import load_sheet
+
+    system = registry.system("midian")
+    ruleset = system.ruleset(EncounterKeys({"distance": distance}, {}, "test"))
+    sheets = {
+        "Elf": load_sheet(EXAMPLES / "midian" / "elf_archer.toml"),
+        "Guard": load_sheet(EXAMPLES / "midian" / "guard.toml"),
+        "Brawler": load_sheet(EXAMPLES / "midian" / "brawler.toml"),
+    }
+    sides = {"Elf": "watch", "Guard": "watch", "Brawler": "rowdies"}
+    combatants = tuple(Combatant(c, sides[c], named(s, c)) for c, s in sheets.items())
+    encounter = Encounter(combatants, {c.id: ruleset.initial_state(c.sheet) for c in combatants})
+    encounter = encounter.engage("Guard", "Brawler", "melee")
+    assert system.attack_odds is not None
+    odds = system.attack_odds(ruleset, encounter, "Elf", Shoot("Brawler"))
+    assert odds is not None and "cover" in odds.text and "may strike Guard" in odds.text
+    n, hits = 4000, 0
+    rng = random.Random(distance)
+    for _ in range(n):
+        _, events = ruleset.perform(
+            encounter, "Elf", Shoot("Brawler"), Answers(RandomDice(rng), FirstChoice())
+        )
+        hits += any(
+            isinstance(e, ev.AttackRolled) and e.defender == "Brawler" and e.hit for e in events
+        )
+    p = odds.figures["p_hit"]
+    assert abs(hits / n - p) < 4 * math.sqrt(p * (1 - p) / n) + 1e-9, (hits / n, p)

@@ -351,7 +351,7 @@ def test_the_odds_of_a_shot_into_a_melee_say_who_could_be_hit() -> None:
     encounter = Encounter(combatants, {c.id: ruleset.initial_state(c.sheet) for c in combatants})
     encounter = encounter.engage("Ogre", "Sellsword", "mid")
     assert system.attack_odds is not None
-    odds = system.attack_odds(encounter, "Archer", Shoot("Ogre"))
+    odds = system.attack_odds(ruleset, encounter, "Archer", Shoot("Ogre"))
     assert odds is not None and "Sellsword" in odds.text
     n = 6000
     rng = random.Random(3)

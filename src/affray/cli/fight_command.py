@@ -257,7 +257,8 @@ def moves(
 
     before = encounter
     for step in steps(encounter, ruleset, answers, name=name, max_rounds=max_rounds):
-        yield before, step, live_odds(odds, before, step.events) if odds is not None else None
+        note = live_odds(odds, ruleset, before, step.events) if odds is not None else None
+        yield before, step, note
         before = step.encounter
 
 

@@ -29,14 +29,17 @@ from affray.rules.midian.attack import armour_class, attack_modifiers, over_twen
 from affray.rules.midian.character import Character
 from affray.rules.midian.damage import damage_modifiers, finish_damage
 from affray.rules.midian.defence import (
+    Defence,
     DefencePool,
+    Stance,
     allowed_defences,
+    evaded,
     options,
     roll_defence,
 )
 from affray.rules.midian.injury import Health, take_damage
 from affray.rules.midian.modifiers import total
-from affray.rules.midian.resolve import Rules, best_defence
+from affray.rules.midian.resolve import Rules, Situation, best_defence, situation_modifiers
 
 T = TypeVar("T")
 PLAIN = Rules()
@@ -85,18 +88,31 @@ def attack_odds(
     attacker_penalty: int = 0,
     defend: bool = True,
     rules: Rules = PLAIN,
+    situation: Situation | None = None,
 ) -> MidianAttackOdds:
-    """The exact odds of ``attacker``'s melee attack on ``defender``, whose state is
+    """The exact odds of ``attacker``'s attack on ``defender``, whose state is
     ``health`` (fresh by default) with the defences ``pool`` left this round (a fresh
-    one by default); ``attacker_penalty`` is the attacker's shock and fatigue.
+    one by default); ``attacker_penalty`` is the attacker's shock and fatigue;
+    ``situation`` the attack's circumstances as the rules resolve them (a plain melee
+    blow by default; a shot: range, cover, the armour class against missiles, the
+    defences open, evasion).
 
     Raises:
         AffrayError: a stage would enumerate more than :data:`MAX_PATHS` dice paths.
     """
     health = health or Health.fresh(defender)
     pool = pool or DefencePool.fresh(defender)
-    modifiers = attack_modifiers(attacker, penalty=attacker_penalty)
-    target = armour_class(defender)
+    where = situation or Situation()
+    modifiers = attack_modifiers(
+        attacker, penalty=attacker_penalty, situational=situation_modifiers(attacker, where)
+    )
+    target = armour_class(
+        defender,
+        ranged=where.ranged,
+        touch=where.touch,
+        total_defence=where.total_defence or where.defender_stance is Stance.TOTAL_DEFENCE,
+        shield=not where.from_behind,
+    )
     p = Fraction(1, 20)
     hit = critical = fumble = defended = Fraction(0)
     landing: dict[tuple[bool, int], Fraction] = defaultdict(Fraction)  # (critical, over 20)
@@ -115,8 +131,18 @@ def attack_odds(
             continue
         hit += p
         stopped = Fraction(0)
-        choices = options(defender, pool, allowed=allowed_defences(critical=attack.critical))
+        allowed = allowed_defences(
+            critical=attack.critical,
+            from_behind=where.from_behind or where.ganging >= 2,
+            no_active=where.surprised or where.set_against_charge,
+        )
+        choices = options(defender, pool, allowed=allowed)
         choice = best_defence(choices, attack) if defend and choices else None
+        evasion = pool.evasion_total if pool.stance is Stance.EVASION else None
+        if defend and evasion is not None and (where.ranged or defender.melee_evasion):
+            choice = None  # one roll at -6 stands for the round (resolve_attack)
+            if Defence.DODGE in allowed and evaded(evasion, attack.total):
+                stopped = Fraction(1)
         if choice is not None:
             stopped = sum(
                 (

@@ -273,7 +273,9 @@ class Tracker:
             for action in fold.rules.ruleset.actions(state.encounter, state.current):
                 odds = None
                 if system.attack_odds is not None:
-                    live = system.attack_odds(state.encounter, state.current, action)
+                    live = system.attack_odds(
+                        fold.rules.ruleset, state.encounter, state.current, action
+                    )
                     odds = live.text if live is not None else None
                 actions.append(
                     {

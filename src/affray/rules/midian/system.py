@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import Field
 
 from affray.dice import Dice
-from affray.encounter import Action, Attack, Targeting
+from affray.encounter import Action, Attack, Shoot, Targeting
 from affray.quoting import show
 from affray.registry import EncounterKeys, LiveOdds, RuleSystem, register
 from affray.rules.midian.attack import HitRule
@@ -127,28 +127,60 @@ def _ai(ruleset: MidianRuleset, tactics: Mapping[str, MidianTactics], dice: Dice
     return MidianAI(ruleset, dice, tactics)
 
 
-def _live_odds(encounter: MidianEncounter, cid: str, action: Action) -> LiveOdds | None:
-    """The exact odds of a plain melee attack on a foe already engaged, from the state
-    before it: the defender's health and the defences it has left this round, the
-    attacker's shock and fatigue (other actions and first blows: none)."""
+def _live_odds(
+    ruleset: MidianRuleset, encounter: MidianEncounter, cid: str, action: Action
+) -> LiveOdds | None:
+    """The exact odds of a plain melee attack on a foe already engaged, or of a shot,
+    from the state before it: the defender's health and the defences it has left this
+    round, the attacker's shock and fatigue; a shot's range (the encounter's distance),
+    cover (the shooter's allies in melee with the target) and the ally it may strike
+    instead (other actions and first blows: none)."""
     from affray.odds.midian import attack_odds
+    from affray.rules.midian.resolve import Situation
+    from affray.rules.midian.situations import bodies_in_the_way
+    from affray.rules.midian.state import armed, defenceless
 
-    if type(action) is not Attack or action.target is None:
+    if action.target is None or type(action) not in (Attack, Shoot):
         return None
-    if encounter.distance(cid, action.target) is None:
+    target = action.target
+    shot = type(action) is Shoot
+    if not shot and encounter.distance(cid, target) is None:
         return None  # not engaged yet: the first blow may be a charge, which this leaves out
-    attacker, defender = encounter.states[cid], encounter.states[action.target]
+    attacker, defender = encounter.states[cid], encounter.states[target]
+    situation = None
+    in_the_way: list[str] = []
+    if shot:
+        side = encounter.combatant(cid).side
+        in_the_way = [
+            a
+            for a in encounter.engaged_with(target)
+            if encounter.combatant(a).side == side and encounter.states[a].fighting
+        ]
+        situation = Situation(
+            ranged=True,
+            distance=ruleset.options.distance,
+            cover=bodies_in_the_way(len(in_the_way)) if in_the_way else 0,
+            surprised=defenceless(encounter, target),
+        )
     odds = attack_odds(
-        encounter.sheet(cid),
-        encounter.sheet(action.target),
+        armed(encounter, cid),
+        encounter.sheet(target),
         health=defender.health,
         pool=defender.pool,
         attacker_penalty=attacker.health.penalty,
+        situation=situation,
     )
-    return LiveOdds(
-        f"odds of {cid} against {action.target}: hit {float(odds.p_hit):.1%}, "
+    what = "shot at" if shot else "against"
+    cover = f", {situation.cover}% cover" if situation is not None and situation.cover else ""
+    text = (
+        f"odds of {cid} {what} {target}{cover}: hit {float(odds.p_hit):.1%}, "
         f"defended {float(odds.p_defended):.1%}, "
-        f"takes down {float(odds.p_defender_down):.1%}",
+        f"takes down {float(odds.p_defender_down):.1%}"
+    )
+    if in_the_way:
+        text += f"; a miss may strike {in_the_way[0]}, in the way"
+    return LiveOdds(
+        text,
         {
             "p_hit": float(odds.p_hit),
             "p_defended": float(odds.p_defended),

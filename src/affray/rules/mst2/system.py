@@ -132,7 +132,9 @@ def _fast(
     )
 
 
-def _live_odds(encounter: Mst2Encounter, cid: str, action: Action) -> LiveOdds | None:
+def _live_odds(
+    ruleset: Mst2Ruleset, encounter: Mst2Encounter, cid: str, action: Action
+) -> LiveOdds | None:
     """The exact odds of an attack or shot about to be made, from the state before it."""
     from affray.odds import attack_odds
 
