@@ -45,6 +45,7 @@ class Action:
         """What the action does, in a line for a person choosing it (the first
         paragraph of its class's description)."""
         text = (type(self).__doc__ or "").strip().split("\n\n")[0]
+        text = text.replace("``target``", self.target or "the target").replace("``", "")
         return " ".join(text.split())
 
 
