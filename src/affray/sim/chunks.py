@@ -221,11 +221,13 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     """Stop the workers now: cancel what has not started, end what has; then wait for
     the pool's manager thread to see them gone (a few milliseconds). Left running, it
     could close its wake-up pipe just as the interpreter's exit writes to it, a race
-    of Python 3.11 that prints a traceback (seen after a worker was killed)."""
-    processes = list(getattr(pool, "_processes", {}).values())
+    of Python 3.11 that prints a traceback ("Exception ignored in threading._shutdown
+    ... Bad file descriptor", seen after a worker was killed and after Ctrl-C). The
+    thread is taken before ``shutdown``, which forgets it."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.terminate()
-    manager = getattr(pool, "_executor_manager_thread", None)
     if manager is not None:
         manager.join(timeout=5)
