@@ -1,8 +1,7 @@
 """The web tracker while the fight's odds are being worked out: 16 clients with open
 event streams, the game master acting through the JSON API and asking for the odds
 after each action (as the page does), and a reader GETting the table all along.
-Prints the p50/p95 time of the reader's GETs (target: p95 under 50 ms) and how many
-of them overlapped work on the odds.
+Prints the p50, p95 and longest time of the reader's GETs (target: p95 under 50 ms).
 """
 
 from __future__ import annotations

@@ -53,9 +53,13 @@ def new_command(name: str, system: str, db: str | None, as_json: bool) -> None:
     if as_json:
         emit_json({"party": row.id, "name": row.name, "system": row.system, "version": 0})
         return
+    from rich.text import Text
+
     out = console()
-    out.print(f"Party [bold]{row.id}[/bold] ({row.system}) in {parties.store.store.path}")
-    out.print(f"Next: affray party add {row.id} SHEET", style="dim")
+    out.print(
+        Text.assemble("Party ", (row.id, "bold"), f" ({row.system}) in {parties.store.store.path}")
+    )
+    out.print(Text(f"Next: affray party add {row.id} SHEET", style="dim"))
 
 
 @party.command("add")
@@ -91,13 +95,17 @@ def show_command(party_ref: str, db: str | None, as_json: bool) -> None:
     if as_json:
         emit_json(data)
         return
+    from rich.text import Text
+
     out = console()
-    out.print(f"[bold]{row.name}[/bold] ({row.id}, {row.system}, version {folded.version})")
+    out.print(
+        Text.assemble((row.name, "bold"), f" ({row.id}, {row.system}, version {folded.version})")
+    )
     if not data["members"]:
-        out.print(f"No members yet. Next: affray party add {row.id} SHEET", style="dim")
+        out.print(Text(f"No members yet. Next: affray party add {row.id} SHEET", style="dim"))
     for member in data["members"]:
         state = ", ".join(f"{k}={v}" for k, v in member["state"].items())
-        out.print(f"  {member['id']:<20} {state}")
+        out.print(Text(f"  {member['id']:<20} {state}"))
 
 
 @party.command("list")
@@ -123,12 +131,14 @@ def list_command(db: str | None, as_json: bool) -> None:
             }
         )
         return
+    from rich.text import Text
+
     out = console()
     if not found:
-        out.print(f"No parties in {parties.store.store.path}.")
+        out.print(Text(f"No parties in {parties.store.store.path}."))
         return
     for row, version in found:
-        out.print(f"{row.id:<24} {row.system:<7} version {version:<5} {row.name}")
+        out.print(Text(f"{row.id:<24} {row.system:<7} version {version:<5} {row.name}"))
 
 
 @party.command("rest")

@@ -259,7 +259,10 @@ class Store:
 
     def home_key(self) -> str:
         """The key of the tracker's home page, made with the database's first need of
-        it and kept in it."""
+        it and kept in it (read without a write lock once it is made)."""
+        found = self.db.execute("SELECT value FROM settings WHERE key = 'home_key'").fetchone()
+        if found is not None:
+            return str(found[0])
         with self._transaction():
             found = self.db.execute("SELECT value FROM settings WHERE key = 'home_key'").fetchone()
             if found is not None:

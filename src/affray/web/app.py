@@ -129,8 +129,9 @@ class Tracker:
             row = None  # ids only, on the web
         return row, self.tables.store.token_owner(token)
 
-    def home_key(self, request: HttpRequest) -> None:
-        """The home page's key, from ``?key=`` or the Bearer header.
+    async def home_key(self, request: HttpRequest) -> None:
+        """The home page's key, from ``?key=`` or the Bearer header (read off the event
+        loop, like every use of the tables).
 
         Raises:
             HTTPException: 401 with none, 403 with a wrong one.
@@ -140,7 +141,7 @@ class Tracker:
             raise HTTPException(
                 401, "the home page needs its key: /?key=KEY (affray serve prints it)"
             )
-        if not secrets.compare_digest(given, self.locked(self.tables.store.home_key)):
+        if not secrets.compare_digest(given, await self.call(self.tables.store.home_key)):
             raise HTTPException(403, "that is not this tracker's key")
 
     def listing(self) -> dict[str, Any]:
@@ -456,7 +457,7 @@ def create_app(db: str | Path, *, poll_s: float = 0.2) -> Starlette:
         return HTMLResponse(tracker.pages.get_template(name).render(**context))
 
     async def home(request: HttpRequest) -> Response:
-        tracker.home_key(request)
+        await tracker.home_key(request)
         key = request.query_params.get("key") or _token(request)
         return page(
             "home.html",
@@ -468,11 +469,11 @@ def create_app(db: str | Path, *, poll_s: float = 0.2) -> Starlette:
         )
 
     async def home_list(request: HttpRequest) -> Response:
-        tracker.home_key(request)
+        await tracker.home_key(request)
         return page("_home.html", listing=await tracker.call(tracker.listing), message=None)
 
     async def home_change(request: HttpRequest) -> Response:
-        tracker.home_key(request)
+        await tracker.home_key(request)
         form = await request.form()
         data = {k: v for k, v in form.items() if isinstance(v, str)}
         try:
