@@ -18,7 +18,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from affray.dice import Dice
-from affray.encounter import Action, Chooser, Encounter, Ruleset, SheetT, StateT, Targeting
+from affray.encounter import (
+    Action,
+    Chooser,
+    Cursor,
+    Encounter,
+    Ruleset,
+    SheetT,
+    StateT,
+    Targeting,
+)
 from affray.errors import AffrayError
 from affray.events import Event
 
@@ -26,6 +35,7 @@ if TYPE_CHECKING:
     from affray.odds.duel import RoundsDistribution
     from affray.sim.chunks import Estimate
     from affray.sim.stats import DuelStats
+    from affray.sim.totals import FastFights, First
 
 TacticsT = TypeVar("TacticsT")
 RulesetT = TypeVar("RulesetT", bound="Ruleset[Any, Any]")
@@ -104,6 +114,11 @@ class RuleSystem(Generic[SheetT, StateT, RulesetT, TacticsT]):
             ``(a, b, n, seed, workers, progress, max_rounds, estimate) -> (stats, seed
             used)``; ``estimate``, if given, hears how long the run will take before
             it starts (``affray.sim.chunks.run_chunks``).
+        fast_fights: its fast engine of whole fights, if it has one: ``(ruleset,
+            cursor, tactics, first)`` → the fights from that cursor (``first``: the
+            action the combatant whose turn it is takes first) made ready for it
+            (:class:`~affray.sim.totals.FastFights`); raises NotModelledError naming
+            what it does not play, and the reference engine plays instead.
         attack_odds: the exact odds of an action about to be taken in an encounter,
             if it has them (live odds).
         topics: the words of the topics of the questions its rules ask, beside the
@@ -141,6 +156,13 @@ class RuleSystem(Generic[SheetT, StateT, RulesetT, TacticsT]):
         Callable[
             [SheetT, SheetT, int, int | None, int, Progress | None, int, Announce | None],
             tuple[DuelStats, int],
+        ]
+        | None
+    ) = None
+    fast_fights: (
+        Callable[
+            [RulesetT, Cursor[SheetT, StateT], Mapping[str, TacticsT], First | None],
+            FastFights,
         ]
         | None
     ) = None

@@ -183,8 +183,10 @@ def _simulate(
         title = f"{odds.name}: {odds.n:,} simulated fights"
         plot_fight_odds(odds.totals.rounds, standing, odds.n, plot, title=title)
     if as_json:
-        emit_json({**odds.to_dict(), "engine": "reference"})
+        emit_json(odds.to_dict())
         return
+    if odds.note:
+        click.echo(f"note: {odds.note}", err=True)
     table(
         f"{odds.name}: {odds.n:,} simulated fight{'' if odds.n == 1 else 's'} (seed {seed}), "
         f"mean {odds.totals.mean_rounds:.2f} rounds",

@@ -6,6 +6,11 @@ Each fight is the turn cursor moved to the end by the combatants' tactics, as in
 spawn_key=(i,))``, so ``-n`` and ``--workers`` never change an answer for a seed,
 memory stays flat in ``n``, and Ctrl-C stops the workers at once. A fight starts
 where its :class:`Start` says: a fresh encounter (a file), or a table as it stands.
+
+Where the system has a fast engine (``fast_fights`` in its registry entry) and the
+engine plays everything the fight needs, the fights are the fast engine's (by
+default, ``engine="auto"``); otherwise the reference engine plays them, and the
+answer says why (:attr:`FightOdds.note`).
 """
 
 from __future__ import annotations
@@ -13,10 +18,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 import numpy as np
 
@@ -24,12 +29,36 @@ from affray import registry
 from affray.dice import RandomDice
 from affray.encounter import Action, Answers, Cursor, Encounter, Phase, Ruleset
 from affray.encounter.cursor import act, action_question, proceed, sides_fighting
+from affray.errors import NotModelledError
 from affray.sheets.encounters import tactics_dice
 from affray.sim.chunks import Estimate, run_chunks
 from affray.sim.stats import wilson_interval
+from affray.sim.totals import FastFights, FightTotals, First
+
+__all__ = [
+    "REFERENCE",
+    "EncounterFile",
+    "Engine",
+    "FastFights",
+    "FightOdds",
+    "FightTotals",
+    "Fighting",
+    "Start",
+    "encounter_file",
+    "fast_fights",
+    "fight_many",
+    "set_out",
+    "simulate_fights",
+]
 
 FIGHT_CHUNK = 200
-"""Fights per chunk: the unit of seeding and of work for a worker process."""
+"""Fights per chunk of the reference engine: the unit of seeding and of work for a
+worker process."""
+
+REFERENCE = "reference engine"
+Engine = Literal["auto", "fast", "reference"]
+"""Which engine plays: the system's fast one where it can (``auto``), the fast one or
+an error saying why not (``fast``), or the reference engine."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +70,7 @@ class Fighting:
     cursor: Cursor[Any, Any]
     tactics: Mapping[str, object]
     name: str = ""
-    first: tuple[str, str | None] | None = None
+    first: First | None = None
     """The action (its name and target) the combatant whose turn it is takes first,
     instead of the one its tactics would choose; the tactics play the rest."""
 
@@ -74,34 +103,6 @@ class EncounterFile:
 
 
 @dataclass(frozen=True, slots=True)
-class FightTotals:
-    """Totals of a batch of fights; batches add up (``+``)."""
-
-    n: int = 0
-    wins: Mapping[str, int] = field(default_factory=dict)
-    draws: int = 0
-    total_rounds: int = 0
-    rounds: Mapping[int, int] = field(default_factory=dict)
-    """How many fights lasted each number of rounds."""
-    standing: Mapping[str, int] = field(default_factory=dict)
-    """How many fights each combatant was still in at the end."""
-
-    def __add__(self, other: FightTotals) -> FightTotals:
-        return FightTotals(
-            self.n + other.n,
-            dict(Counter(self.wins) + Counter(other.wins)),
-            self.draws + other.draws,
-            self.total_rounds + other.total_rounds,
-            dict(Counter(self.rounds) + Counter(other.rounds)),
-            dict(Counter(self.standing) + Counter(other.standing)),
-        )
-
-    @property
-    def mean_rounds(self) -> float:
-        return self.total_rounds / self.n if self.n else 0.0
-
-
-@dataclass(frozen=True, slots=True)
 class FightOdds:
     """The odds of an encounter from ``n`` simulated fights, side by side."""
 
@@ -110,6 +111,10 @@ class FightOdds:
     combatants: tuple[str, ...]
     seed: int
     name: str = ""
+    engine: str = REFERENCE
+    """The engine that played the fights."""
+    note: str | None = None
+    """Why the reference engine played them where the system has a fast one."""
 
     @property
     def n(self) -> int:
@@ -148,6 +153,8 @@ class FightOdds:
             "rounds": {str(r): c for r, c in sorted(self.totals.rounds.items())},
             "combatants": {cid: {"p_standing": self.p_standing(cid)} for cid in self.combatants},
             "seed": self.seed,
+            "engine": self.engine,
+            **({"note": self.note} if self.note else {}),
         }
 
 
@@ -162,6 +169,37 @@ def set_out(start: Start) -> Fighting:
             _SET_OUT.clear()
         found = _SET_OUT[start] = start.fighting()
     return found
+
+
+_FAST: dict[Start, FastFights | NotModelledError] = {}
+
+
+def fast_fights(start: Start) -> FastFights | NotModelledError:
+    """The fights of ``start`` made ready for its system's fast engine, or why they
+    cannot be (made once in each process)."""
+    found = _FAST.get(start)
+    if found is None:
+        if len(_FAST) > 32:
+            _FAST.clear()
+        fighting = set_out(start)
+        make = fighting.system.fast_fights
+        if make is None:
+            found = NotModelledError(
+                f"fast {fighting.system.title} engine", ("anything: the system has none",)
+            )
+        else:
+            try:
+                found = make(fighting.ruleset, fighting.cursor, fighting.tactics, fighting.first)
+            except NotModelledError as refused:
+                found = refused
+        _FAST[start] = found
+    return found
+
+
+def _fast_chunk(start: Start, entropy: int, index: int, size: int) -> FightTotals:
+    fast = fast_fights(start)
+    assert not isinstance(fast, NotModelledError)
+    return fast.fights(entropy, index, size)
 
 
 def _chunk(start: Start, entropy: int, index: int, size: int) -> FightTotals:
@@ -223,15 +261,32 @@ def simulate_fights(
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
     estimate: Callable[[Estimate], None] | None = None,
+    engine: Engine = "auto",
 ) -> FightOdds:
     """``n`` fights from ``start``, counted: each side's wins, draws, rounds, and who
     was still standing at the end. The seed used (``seed``, or a fresh one) is in the
-    answer, so that any run can be repeated."""
+    answer, so that any run can be repeated.
+
+    Raises:
+        NotModelledError: ``engine="fast"`` and the fast engine cannot play the fight.
+    """
     fighting = set_out(start)
+    note = None
+    job: Callable[[int, int, int], FightTotals] = partial(_chunk, start)
+    chunk, played_by = FIGHT_CHUNK, REFERENCE
+    if engine != "reference":
+        fast = fast_fights(start)
+        if isinstance(fast, NotModelledError):
+            if engine == "fast":
+                raise fast
+            if fighting.system.fast_fights is not None:
+                note = f"{fast.message}: the reference engine played every fight"
+        else:
+            job, chunk, played_by = partial(_fast_chunk, start), fast.chunk, fast.engine
     totals, used = run_chunks(
-        partial(_chunk, start),
+        job,
         n,
-        FIGHT_CHUNK,
+        chunk,
         seed=seed,
         workers=workers,
         progress=progress,
@@ -245,6 +300,8 @@ def simulate_fights(
         tuple(c.id for c in encounter.combatants),
         used,
         fighting.name,
+        played_by,
+        note,
     )
 
 
