@@ -132,6 +132,18 @@ def _fast(
     )
 
 
+def _fast_fights(
+    ruleset: Mst2Ruleset,
+    cursor: Any,
+    tactics: Mapping[str, Mst2Tactics],
+    first: tuple[str, str | None] | None,
+) -> Any:
+    """The fast MST-2 group engine's fights from ``cursor`` (loaded only when asked)."""
+    from affray.sim.mst2_group import mst2_fast_fights
+
+    return mst2_fast_fights(ruleset, cursor, tactics, first)
+
+
 def _live_odds(
     ruleset: Mst2Ruleset, encounter: Mst2Encounter, cid: str, action: Action
 ) -> LiveOdds | None:
@@ -216,6 +228,7 @@ SYSTEM: RuleSystem[Fighter, FighterState, Mst2Ruleset, Mst2Tactics] = register(
         exact_duel=_exact,
         rounds_distribution=_rounds,
         fast_duels=_fast,
+        fast_fights=_fast_fights,
         attack_odds=_live_odds,
         topics=TOPICS,
         edit=edit,
