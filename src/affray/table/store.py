@@ -14,7 +14,7 @@ import os
 import re
 import secrets
 import sqlite3
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -365,6 +365,54 @@ class Store:
                 raise ConflictError(expected, current)
             yield Writer(self, table_id, current)
 
+    def restore(
+        self,
+        *,
+        table_id: str,
+        name: str,
+        system: str,
+        options: Mapping[str, Any],
+        created: str,
+        archived: bool,
+        changes: Sequence[ChangeRow],
+    ) -> TableRow:
+        """A table brought from elsewhere (an export): its row and its whole log as
+        they were (times included), with fresh tokens, as one transaction.
+
+        Raises:
+            TableError: a table here has this id or this name (nothing is written).
+        """
+        with self._transaction():
+            _refuse_taken(self.db, "tables", "table", table_id, name)
+            row = TableRow(
+                table_id,
+                name,
+                system,
+                dict(options),
+                secrets.token_urlsafe(18),
+                secrets.token_urlsafe(18),
+                created,
+                archived,
+            )
+            self.db.execute(
+                f"INSERT INTO tables ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    row.id,
+                    row.name,
+                    row.system,
+                    json.dumps(row.options),
+                    row.gm_token,
+                    row.player_token,
+                    row.created,
+                    int(archived),
+                ),
+            )
+            self.db.executemany(
+                "INSERT INTO changes VALUES (?, ?, ?, ?, ?)",
+                [(table_id, c.version, c.verb, json.dumps(c.payload), c.created) for c in changes],
+            )
+        return row
+
 
 @dataclass(slots=True)
 class Writer:
@@ -472,6 +520,25 @@ class PartyStore:
         with self.store._transaction():
             yield PartyWriter(self.store, party_id, self.version(party_id))
 
+    def restore(
+        self, *, party_id: str, name: str, system: str, created: str, changes: Sequence[ChangeRow]
+    ) -> PartyRow:
+        """A party brought from elsewhere (an export): its row and its whole log as
+        they were (times included), as one transaction.
+
+        Raises:
+            TableError: a party here has this id or this name (nothing is written).
+        """
+        db = self.store.db
+        with self.store._transaction():
+            _refuse_taken(db, "parties", "party", party_id, name)
+            db.execute("INSERT INTO parties VALUES (?, ?, ?, ?)", (party_id, name, system, created))
+            db.executemany(
+                "INSERT INTO party_changes VALUES (?, ?, ?, ?, ?)",
+                [(party_id, c.version, c.verb, json.dumps(c.payload), c.created) for c in changes],
+            )
+        return PartyRow(party_id, name, system, created)
+
 
 @dataclass(slots=True)
 class PartyWriter:
@@ -486,6 +553,26 @@ class PartyWriter:
             (self.party_id, self.version, verb, json.dumps(payload), _now()),
         )
         return self.version
+
+
+def slug(name: str, fallback: str) -> str:
+    """The id a table or a party called ``name`` is given (before any number that
+    tells it from one of the same name)."""
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40] or fallback
+
+
+def _refuse_taken(db: sqlite3.Connection, rows: str, what: str, ref: str, name: str) -> None:
+    """Refuse an id or a name (case forgiven) that one of ``rows`` has already: an
+    import never takes the place of what is there."""
+    found = db.execute(
+        f"SELECT id, name FROM {rows} WHERE id = ? OR lower(name) = lower(?)", (ref, name)
+    ).fetchone()
+    if found is not None:
+        taken = f"id {ref!r}" if found[0] == ref else f"name {found[1]!r}"
+        raise TableError(
+            f"there is a {what} with the {taken} here already; nothing was imported",
+            hint="import it under another name with --as NEW",
+        )
 
 
 def _table_row(row: tuple[Any, ...]) -> TableRow:
