@@ -162,9 +162,11 @@ class NotModelledError(AffrayError):
         reasons: what is not modelled, one phrase each, naming the sheet.
     """
 
-    def __init__(self, engine: str, reasons: tuple[str, ...]) -> None:
+    def __init__(
+        self, engine: str, reasons: tuple[str, ...], *, message: str | None = None
+    ) -> None:
         super().__init__(
-            f"the {engine} does not model {'; '.join(reasons)}",
+            message or f"the {engine} does not model {'; '.join(reasons)}",
             hint="use the reference engine (--engine reference), which plays every rule",
         )
         self.engine = engine

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 
@@ -57,6 +57,14 @@ if TYPE_CHECKING:
     help="With -n: worker processes; default: one per CPU. Results do not depend on it.",
 )
 @click.option(
+    "--engine",
+    type=click.Choice(["auto", "fast", "reference"]),
+    default="auto",
+    show_default=True,
+    help="With -n: the system's fast engine where it plays the fight (auto), the fast "
+    "one or a refusal saying why not (fast), or the reference engine.",
+)
+@click.option(
     "--exact",
     is_flag=True,
     help="Exact odds of the whole encounter (not worked out yet: a clear refusal).",
@@ -71,6 +79,7 @@ def fight_command(
     show_odds: bool,
     count: int | None,
     workers: int | None,
+    engine: str,
     exact: bool,
     plot: str | None,
     as_json: bool,
@@ -95,10 +104,10 @@ def fight_command(
     if count is not None:
         if rolls is not None or show_odds:
             raise click.UsageError("-n simulates many fights: leave out --rolls and --odds")
-        _simulate(encounter_file, count, seed, max_rounds, workers, plot, as_json)
+        _simulate(encounter_file, count, seed, max_rounds, workers, plot, as_json, engine)
         return
-    if plot is not None or workers is not None:
-        raise click.UsageError("--plot and --workers go with -n N (a simulation)")
+    if plot is not None or workers is not None or engine != "auto":
+        raise click.UsageError("--plot, --workers and --engine go with -n N (a simulation)")
     setup = load_encounter(encounter_file)
     dice = dice_source(rolls, seed)
     odds = setup.system if show_odds else None
@@ -149,6 +158,7 @@ def _simulate(
     workers: int | None,
     plot: str | None,
     as_json: bool,
+    engine: str = "auto",
 ) -> None:
     """``fight ENC -n N``: the odds of the encounter from N simulated fights."""
     import os
@@ -156,13 +166,20 @@ def _simulate(
 
     from affray.cli.duel_command import announcer
     from affray.cli.output import ProgressBar, emit_json, table
-    from affray.sim.fights import encounter_file, simulate_fights
+    from affray.sim.fights import Engine, encounter_file, fast_fights, simulate_fights
 
     if plot is not None:
         from affray.plots import check_plot_path
 
         check_plot_path(plot)
     start = encounter_file(path, max_rounds)
+    fast = fast_fights(start) if engine != "reference" else None
+    if getattr(fast, "compiles_first", False):  # a fast engine may say so (MST-2's does)
+        click.echo(
+            f"compiling the {getattr(fast, 'engine', 'fast engine')} first: once per machine, "
+            "about 20 s",
+            err=True,
+        )
     if seed is None:  # every run says the seed that repeats it: a short one
         seed = secrets.randbelow(1_000_000)
     progress = ProgressBar(count, "fights", threshold=500)
@@ -175,6 +192,7 @@ def _simulate(
             workers=workers or os.cpu_count() or 1,
             progress=advance,
             estimate=announce,
+            engine=cast("Engine", engine),
         )
     if plot is not None:
         from affray.plots import plot_fight_odds
@@ -188,8 +206,8 @@ def _simulate(
     if odds.note:
         click.echo(f"note: {odds.note}", err=True)
     table(
-        f"{odds.name}: {odds.n:,} simulated fight{'' if odds.n == 1 else 's'} (seed {seed}), "
-        f"mean {odds.totals.mean_rounds:.2f} rounds",
+        f"{odds.name}: {odds.n:,} simulated fight{'' if odds.n == 1 else 's'} (seed {seed}, "
+        f"{odds.engine}), mean {odds.totals.mean_rounds:.2f} rounds",
         ("outcome", "fights", "share", "95% interval"),
         [
             *(

@@ -184,8 +184,11 @@ def fast_fights(start: Start) -> FastFights | NotModelledError:
         fighting = set_out(start)
         make = fighting.system.fast_fights
         if make is None:
+            title = fighting.system.title
             found = NotModelledError(
-                f"fast {fighting.system.title} engine", ("anything: the system has none",)
+                f"fast {title} engine",
+                (),
+                message=f"{title} has no fast engine of whole fights",
             )
         else:
             try:

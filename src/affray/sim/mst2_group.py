@@ -80,6 +80,11 @@ class Mst2Fights:
     def chunk(self) -> int:
         return CHUNK
 
+    @property
+    def compiles_first(self) -> bool:
+        """Whether the first fight compiles the engine (once per machine, ~20 s)."""
+        return kernel.needs_compiling()
+
     def fights(self, entropy: int, index: int, size: int) -> FightTotals:
         """``size`` fights of chunk ``index`` (see :class:`~affray.sim.totals.FastFights`)."""
         stream = np.random.SeedSequence(entropy, spawn_key=(index,))

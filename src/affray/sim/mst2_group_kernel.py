@@ -71,6 +71,20 @@ def compiled() -> bool:
     return _compiled
 
 
+def needs_compiling() -> bool:
+    """Whether the first fight will compile the kernel (numba on, and nothing in its
+    cache yet: about 20 s, once per machine and per change of this file)."""
+    if not _compiled:
+        return False
+    try:
+        from pathlib import Path
+
+        index = fight_chunk._cache._cache_file._index_path  # type: ignore[attr-defined]
+    except AttributeError:  # another numba: it will say nothing
+        return False
+    return not Path(index).exists()
+
+
 def _die(sides: int) -> int:
     """A die of ``sides`` sides: 1 to ``sides``."""
     return 1 + int(np.random.random() * sides)

@@ -21,10 +21,18 @@ import numpy as np
 
 from affray.dice import RandomDice
 from affray.encounter import Answers, Phase
-from affray.errors import TableError
+from affray.errors import NotModelledError, TableError
 from affray.sheets.encounters import tactics_dice
 from affray.sim.chunks import Estimate
-from affray.sim.fights import Fighting, FightOdds, FightTotals, fight_many, simulate_fights
+from affray.sim.fights import (
+    REFERENCE,
+    FastFights,
+    Fighting,
+    FightOdds,
+    FightTotals,
+    fight_many,
+    simulate_fights,
+)
 from affray.table.state import Rules, TableState
 
 
@@ -176,7 +184,10 @@ def table_odds(
 
 
 BATCH = 25
-"""Fights between two looks at the clock (and at whether the answer is still wanted)."""
+"""Fights of the reference engine between two looks at the clock (and at whether the
+answer is still wanted)."""
+FAST_BATCH = 1000
+"""Fights of a fast engine between two looks."""
 
 
 def quick_odds(
@@ -184,8 +195,8 @@ def quick_odds(
     state: TableState,
     *,
     name: str = "",
-    n: int = 2000,
-    per_action: int = 400,
+    n: int = 20_000,
+    per_action: int = 5_000,
     seed: int = 0,
     budget_s: float = 1.5,
     stop: Callable[[], bool] | None = None,
@@ -203,11 +214,13 @@ def quick_odds(
     base = from_state(rules, state, name)
     who = state.current if state.phase(rules) is Phase.TURN else None
     legal = list(rules.ruleset.actions(state.encounter, who)) if who is not None else []
+    engine = _fast(base)
     overall = _batches(base, n, seed, started + budget_s * (0.5 if legal else 1.0), stop)
     if overall is None:
         return None
     ids = tuple(c.id for c in state.encounter.combatants)
-    odds = FightOdds(overall, state.encounter.sides, ids, seed, name)
+    played_by = REFERENCE if engine is None else engine.engine
+    odds = FightOdds(overall, state.encounter.sides, ids, seed, name, played_by)
     if who is None:
         return TableOdds(odds, state.round)
     side = state.encounter.combatant(who).side
@@ -224,14 +237,34 @@ def quick_odds(
     return TableOdds(odds, state.round, who, side, tuple(actions))
 
 
+def _fast(fighting: Fighting) -> FastFights | None:
+    """The fights made ready for the system's fast engine, if it has one that plays them."""
+    make = fighting.system.fast_fights
+    if make is None:
+        return None
+    try:
+        return make(fighting.ruleset, fighting.cursor, fighting.tactics, fighting.first)
+    except NotModelledError:
+        return None
+
+
 def _batches(
     fighting: Fighting, n: int, seed: int, deadline: float, stop: Callable[[], bool] | None
 ) -> FightTotals | None:
     """Fights in batches until ``n`` are done or ``deadline`` passes (one batch at
-    least); None if ``stop`` says so between batches."""
+    least), by the system's fast engine where it plays them; None if ``stop`` says so
+    between batches."""
     totals = FightTotals()
     index = 0
-    while totals.n < n:
+    fast = _fast(fighting)
+    while fast is not None and totals.n < n:
+        totals = totals + fast.fights(seed, index, min(FAST_BATCH, n - totals.n))
+        index += 1
+        if stop is not None and stop():
+            return None
+        if time.perf_counter() > deadline:
+            break
+    while fast is None and totals.n < n:
         stream = np.random.SeedSequence(seed, spawn_key=(index,))
         rng = random.Random(int(stream.generate_state(1, dtype=np.uint64)[0]))
         ai = fighting.system.ai(

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from affray.table.odds import TableOdds
 
-FIGHTS = 2000
+FIGHTS = 20_000
 """At most this many simulated ends of the fight..."""
 BUDGET_S = 1.5
 """...or as many as this many seconds allow."""
