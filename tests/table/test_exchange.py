@@ -297,6 +297,12 @@ TABLE_CASES: list[tuple[str, Edit | str, str, str]] = [
         'the key "format" appears twice',
         "keep one",
     ),
+    (
+        "a number JSON does not have",
+        _set("table.options.lethality", float("nan")),
+        "NaN is not a JSON number",
+        "finite",
+    ),
     ("a newer version", _set("version", 2), "version: is format version 2", "upgrade affray"),
     ("a version as text", _set("version", "1"), 'version: the format version is "1"', "reads"),
     ("a party's", _set("kind", "party"), "kind: is a party export, not a table's", "party import"),

@@ -686,7 +686,9 @@ def _document(text: str, where: str, kind: str) -> dict[str, Any]:
             hint="an export of even a long campaign is a few megabytes",
         )
     try:
-        raw: Any = json.loads(text, object_pairs_hook=_refuse_duplicates)
+        raw: Any = json.loads(
+            text, object_pairs_hook=_refuse_duplicates, parse_constant=_refuse_constant
+        )
     except json.JSONDecodeError as error:
         raise ExchangeError(
             f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})",
@@ -698,6 +700,10 @@ def _document(text: str, where: str, kind: str) -> dict[str, Any]:
             f"the key {show(str(error))} appears twice in one object",
             path=where,
             hint="keep one of them",
+        ) from None
+    except _ConstantError as error:
+        raise ExchangeError(
+            f"{error} is not a JSON number", path=where, hint="numbers in an export are finite"
         ) from None
     except RecursionError:
         raise ExchangeError("nested too deeply to read", path=where) from None
@@ -912,3 +918,12 @@ def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
             raise _DuplicateKeyError(key)
         seen[key] = value
     return seen
+
+
+class _ConstantError(ValueError):
+    pass
+
+
+def _refuse_constant(name: str) -> Any:
+    """JSON has no NaN nor Infinity (Python's reader takes them unless told not to)."""
+    raise _ConstantError(name)
