@@ -28,8 +28,10 @@ from affray.sheets.midian import MidianSheet, midian_character
 from affray.sheets.validation import EncounterTable, validate
 
 if TYPE_CHECKING:
+    from affray.encounter import Cursor
     from affray.sim.chunks import Estimate
     from affray.sim.stats import DuelStats
+    from affray.sim.totals import FastFights, First
 
 
 class EncounterOptions(EncounterTable):
@@ -123,6 +125,19 @@ def _fast(
     )
 
 
+def _fast_fights(
+    ruleset: MidianRuleset,
+    cursor: Cursor[Character, MidianState],
+    tactics: Mapping[str, MidianTactics],
+    first: First | None,
+) -> FastFights:
+    """The fast group engine's fights from ``cursor`` (imported when first needed: it
+    brings numpy); raises NotModelledError for what it does not play."""
+    from affray.sim.midian_group import midian_fast_fights
+
+    return midian_fast_fights(ruleset, cursor, tactics, first)
+
+
 def _ai(ruleset: MidianRuleset, tactics: Mapping[str, MidianTactics], dice: Dice) -> MidianAI:
     return MidianAI(ruleset, dice, tactics)
 
@@ -201,6 +216,7 @@ SYSTEM: RuleSystem[Character, MidianState, MidianRuleset, MidianTactics] = regis
         ruleset=_ruleset,
         duel_ruleset=MidianRuleset,
         fast_duels=_fast,
+        fast_fights=_fast_fights,
         tactics=_tactics,
         ai=_ai,
         narration=HANDLERS,
