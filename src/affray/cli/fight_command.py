@@ -248,9 +248,11 @@ def play(
     out = console()
     log: list[Event] = []
     final = encounter
+    pace = Pace(max_rounds)
     for _, step, note in moves(encounter, ruleset, answers, name, max_rounds, odds):
         final = step.encounter
         log.extend(step.events)
+        pace.tick(final)
         if quiet:
             continue
         if note is not None:
@@ -260,6 +262,46 @@ def play(
         for line in narrate(step.events):
             out.print(styled(line))
     return log, final
+
+
+class Pace:
+    """Says on stderr how far a long fight is and how long it may still take: first
+    after ``first_s`` seconds, then every ``every_s`` (a fight of hundreds of
+    combatants, or of thousands of hit points, may take minutes; Ctrl-C stops it)."""
+
+    def __init__(self, max_rounds: int, *, first_s: float = 5.0, every_s: float = 10.0) -> None:
+        import time
+
+        self.max_rounds = max_rounds
+        self.started = time.monotonic()
+        self.next_word = self.started + first_s
+        self.every_s = every_s
+
+    def tick(self, encounter: Encounter[Any, Any]) -> None:
+        """After a move: a word on stderr if it is time for one."""
+        import time
+
+        now = time.monotonic()
+        if now < self.next_word:
+            return
+        self.next_word = now + self.every_s
+        done = max(encounter.round, 1)
+        took = now - self.started
+        left = took / done * max(self.max_rounds - done, 0)
+        click.echo(
+            f"a long fight: round {encounter.round} of at most {self.max_rounds} after "
+            f"{took:.0f} s; at this pace it ends within {_duration(left)} more "
+            "(Ctrl-C stops it; --max-rounds caps it)",
+            err=True,
+        )
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 def moves(
@@ -321,9 +363,11 @@ def narrated_duel(
     final = setup.encounter
     answers = setup.answers(dice, seed=seed)
     rounds = max_rounds or setup.max_rounds
+    pace = Pace(rounds)
     for _, step, note in moves(setup.encounter, setup.ruleset, answers, setup.name, rounds, system):
         final = step.encounter
         log.extend(step.events)
+        pace.tick(final)
         chosen = next((e for e in step.events if isinstance(e, ActionChosen)), None)
         if chosen is not None:
             turns.append(
