@@ -7,7 +7,10 @@ the fallback to the reference engine."""
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
@@ -332,3 +335,24 @@ def test_a_first_action_it_does_not_play_is_refused() -> None:
     fighting = _half_ways()[0]
     with pytest.raises(NotModelledError, match="first action 'dance'"):
         _fast(replace(fighting, first=("dance", None)))
+
+
+PLAIN_PYTHON = """
+from affray.sim import midian_group_kernel
+from affray.sim.fights import encounter_file, set_out
+from tests.helpers import EXAMPLES
+from tests.sim.test_midian_group import _fast, replays
+assert not midian_group_kernel.compiled()
+fighting = set_out(encounter_file(EXAMPLES / "encounters" / "charge.toml"))
+assert replays(fighting, range(5)) == 5
+totals = _fast(fighting).fights(1, 0, 200)
+assert totals.n == 200 and sum(totals.wins.values()) + totals.draws == 200
+"""
+
+
+def test_without_numba_it_plays_the_same_fights_as_plain_python() -> None:
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    ran = subprocess.run(
+        [sys.executable, "-c", PLAIN_PYTHON], env=env, capture_output=True, text=True, timeout=300
+    )
+    assert ran.returncode == 0, ran.stderr

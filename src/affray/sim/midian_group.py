@@ -1,7 +1,8 @@
 """The fast Midian group engine: whole Midian encounters, any number of sides and
 combatants, each fight played in compiled code (:mod:`affray.sim.midian_group_kernel`,
-numba) with the same rules and the same choices as the reference engine (the turn
-cursor driven by the tactics AI, :mod:`affray.sim.fights`).
+numba; plain Python, some 7x the reference engine, without it) with the same rules and
+the same choices as the reference engine (the turn cursor driven by the tactics AI,
+:mod:`affray.sim.fights`).
 
 What it plays, as the reference engine does (docs/encounters.md, "How a Midian round
 goes"):
@@ -45,15 +46,14 @@ reference engine then plays): fumble effects, two weapons, regeneration, a stanc
 other than normal or ``defend_at`` (tactics or a table's state), a disarmer with a
 weapon, a lost weapon, a ranged weapon out of range, weapon dice too many for an exact
 distribution, a first action of another kind (disarm, wait, defend, both weapons),
-a table logged before decided fights closed their round, and any fight where numba is
-not installed.
+and a table logged before decided fights closed their round.
 
 Every figure (attack, damage and initiative modifiers, armour classes, the best
 defence open for each state of a pool, ranges) is computed once by the rules
 library's own functions, as in the fast duel engine (:mod:`affray.sim.midian_fast`),
 so that the engines cannot drift apart on them.
 
-Seeding: chunk ``i`` of a run seeds numba's generator from ``SeedSequence(entropy,
+Seeding: chunk ``i`` of a run seeds the kernel's generator from ``SeedSequence(entropy,
 spawn_key=(i,))``; the answer depends on the seed and ``n`` (chunks of ``CHUNK``
 fights), never on the number of workers.
 """
@@ -63,9 +63,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 from itertools import accumulate
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -87,6 +85,7 @@ from affray.rules.midian.resolve import Situation, situation_modifiers
 from affray.rules.midian.ruleset import MidianRuleset
 from affray.rules.midian.state import MidianEncounter, MidianState
 from affray.rules.midian.tactics import MidianTactics, Role, mean_damage
+from affray.sim import midian_group_kernel as kernel
 from affray.sim.totals import FightTotals, First
 
 ENGINE = "fast Midian group engine"
@@ -117,16 +116,6 @@ FIRST_ACTIONS = {
 _EFFECTS = {Critical.KNOCKED_DOWN: 1, Critical.BLOW_TO_THE_JAW_OR_SKULL: 2, Critical.DECAPITATED: 3}
 
 
-@cache
-def _kernel() -> Any:
-    """The compiled kernel module, or None where numba is not installed."""
-    try:
-        from affray.sim import midian_group_kernel
-    except ImportError:
-        return None
-    return midian_group_kernel
-
-
 def refusals(
     ruleset: MidianRuleset,
     cursor: Cursor[Character, MidianState],
@@ -138,8 +127,6 @@ def refusals(
     found: list[str] = []
     options_ = ruleset.options
     encounter = cursor.encounter
-    if _kernel() is None:
-        found.append("anything without numba, which is not installed here")
     if options_.fumble_effects:
         found.append("fumble effects (fumble_effects = true)")
     if not cursor.decided_closes:
@@ -188,7 +175,6 @@ def _defences(sheet: Character) -> tuple[list[list[int]], list[list[int]]]:
     against one it can only dodge, for each pool key (4 * a free parry left + 2 * a
     free block left + an action left), as :func:`affray.rules.midian.defence.options`
     orders them."""
-    kernel = _kernel()
     costs: list[list[int]] = [[], []]
     bonuses: list[list[int]] = [[], []]
     for allowed, kinds in enumerate(
@@ -259,6 +245,11 @@ class MidianGroupFights:
     engine: str = ENGINE
     chunk: int = CHUNK
 
+    @property
+    def compiles_first(self) -> bool:
+        """Whether the first fight compiles the engine (once per machine, ~30 s)."""
+        return kernel.needs_compiling()
+
     def fights(self, entropy: int, index: int, size: int) -> FightTotals:
         """``size`` fights of chunk ``index`` of a run seeded with ``entropy``."""
         seed = int(np.random.SeedSequence(entropy, spawn_key=(index,)).generate_state(1)[0])
@@ -273,7 +264,6 @@ class MidianGroupFights:
         script = _script(rolled)
         ai_script = _script(ai)
         totals, ctl = self._play(0, 1, script, ai_script, replay=True)
-        kernel = _kernel()
         same = (
             ctl[kernel.C_ERROR] == 0
             and ctl[kernel.C_POS] == len(rolled)
@@ -284,7 +274,6 @@ class MidianGroupFights:
     def _play(
         self, seed: int, size: int, script: Ints, ai: Ints, *, replay: bool = False
     ) -> tuple[FightTotals, Ints]:
-        kernel = _kernel()
         ctl = np.zeros(kernel.C_FIELDS, dtype=np.int64)
         ctl[kernel.C_MODE] = 1 if replay else 0
         sides = len(self.sides)
@@ -334,7 +323,6 @@ def midian_fast_fights(
     reasons = refusals(ruleset, cursor, tactics, first)
     if reasons:
         raise NotModelledError(ENGINE, reasons)
-    kernel = _kernel()
     k = kernel
     encounter = cursor.encounter
     combatants = encounter.combatants
@@ -475,7 +463,7 @@ def _hold_dice(sheet: Character) -> str:
 
 def _states(encounter: MidianEncounter, where: Mapping[str, int]) -> Ints:
     """Every combatant's state as the kernel keeps it."""
-    k = _kernel()
+    k = kernel
     n = len(where)
     state = np.zeros((n, k.S_FIELDS), dtype=np.int64)
     for i, c in enumerate(encounter.combatants):

@@ -16,16 +16,17 @@ order) and by the field constants below:
   early or cancelled is -1);
 - ``g``: the round, whether it is closed, and the queue's ends.
 
-Dice: in play, from numba's generator (seeded once per chunk), each weapon's damage
-from its exact distribution with one uniform number; in replay (``ctl[C_MODE] = 1``)
+Dice: in play, from NumPy's generator inside the kernel (seeded once per chunk), each
+weapon's damage from its exact distribution with one uniform number; in replay (``ctl[C_MODE] = 1``)
 every die comes from a script of (sides, face) pairs, each weapon's dice die by die,
 in the order the reference engine rolls them, so that a fight replays the reference
 engine's fight with the same dice exactly (a die of the wrong size sets
 ``ctl[C_ERROR]``). The tactics AI's own dice (a random target) have their own script.
 
-``cache=True`` keeps the machine code beside this file (compiling takes a while, once
-per machine and per change of this file); numba checks the file's time stamp, so
-everything the kernel calls lives here.
+Compiled with numba where it is installed (``cache=True`` keeps the machine code beside
+this file: compiling takes about 30 s, once per machine and per change of this file;
+numba checks the file's time stamp, so everything the kernel calls lives here), plain
+Python elsewhere.
 """
 
 from __future__ import annotations
@@ -33,8 +34,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import numba
 import numpy as np
+
+try:
+    import numba
+
+    _compiled = not bool(getattr(numba.config, "DISABLE_JIT", False))
+
+    def _jit(function: Callable[..., Any]) -> Callable[..., Any]:
+        return numba.njit(cache=True, nogil=True)(function)
+
+except ImportError:  # pragma: no cover - numba is an optional speed-up
+    _compiled = False
+
+    def _jit(function: Callable[..., Any]) -> Callable[..., Any]:
+        return function
+
 
 Ints = np.ndarray[Any, np.dtype[np.int64]]
 Floats = np.ndarray[Any, np.dtype[np.float64]]
@@ -161,10 +176,24 @@ SERIOUS_WOUND = 10
 SHOCK_STEP = 5
 
 
-def jit_disabled() -> bool:
-    """Whether numba is switched off (``NUMBA_DISABLE_JIT``): the kernel then runs as
-    plain Python, far slower than the reference engine."""
-    return bool(getattr(numba.config, "DISABLE_JIT", False))
+def compiled() -> bool:
+    """Whether the kernel runs as machine code (numba installed and switched on); as
+    plain Python it still plays some 7x the reference engine's fights a second."""
+    return _compiled
+
+
+def needs_compiling() -> bool:
+    """Whether the first fight will compile the kernel (numba on, and nothing in its
+    cache yet: about 30 s, once per machine and per change of this file)."""
+    if not _compiled:
+        return False
+    try:
+        from pathlib import Path
+
+        index = fight_chunk._cache._cache_file._index_path  # type: ignore[attr-defined]
+    except AttributeError:  # another numba: it will say nothing
+        return False
+    return not Path(index).exists()
 
 
 # -- dice --------------------------------------------------------------------------------
@@ -1131,7 +1160,6 @@ def _fight_chunk(
                 standing[i] += 1
 
 
-_jit = numba.njit(cache=True, nogil=True)
 die: Callable[[int, Ints, Ints], int] = _jit(_die)
 ai_die: Callable[[int, Ints, Ints], int] = _jit(_ai_die)
 roll: Callable[..., int] = _jit(_roll)
