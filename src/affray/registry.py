@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from affray.odds.duel import RoundsDistribution
     from affray.sim.chunks import Estimate
     from affray.sim.stats import DuelStats
-    from affray.sim.totals import FastFights, First
+    from affray.sim.totals import ExactFights, FastFights, First
 
 TacticsT = TypeVar("TacticsT")
 RulesetT = TypeVar("RulesetT", bound="Ruleset[Any, Any]")
@@ -119,6 +119,12 @@ class RuleSystem(Generic[SheetT, StateT, RulesetT, TacticsT]):
             action the combatant whose turn it is takes first) made ready for it
             (:class:`~affray.sim.totals.FastFights`); raises NotModelledError naming
             what it does not play, and the reference engine plays instead.
+        exact_fights: exact odds of a whole fight, if it has them: ``(ruleset, cursor,
+            tactics, first)`` as ``fast_fights`` takes them; raises RulesError naming
+            the limit past which it has none (or NotModelledError).
+        exact_work: what ``exact_fights`` would take (steps of its work, about
+            linear in time), found at once; raises as ``exact_fights`` does past the
+            limits.
         attack_odds: the exact odds of an action about to be taken in an encounter,
             if it has them (live odds).
         topics: the words of the topics of the questions its rules ask, beside the
@@ -164,6 +170,17 @@ class RuleSystem(Generic[SheetT, StateT, RulesetT, TacticsT]):
             [RulesetT, Cursor[SheetT, StateT], Mapping[str, TacticsT], First | None],
             FastFights,
         ]
+        | None
+    ) = None
+    exact_fights: (
+        Callable[
+            [RulesetT, Cursor[SheetT, StateT], Mapping[str, TacticsT], First | None],
+            ExactFights,
+        ]
+        | None
+    ) = None
+    exact_work: (
+        Callable[[RulesetT, Cursor[SheetT, StateT], Mapping[str, TacticsT], First | None], int]
         | None
     ) = None
     attack_odds: (

@@ -22,6 +22,7 @@ from affray.errors import AffrayError, ChoiceNeededError, DieNeededError, RulesE
 from affray.narration import narrate_text
 from affray.sheets import load_encounter
 from affray.sheets.documents import load_document
+from affray.sim.fights import simulate_fights
 from affray.table import Act, Next, Run, Start, Store, TableRow, Tables
 from affray.table.commands import inputs_from_data
 from tests.helpers import EXAMPLES
@@ -306,30 +307,55 @@ def _duel_table(tables: Tables) -> TableRow:
     return row
 
 
-def test_the_odds_from_a_fresh_duel_table_agree_with_the_exact_duel(tmp_path: Path) -> None:
+def test_the_odds_from_a_fresh_duel_table_are_the_exact_duel(tmp_path: Path) -> None:
     from affray.table.odds import table_odds
 
     tables = Tables(Store(tmp_path / "t.db"))
     row = _duel_table(tables)
     tables.run(row, Start())
     fold = tables.fold(row)
-    n = 1500
     found = table_odds(
-        str(tables.store.path), row.id, fold.rules, fold.state, fold.version, n=n, seed=3, workers=2
+        str(tables.store.path), row.id, fold.rules, fold.state, fold.version, n=100, seed=3
     )
     exact = affray.duel(
         affray.load(EXAMPLES / "mst2" / "knight.json"), affray.load(EXAMPLES / "mst2" / "ogre.toml")
     )
-    sigma = (exact.p_a_wins * (1 - exact.p_a_wins) / n) ** 0.5
-    assert abs(found.odds.p_wins("Knight") - exact.p_a_wins) < 4 * sigma
-    # the knight's move: every action open to it, each weighed on its own fights
+    assert found.exact and found.n is None and found.method == "exact"
+    assert found.wins["Knight"] == pytest.approx(exact.p_a_wins, abs=1e-9)
+    assert found.mean_rounds == pytest.approx(exact.mean_rounds, abs=1e-6)
+    # the knight's move: every action open to it, each worked out exactly
     legal = fold.rules.ruleset.actions(fold.state.encounter, "Knight")
     assert [(a.name, a.target) for a in found.actions] == [(a.name, a.target) for a in legal]
-    assert all(a.n == n for a in found.actions)
+    assert all(a.n is None for a in found.actions)
     flee = next(a for a in found.actions if a.name == "flee")
     assert flee.p_win == 0.0  # the knight's side is the knight alone
     attack = next(a for a in found.actions if a.name == "attack")
-    assert abs(attack.p_win - found.odds.p_wins("Knight")) < 4 * sigma * 2**0.5 + 0.01
+    assert attack.p_win == pytest.approx(found.wins["Knight"], abs=1e-12)  # its tactics' move
+    hold = next(a for a in found.actions if a.name == "hold")
+    assert hold.p_win < attack.p_win  # the ogre strikes first and the knight lost a blow
+
+
+def test_the_odds_of_a_larger_table_are_simulated_on_the_fast_engine(tmp_path: Path) -> None:
+    from affray.table.odds import TableAt, table_odds
+
+    tables = Tables(Store(tmp_path / "t.db"))
+    row = imported(tables, EXAMPLES / "encounters" / "ambush.toml")
+    tables.run(row, Start(), seed=2)
+    fold = tables.fold(row)
+    n = 3000
+    found = table_odds(
+        str(tables.store.path), row.id, fold.rules, fold.state, fold.version, n=n, seed=3
+    )
+    assert not found.exact and found.n == n and found.method == "fast MST-2 group engine"
+    assert all(a.n == n for a in found.actions) and found.actions
+    # the same fights from the same state as the reference engine plays them
+    reference = simulate_fights(
+        TableAt(str(tables.store.path), row.id, fold.version), 800, seed=1, engine="reference"
+    )
+    side = "Caravan guard"
+    p = reference.p_wins(side)
+    sigma = (p * (1 - p) * (1 / n + 1 / 800)) ** 0.5
+    assert abs(found.wins[side] - p) < 4 * sigma
 
 
 def test_table_odds_from_the_terminal(tmp_path: Path) -> None:
@@ -338,26 +364,28 @@ def test_table_odds_from_the_terminal(tmp_path: Path) -> None:
     tables.run(row, Start())
     tables.store.close()
     runner = CliRunner()
-    args = ["table", "odds", row.id, "-n", "120", "--seed", "9", "--db", str(tmp_path / "t.db")]
-    one = runner.invoke(cli, [*args, "--workers", "1", "--json"])
+    args = ["table", "odds", row.id, "--seed", "9", "--db", str(tmp_path / "t.db")]
+    one = runner.invoke(cli, [*args, "--json"])
     assert one.exit_code == 0, one.output
     data = json.loads(one.stdout)
-    assert set(data) >= {
-        "method",
-        "n",
-        "sides",
-        "draws",
-        "p_draw",
-        "mean_rounds",
-        "combatants",
-        "actions",
-    }
-    assert data["turn"] == "Knight" and data["n"] == 120
+    assert set(data) >= {"method", "sides", "p_draw", "mean_rounds", "combatants", "actions"}
+    assert data["method"] == "exact" and data["turn"] == "Knight" and "n" not in data
     assert {"action", "target", "p_win"} <= set(data["actions"][0])
-    two = runner.invoke(cli, [*args, "--workers", "2", "--json"])
-    assert json.loads(two.stdout)["sides"] == data["sides"]
     told = runner.invoke(cli, args)
+    assert "exact odds from here" in told.stdout
     assert "Knight's move" in told.stdout and "best" in told.stdout
+    # a larger table is simulated, the same for any number of workers
+    tables = Tables(Store(tmp_path / "t.db"))
+    ambush = imported(tables, EXAMPLES / "encounters" / "ambush.toml")
+    tables.run(ambush, Start(), seed=2)
+    tables.store.close()
+    many = ["table", "odds", ambush.id, "-n", "1200", "--seed", "9", "--db", str(tmp_path / "t.db")]
+    one = runner.invoke(cli, [*many, "--workers", "1", "--json"])
+    assert one.exit_code == 0, one.output
+    data = json.loads(one.stdout)
+    assert data["method"] == "monte-carlo" and data["n"] == 1200
+    two = runner.invoke(cli, [*many, "--workers", "2", "--json"])
+    assert json.loads(two.stdout)["sides"] == data["sides"]
     # a fight that is over has no odds: a clear refusal
     tables = Tables(Store(tmp_path / "t.db"))
     tables.run(tables.table(row.id), Run(to_end=True), seed=1)

@@ -67,7 +67,7 @@ if TYPE_CHECKING:
 @click.option(
     "--exact",
     is_flag=True,
-    help="Exact odds of the whole encounter (not worked out yet: a clear refusal).",
+    help="Exact odds of the whole encounter (MST-2, small fights: a clear refusal past the limit).",
 )
 @plot_option("(with -n) how many rounds the fights lasted, and who was left standing")
 @json_option
@@ -94,13 +94,12 @@ def fight_command(
     from affray.sheets import load_encounter
 
     if exact:
-        from affray.errors import AffrayError
-
-        raise AffrayError(
-            "exact odds of whole encounters are not worked out yet (only of duels: "
-            "affray duel A B)",
-            hint=f"simulate the encounter instead: affray fight {encounter_file} -n 10000",
-        )
+        if count is not None or rolls is not None or show_odds or plot or workers:
+            raise click.UsageError(
+                "--exact works the odds out: leave out -n, --rolls, --odds, --plot and --workers"
+            )
+        _exact(encounter_file, max_rounds, as_json)
+        return
     if count is not None:
         if rolls is not None or show_odds:
             raise click.UsageError("-n simulates many fights: leave out --rolls and --odds")
@@ -147,6 +146,44 @@ def fight_command(
             ],
             "events": [event.to_dict() for event in log],
         }
+    )
+
+
+def _exact(path: str, max_rounds: int | None, as_json: bool) -> None:
+    """``fight ENC --exact``: the encounter's exact odds, where its system has them."""
+    import time
+
+    from affray.cli.output import emit_json, table
+    from affray.encounter import Cursor
+    from affray.errors import AffrayError
+    from affray.sheets import load_encounter
+
+    setup = load_encounter(path)
+    solve = setup.system.exact_fights
+    if solve is None:
+        raise AffrayError(
+            f"{setup.system.title} has no exact odds of whole encounters",
+            hint=f"simulate it instead: affray fight {path} -n 100000",
+        )
+    cursor = Cursor(setup.encounter, max_rounds or setup.max_rounds)
+    took = time.perf_counter()
+    odds = solve(setup.ruleset, cursor, setup.tactics, None)
+    took = time.perf_counter() - took
+    if as_json:
+        emit_json(odds.to_dict())
+        return
+    table(
+        f"{setup.name}: exact odds, mean {odds.mean_rounds:.2f} rounds ({took:.2f} s)",
+        ("outcome", "chance"),
+        [
+            *((f"{side} wins", f"{p * 100:.2f}%") for side, p in odds.p_wins.items()),
+            ("draw", f"{odds.p_draw * 100:.2f}%"),
+        ],
+    )
+    table(
+        "Still standing at the end",
+        ("combatant", "chance"),
+        [(cid, f"{p * 100:.1f}%") for cid, p in odds.p_standing.items()],
     )
 
 

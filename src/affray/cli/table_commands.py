@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from affray.cli.options import json_option, seed_option
-from affray.cli.output import console, emit_json, print_lines
+from affray.cli.output import console, emit_json, plain, plain_lines, print_lines
 
 if TYPE_CHECKING:
     from affray.table import Done, TableRow, Tables
@@ -67,10 +67,18 @@ def dice_options(function: F) -> F:
     return function
 
 
-def _tables(db: str | None) -> Tables:
+def _tables(db: str | None, *, write: bool = True) -> Tables:
+    """The tables of ``--db`` (or the default database). A verb that only reads opens
+    it with ``write=False``: it makes and changes nothing on disk, and never waits for
+    another writer. A write that waits for one says so on stderr."""
     from affray.table import Store, Tables, default_path
 
-    return Tables(Store(db if db is not None else default_path()))
+    path = db if db is not None else default_path()
+    return Tables(Store(path, readonly=not write, waiting=_say_waiting))
+
+
+def _say_waiting(message: str) -> None:
+    click.echo(plain(message), err=True)
 
 
 @click.group("table")
@@ -363,7 +371,7 @@ def export_command(table_ref: str, out: str | None, db: str | None, as_json: boo
     from affray.cli.exchange_commands import STDIO, write_export
     from affray.table import exchange
 
-    tables = _tables(db)
+    tables = _tables(db, write=False)
     row = tables.table(table_ref)
     changes = tables.store.changes(row.id)
     text = exchange.dumps(exchange.table_document(row, changes))
@@ -479,9 +487,10 @@ def run_command(
     "-n",
     "count",
     type=click.IntRange(min=1, max=10**7),
-    default=1000,
-    show_default=True,
-    help="Simulated fights from here, and as many after each action open now.",
+    default=None,
+    help="Simulated fights from here, and as many after each action open now (where "
+    "the odds are not exact); default 20,000 on a fast engine, 1,000 on the reference "
+    "engine.",
 )
 @seed_option
 @click.option(
@@ -494,7 +503,7 @@ def run_command(
 @json_option
 def odds_command(
     table_ref: str,
-    count: int,
+    count: int | None,
     seed: int | None,
     workers: int | None,
     db: str | None,
@@ -510,7 +519,8 @@ def odds_command(
     from affray.cli.duel_command import announcer
     from affray.cli.output import ProgressBar, table
     from affray.encounter import Phase
-    from affray.table.odds import table_odds
+    from affray.sim.fights import FightOdds
+    from affray.table.odds import default_fights, table_odds
 
     tables = _tables(db)
     row = tables.table(table_ref)
@@ -523,6 +533,8 @@ def odds_command(
     )
     if seed is None:
         seed = secrets.randbelow(1_000_000)
+    if count is None:
+        count = default_fights(fold.rules, state)
     progress = ProgressBar(count * (1 + turns), "fights", threshold=500)
     announce = announcer("fight") if as_json or not progress.showing else None
     with progress as advance:
@@ -539,32 +551,44 @@ def odds_command(
             estimate=announce,
         )
     if as_json:
-        emit_json({**found.to_dict(), "engine": "reference", "version": fold.version})
+        emit_json({**found.to_dict(), "version": fold.version})
         return
     odds = found.odds
-    table(
-        f"{row.name}, round {state.round}: {odds.n:,} simulated fights from here "
-        f"(seed {odds.seed}), about {found.more_rounds:.1f} more rounds",
-        ("outcome", "share", "95% interval"),
-        [
-            *(
-                (
-                    f"{side} wins",
-                    f"{odds.p_wins(side) * 100:.1f}%",
-                    "{:.1f}% to {:.1f}%".format(*(p * 100 for p in odds.ci95(side))),
-                )
-                for side in odds.sides
-            ),
-            ("draw", f"{odds.p_draw * 100:.1f}%", ""),
-        ],
-    )
+    if isinstance(odds, FightOdds):
+        table(
+            f"{row.name}, round {state.round}: {odds.n:,} simulated fights from here "
+            f"(seed {odds.seed}, {odds.engine}), about {found.more_rounds:.1f} more rounds",
+            ("outcome", "share", "95% interval"),
+            [
+                *(
+                    (
+                        f"{side} wins",
+                        f"{odds.p_wins(side) * 100:.1f}%",
+                        "{:.1f}% to {:.1f}%".format(*(p * 100 for p in odds.ci95(side))),
+                    )
+                    for side in odds.sides
+                ),
+                ("draw", f"{odds.p_draw * 100:.1f}%", ""),
+            ],
+        )
+    else:
+        table(
+            f"{row.name}, round {state.round}: exact odds from here, about "
+            f"{found.more_rounds:.1f} more rounds",
+            ("outcome", "chance"),
+            [
+                *((f"{side} wins", f"{p * 100:.2f}%") for side, p in found.wins.items()),
+                ("draw", f"{found.draw * 100:.2f}%"),
+            ],
+        )
     if found.actions:
         best = max(a.p_win for a in found.actions)
+        digits = 1 if found.n is not None else 2
         table(
             f"{found.who}'s move: {found.side}'s chance to win after each",
             ("action", f"{found.side} wins", ""),
             [
-                (a.label, f"{a.p_win * 100:.1f}%", "best" if a.p_win == best else "")
+                (a.label, f"{a.p_win * 100:.{digits}f}%", "best" if a.p_win == best else "")
                 for a in found.actions
             ],
         )
@@ -781,7 +805,7 @@ def show_command(table_ref: str, db: str | None, as_json: bool) -> None:
     """The initiative, every combatant's state and conditions, whose turn it is."""
     from affray.table.view import show_data
 
-    tables = _tables(db)
+    tables = _tables(db, write=False)
     row = tables.table(table_ref)
     data = show_data(row, tables.fold(row))
     if as_json:
@@ -835,16 +859,16 @@ def log_command(table_ref: str, form: str, db: str | None, as_json: bool) -> Non
     """Every change of TABLE in order (Markdown: a journal to paste into your notes)."""
     from affray.table import journal
 
-    tables = _tables(db)
+    tables = _tables(db, write=False)
     row = tables.table(table_ref)
     fold = tables.fold(row)
     items = journal.entries(tables.store.changes(row.id), fold)
     if as_json or form == "json":
         emit_json({"table": row.id, "version": fold.version, "changes": items})
     elif form == "markdown":
-        click.echo(journal.markdown(row, items), nl=False)
+        click.echo(plain_lines(journal.markdown(row, items)), nl=False)
     else:
-        click.echo(journal.text(row, items))
+        click.echo(plain_lines(journal.text(row, items)))
 
 
 @table.command("list")
@@ -852,7 +876,7 @@ def log_command(table_ref: str, form: str, db: str | None, as_json: bool) -> Non
 @json_option
 def list_command(db: str | None, as_json: bool) -> None:
     """The tables in the database."""
-    tables = _tables(db)
+    tables = _tables(db, write=False)
     found = tables.store.tables()
     if as_json:
         emit_json(
@@ -870,12 +894,11 @@ def list_command(db: str | None, as_json: bool) -> None:
             }
         )
         return
-    out = console()
     if not found:
-        out.print(f"No tables in {tables.store.path}.")
+        click.echo(plain(f"No tables in {tables.store.path}."))
         return
     for row, version in found:
-        out.print(f"{row.id:<24} {row.system:<7} version {version:<5} {row.name}")
+        click.echo(plain(f"{row.id:<24} {row.system:<7} version {version:<5} {row.name}"))
 
 
 # -- helpers ----------------------------------------------------------------------------
@@ -954,7 +977,7 @@ def _report(tables: Tables, row: TableRow, done: Done, as_json: bool) -> None:
         )
         return
     print_lines(_lines(done))
-    console().print(_whats_next(shown), style="dim")
+    _print_dim(_whats_next(shown))
 
 
 def _lines(done: Done) -> Any:
@@ -996,10 +1019,19 @@ def _moved(tables: Tables, row: TableRow, done: Done, word: str, as_json: bool) 
             }
         )
         return
+    from rich.text import Text
+
     out = console()
     for item in moved:
-        out.print(f"{word}: {item['what']}")
-    out.print(_whats_next(shown), style="dim")
+        out.print(Text(plain(f"{word}: {item['what']}")))
+    _print_dim(_whats_next(shown))
+
+
+def _print_dim(line: str) -> None:
+    """A line of text (names in it too) in the dim style: never read as markup."""
+    from rich.text import Text
+
+    console().print(Text(plain(line), style="dim"))
 
 
 def _print_show(data: dict[str, Any]) -> None:
@@ -1009,8 +1041,8 @@ def _print_show(data: dict[str, Any]) -> None:
     out = console()
     out.print(
         Text.assemble(
-            (data["name"], "bold"),
-            f" ({data['system']}) · round {data['round']} · version {data['version']}",
+            (plain(data["name"]), "bold"),
+            plain(f" ({data['system']}) · round {data['round']} · version {data['version']}"),
         )
     )
     keys = list(  # the system's figures, one column each (true/false: the condition says it)
@@ -1022,8 +1054,8 @@ def _print_show(data: dict[str, Any]) -> None:
     for column in ("", "combatant", "side", "condition"):
         grid.add_column(column, no_wrap=True)
     for key in keys:
-        words = key.replace("_", " ")
-        grid.add_column(words, justify="right", min_width=max(map(len, words.split())))
+        words = plain(key.replace("_", " "))
+        grid.add_column(Text(words), justify="right", min_width=max(map(len, words.split())))
     grid.add_column("conditions", min_width=10)
     for c in data["combatants"]:
         kept = "; ".join(
@@ -1031,18 +1063,18 @@ def _print_show(data: dict[str, Any]) -> None:
         )
         grid.add_row(
             "▶" if c["id"] == data["turn"] else "",
-            Text(c["id"], style="bold"),
-            Text(c["side"]),
-            Text(c["condition"]),
-            *(Text(str(c["state"].get(key, ""))) for key in keys),
-            Text(kept),
+            Text(plain(c["id"]), style="bold"),
+            Text(plain(c["side"])),
+            Text(plain(c["condition"])),
+            *(Text(plain(str(c["state"].get(key, "")))) for key in keys),
+            Text(plain(kept)),
             style="" if c["condition"] in ("fighting", "conscious") else "dim",
         )
     out.print(grid)
     if data["order"]:
-        out.print(Text(f"Round {data['round']} order: " + " · ".join(data["order"])))
+        out.print(Text(plain(f"Round {data['round']} order: " + " · ".join(data["order"]))))
     if data["queue"]:
-        out.print(Text("Still to act this round: " + ", ".join(data["queue"]), style="dim"))
+        out.print(Text(plain("Still to act this round: " + ", ".join(data["queue"])), style="dim"))
     for note in data["notes"]:
-        out.print(Text(f"Note: {note}", style="dim"))
-    out.print(_whats_next(data), style="dim")
+        out.print(Text(plain(f"Note: {note}"), style="dim"))
+    _print_dim(_whats_next(data))

@@ -33,12 +33,13 @@ from affray.errors import NotModelledError
 from affray.sheets.encounters import tactics_dice
 from affray.sim.chunks import Estimate, run_chunks
 from affray.sim.stats import wilson_interval
-from affray.sim.totals import FastFights, FightTotals, First
+from affray.sim.totals import ExactFights, FastFights, FightTotals, First
 
 __all__ = [
     "REFERENCE",
     "EncounterFile",
     "Engine",
+    "ExactFights",
     "FastFights",
     "FightOdds",
     "FightTotals",
@@ -285,6 +286,7 @@ def simulate_fights(
             if fighting.system.fast_fights is not None:
                 note = f"{fast.message}: the reference engine played every fight"
         else:
+            fast.fights(0, 0, 1)  # load (or compile) it first: the pilot times fights only
             job, chunk, played_by = partial(_fast_chunk, start), fast.chunk, fast.engine
     totals, used = run_chunks(
         job,

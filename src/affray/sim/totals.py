@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 First = tuple[str, str | None]
 """An action by its name and target (``("attack", "Ogre")``, ``("flee", None)``)."""
@@ -68,4 +68,31 @@ class FastFights(Protocol):
         engine counts them: the side left fighting wins; none left, or the round cap
         reached, is a draw; ``rounds`` is the cursor's round at the end; ``standing``
         names those for whom the ruleset's ``fighting`` is true at the end."""
+        ...
+
+
+class ExactFights(Protocol):
+    """Exact odds of a whole fight from where it stands (a system's ``exact_fights``).
+
+    Attributes:
+        p_wins: each side's chance to win (every side listed).
+        p_draw: no one left fighting, or the round cap reached.
+        mean_rounds: the expected round the fight ends in.
+        p_standing: each combatant's chance to be fighting at the end.
+    """
+
+    @property
+    def p_wins(self) -> Mapping[str, float]: ...
+
+    @property
+    def p_draw(self) -> float: ...
+
+    @property
+    def mean_rounds(self) -> float: ...
+
+    @property
+    def p_standing(self) -> Mapping[str, float]: ...
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON of ``affray fight --exact`` (SPEC part 3)."""
         ...

@@ -21,11 +21,12 @@ import numpy as np
 
 from affray.dice import RandomDice
 from affray.encounter import Answers, Phase
-from affray.errors import NotModelledError, TableError
+from affray.errors import NotModelledError, RulesError, TableError
 from affray.sheets.encounters import tactics_dice
 from affray.sim.chunks import Estimate
 from affray.sim.fights import (
     REFERENCE,
+    ExactFights,
     FastFights,
     Fighting,
     FightOdds,
@@ -80,46 +81,72 @@ class ActionOdds:
     name: str
     target: str | None
     p_win: float
-    n: int
+    n: int | None
+    """The fights it rests on; None when it is exact."""
 
 
 @dataclass(frozen=True, slots=True)
 class TableOdds:
-    """The fight from here: its odds, and those of each action open to ``who``."""
+    """The fight from here: its odds (exact, or simulated), and those of each action
+    open to ``who``."""
 
-    odds: FightOdds
+    odds: FightOdds | ExactFights
     round: int
     who: str | None = None
     side: str | None = None
     actions: tuple[ActionOdds, ...] = ()
 
     @property
-    def n(self) -> int:
-        return self.odds.n
+    def exact(self) -> bool:
+        return not isinstance(self.odds, FightOdds)
+
+    @property
+    def n(self) -> int | None:
+        """The fights the answer rests on; None when it is exact."""
+        return self.odds.n if isinstance(self.odds, FightOdds) else None
+
+    @property
+    def method(self) -> str:
+        """``exact``, or the engine that played the fights."""
+        return self.odds.engine if isinstance(self.odds, FightOdds) else "exact"
 
     @property
     def wins(self) -> dict[str, float]:
-        return {side: self.odds.p_wins(side) for side in self.odds.sides}
+        if isinstance(self.odds, FightOdds):
+            return {side: self.odds.p_wins(side) for side in self.odds.sides}
+        return dict(self.odds.p_wins)
 
     @property
     def draw(self) -> float:
         return self.odds.p_draw
 
     @property
+    def mean_rounds(self) -> float:
+        if isinstance(self.odds, FightOdds):
+            return self.odds.totals.mean_rounds
+        return self.odds.mean_rounds
+
+    @property
     def more_rounds(self) -> float:
         """How many more rounds the fight lasts, on average (this one counted if it
         has turns left)."""
-        return max(0.0, self.odds.totals.mean_rounds - self.round)
+        return max(0.0, self.mean_rounds - self.round)
 
     def to_dict(self) -> dict[str, Any]:
-        """The keys of ``fight -n`` from the table's state, plus ``actions``: for whoever's
-        turn it is, its side's chance after each legal action."""
+        """The keys of ``fight -n`` (or ``fight --exact``) from the table's state, plus
+        ``actions``: for whoever's turn it is, its side's chance after each legal
+        action (with the fights it rests on, ``n``, when simulated)."""
         return {
             **self.odds.to_dict(),
             "round": self.round,
             "turn": self.who,
             "actions": [
-                {"action": a.name, "target": a.target, "p_win": a.p_win, "n": a.n}
+                {
+                    "action": a.name,
+                    "target": a.target,
+                    "p_win": a.p_win,
+                    **({} if a.n is None else {"n": a.n}),
+                }
                 for a in self.actions
             ],
         }
@@ -157,6 +184,9 @@ def table_odds(
         TableError: the fight is over, or has fewer than two sides.
     """
     _ready(rules, state)
+    exact = exact_odds(rules, state)
+    if exact is not None:
+        return exact
     overall = simulate_fights(
         TableAt(db, table_id, version),
         n,
@@ -182,6 +212,48 @@ def table_odds(
         actions.append(ActionOdds(action.label, *first, after.p_wins(side), after.n))
     return TableOdds(overall, state.round, who, side, tuple(actions))
 
+
+def exact_odds(rules: Rules, state: TableState, *, work: int | None = None) -> TableOdds | None:
+    """The exact odds of the fight from here and after each action open now, where the
+    system has exact odds of whole fights and this one is within their limits (and
+    within ``work`` steps of the chain, if given: the web's time budget); else None."""
+    solve = rules.system.exact_fights
+    if solve is None:
+        return None
+    base = from_state(rules, state)
+    try:
+        measure = rules.system.exact_work
+        cursor, tactics = base.cursor, base.tactics
+        if (
+            work is not None
+            and measure is not None
+            and measure(base.ruleset, cursor, tactics, None) > work
+        ):
+            return None
+        overall = solve(base.ruleset, base.cursor, base.tactics, None)
+        who = state.current if state.phase(rules) is Phase.TURN else None
+        if who is None:
+            return TableOdds(overall, state.round)
+        side = state.encounter.combatant(who).side
+        actions = []
+        for action in rules.ruleset.actions(state.encounter, who):
+            first = (action.name, action.target)
+            after = solve(base.ruleset, base.cursor, base.tactics, first)
+            actions.append(ActionOdds(action.label, *first, after.p_wins.get(side, 0.0), None))
+    except (RulesError, NotModelledError):
+        return None
+    return TableOdds(overall, state.round, who, side, tuple(actions))
+
+
+def default_fights(rules: Rules, state: TableState) -> int:
+    """How many fights ``table odds`` plays by default: 20,000 where the system's fast
+    engine plays them, 1,000 with the reference engine."""
+    return 1_000 if _fast(from_state(rules, state)) is None else 20_000
+
+
+WEB_WORK = 1_000_000
+"""The largest exact chain (its steps, :func:`exact_odds`) the web's quick odds work out
+(a few tenths of a second); past it, the fast engine simulates."""
 
 BATCH = 25
 """Fights of the reference engine between two looks at the clock (and at whether the
@@ -210,6 +282,9 @@ def quick_odds(
         _ready(rules, state)
     except TableError:
         return None
+    exact = exact_odds(rules, state, work=WEB_WORK)
+    if exact is not None:
+        return exact
     started = time.perf_counter()
     base = from_state(rules, state, name)
     who = state.current if state.phase(rules) is Phase.TURN else None

@@ -144,6 +144,30 @@ def _fast_fights(
     return mst2_fast_fights(ruleset, cursor, tactics, first)
 
 
+def _exact_fights(
+    ruleset: Mst2Ruleset,
+    cursor: Any,
+    tactics: Mapping[str, Mst2Tactics],
+    first: tuple[str, str | None] | None,
+) -> Any:
+    """Exact odds of a whole MST-2 fight from ``cursor`` (loaded only when asked)."""
+    from affray.odds.encounter_exact import exact_fight
+
+    return exact_fight(ruleset, cursor, tactics, first)
+
+
+def _exact_work(
+    ruleset: Mst2Ruleset,
+    cursor: Any,
+    tactics: Mapping[str, Mst2Tactics],
+    first: tuple[str, str | None] | None,
+) -> int:
+    """The steps of the exact chain of the fight from ``cursor``, found at once."""
+    from affray.odds.encounter_exact import exact_limit
+
+    return exact_limit(ruleset, cursor, tactics, first).work
+
+
 def _live_odds(
     ruleset: Mst2Ruleset, encounter: Mst2Encounter, cid: str, action: Action
 ) -> LiveOdds | None:
@@ -229,6 +253,8 @@ SYSTEM: RuleSystem[Fighter, FighterState, Mst2Ruleset, Mst2Tactics] = register(
         rounds_distribution=_rounds,
         fast_duels=_fast,
         fast_fights=_fast_fights,
+        exact_fights=_exact_fights,
+        exact_work=_exact_work,
         attack_odds=_live_odds,
         topics=TOPICS,
         edit=edit,
