@@ -775,13 +775,17 @@ class _Plan:
     r0: int
     n_cap: int
     entries: list[_Entry]
-    ended: list[tuple[float, Dest, int]]
+    ended: list[tuple[float, tuple[int | None, Family, bool], int]]
+    """Ends reached by the first action: probability, outcome (winner, standing,
+    capped), rounds begun."""
     fams: dict[Family, _Fam] = field(default_factory=dict)
     outcomes: list[tuple[int | None, Family, bool]] = field(default_factory=list)
     decided: ExactFightOdds | None = None
 
     def outcome(self, dest: Dest, capped: bool = False) -> int:
-        key = (dest[1], dest[2], capped)
+        return self.number((dest[1], dest[2], capped))
+
+    def number(self, key: tuple[int | None, Family, bool]) -> int:
         if key not in self.outcomes:
             self.outcomes.append(key)
         return self.outcomes.index(key)
@@ -895,7 +899,9 @@ def _set_out(
                 if out.victim is not None and out.fall is None:
                     after[out.victim] += out.add
                 if dest[0] == "end":
-                    plan.ended.append((p, dest, 0))
+                    plan.ended.append((p, (dest[1], dest[2], False), 0))
+                elif dest[3] and plan.n_cap == 0:  # the last round closes: a draw
+                    plan.ended.append((p, (None, dest[1], True), 0))
                 else:
                     plan.entries.append(_Entry(p, dest[1], dest[2], tuple(after), int(dest[3])))
     return plan
@@ -1022,17 +1028,32 @@ def _loops(
     return q.astype(np.complex128), escaping
 
 
-def _radius(plan: _Plan) -> float:
-    """The largest spectral radius of a block's loops at z = 1 (escaping states only)."""
+def _radius(plan: _Plan, z: float) -> float:
+    """The largest spectral radius of a block's loops at ``z`` (escaping states only)."""
     top = 0.0
     for fam in plan.fams.values():
         for sig in fam.signatures:
-            q, esc = _loops(fam, sig, 1.0)
+            q, esc = _loops(fam, sig, z)
             if esc.any():
                 block = q.real[np.ix_(esc, esc)]
                 if block.any():
                     top = max(top, float(np.abs(np.linalg.eigvals(block)).max()))
     return top
+
+
+def _z_limit(plan: _Plan, most: float = 64.0) -> float:
+    """The largest z (up to ``most``) at which every block's loops still converge: the
+    radius grows with z (only moves that begin a round are weighted), so bisect."""
+    if _radius(plan, most) < 1.0:
+        return most
+    low, high = 0.0, math.log(most)
+    for _ in range(30):
+        middle = (low + high) / 2
+        if _radius(plan, math.exp(middle)) < 1.0:
+            low = middle
+        else:
+            high = middle
+    return math.exp(low)
 
 
 def _solve(fam: _Fam, zs: Sequence[complex]) -> _Solved:
@@ -1095,8 +1116,8 @@ def _sweep(plan: _Plan, zs: Sequence[complex]) -> Complex:
     def add(index: int, value: Complex) -> None:
         masses[index] = masses.get(index, np.zeros(nz, dtype=np.complex128)) + value
 
-    for p, dest, rounds in plan.ended:
-        add(plan.outcome(dest), p * z**rounds)
+    for p, key, rounds in plan.ended:
+        add(plan.number(key), p * z**rounds)
     for family in sorted(plan.fams, key=len, reverse=True):
         fam = plan.fams[family]
         solved = _solve(fam, zs)
@@ -1159,13 +1180,13 @@ def _forward(plan: _Plan) -> dict[tuple[int | None, Family, bool], tuple[float, 
         old = result.get(key, (0.0, 0.0))
         result[key] = (old[0] + p, old[1] + p * rounds)
 
-    for p, dest, rounds in plan.ended:
-        add((dest[1], dest[2], False), p, plan.r0 + rounds)
+    for p, key, rounds in plan.ended:
+        add(key, p, plan.r0 + rounds)
     layers: dict[int, dict[_State, float]] = {}
     for entry in plan.entries:
         layer = layers.setdefault(entry.rounds, {})
-        key = (entry.family, entry.shape, entry.wounds)
-        layer[key] = layer.get(key, 0.0) + entry.p
+        start = (entry.family, entry.shape, entry.wounds)
+        layer[start] = layer.get(start, 0.0) + entry.p
     turns: dict[_State, list[Move]] = {}
     visited = 0
     while layers:
@@ -1196,14 +1217,14 @@ def _forward(plan: _Plan) -> dict[tuple[int | None, Family, bool], tuple[float, 
                     after = list(wounds)
                     if out.victim is not None and out.fall is None:
                         after[out.victim] += out.add
-                    key = (dest[1], dest[2], tuple(after))
+                    there = (dest[1], dest[2], tuple(after))
                     if not dest[3]:
-                        later[key] = later.get(key, 0.0) + p
+                        later[there] = later.get(there, 0.0) + p
                     elif n >= plan.n_cap:
                         add((None, dest[1], True), p, plan.r0 + n)
                     else:
                         layer = layers.setdefault(n + 1, {})
-                        layer[key] = layer.get(key, 0.0) + p
+                        layer[there] = layer.get(there, 0.0) + p
             pending = later
     return result
 
@@ -1245,8 +1266,7 @@ def exact_fight(
     for fam in plan.fams.values():
         fam.build(plan.outcome, place)
     states = sum(len(f.shapes) for f in plan.fams.values())
-    radius = _radius(plan)
-    zeta = min(1.0 / radius, 64.0) if radius > 0 else 64.0
+    zeta = _z_limit(plan)
     bounds = [zeta**f for f in (0.3, 0.6, 0.9)]
     masses = _sweep(plan, [1 + 1j * _STEP, *bounds])
     ending = [i for i, o in enumerate(plan.outcomes) if not o[2]]
