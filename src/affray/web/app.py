@@ -25,13 +25,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request as HttpRequest
-from starlette.responses import (
-    HTMLResponse,
-    JSONResponse,
-    PlainTextResponse,
-    Response,
-    StreamingResponse,
-)
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -47,8 +41,9 @@ from affray.table import Done, Phase, Store, TableRow, Tables
 from affray.table import journal as journals
 from affray.table.service import needs
 from affray.table.view import describe, player_data, show_data
-from affray.web.commands import Request, parse
+from affray.web.commands import Request, parse, shown
 from affray.web.odds import OddsKeeper
+from affray.web.text import MendedHTML, MendedJSON, MendedText, mended_matches, refuse_unencodable
 
 T = TypeVar("T")
 STREAM_KEEPALIVE_S = 15.0
@@ -342,8 +337,21 @@ class Tracker:
         return {"table": row, "who": who, "waiting": mine}
 
     def execute(self, row: TableRow, data: Mapping[str, Any], expected: int | None) -> Done:
-        request = parse(self.tables, row, data)
+        request = parse(self.tables, row, self._unmended(row, data))
         return self._run(row, request, expected)
+
+    def _unmended(self, row: TableRow, data: Mapping[str, Any]) -> Mapping[str, Any]:
+        """The command with each combatant it names as the table names it: a name an
+        older affray stored with a lone surrogate half shows on the page with U+FFFD,
+        and the page sends it back so (to rename or remove it, say)."""
+        ids = [c.id for c in self.tables.fold(row).state.encounter.combatants]
+        fixed = dict(data)
+        for key in ("who", "actor", "target", "of", "before", "after", "other"):
+            value = data.get(key)
+            found = mended_matches(value, ids) if isinstance(value, str) else None
+            if found is not None:
+                fixed[key] = found
+        return fixed
 
     def _run(self, row: TableRow, request: Request, expected: int | None) -> Done:
         if request.verb == "import":
@@ -389,8 +397,8 @@ def create_app(db: str | Path, *, poll_s: float = 0.2) -> Starlette:
     async def api_show(request: HttpRequest) -> Response:
         row, role = await tracker.access(request, write=False)
         if role == "gm":
-            return JSONResponse(await tracker.call(tracker.show, row))
-        return JSONResponse(await tracker.call(tracker.players, row, _me(role)))
+            return MendedJSON(await tracker.call(tracker.show, row))
+        return MendedJSON(await tracker.call(tracker.players, row, _me(role)))
 
     async def api_command(request: HttpRequest) -> Response:
         row, role = await tracker.access(request, write=False)
@@ -398,10 +406,20 @@ def create_app(db: str | Path, *, poll_s: float = 0.2) -> Starlette:
             raise HTTPException(403, "the player token cannot change the table")
         try:
             body = json.loads(await request.body())
-        except ValueError:
+        except ValueError:  # also not UTF-8, and a number of over 4,300 digits
             return _unprocessable(
-                "the body is not JSON", 'send {"expected_version": V, "command": {...}}'
+                "the body is not JSON (or a number in it has over 4,300 digits)",
+                'send {"expected_version": V, "command": {...}}',
             )
+        except RecursionError:
+            return _unprocessable(
+                "the body nests too deeply to read",
+                'send {"expected_version": V, "command": {...}}',
+            )
+        try:
+            refuse_unencodable(body, "body")
+        except AffrayError as error:
+            return _refused(error)
         if not isinstance(body, dict) or not isinstance(body.get("command"), dict):
             return _unprocessable(
                 "the body needs a command", 'send {"expected_version": V, "command": {...}}'
@@ -418,20 +436,20 @@ def create_app(db: str | Path, *, poll_s: float = 0.2) -> Starlette:
                 who = role.split(":", 1)[1]
                 done = await tracker.call(tracker.answer_as, row, who, body["command"], expected)
         except ConflictError as error:
-            return JSONResponse(
+            return MendedJSON(
                 {"error": error.message, "tip": error.hint, "version": error.current}, 409
             )
         except InputNeededError as error:
             if role != "gm":  # taken; the table waits on someone (maybe this player)
-                return JSONResponse({"answered": True, "waiting": True}, 202)
+                return MendedJSON({"answered": True, "waiting": True}, 202)
             return _refused(error)
         except AffrayError as error:
             return _refused(error)
         tracker.hub.seen(row.id, done.version)
         if role != "gm":  # a player's link hears only that its answer was taken
-            return JSONResponse({"version": done.version, "answered": True})
+            return MendedJSON({"version": done.version, "answered": True})
         shown = await tracker.call(tracker.show, row)
-        return JSONResponse(_done_json(done, shown))
+        return MendedJSON(_done_json(done, shown))
 
     async def api_stream(request: HttpRequest) -> Response:
         row, _ = await tracker.access(request, write=False)
@@ -446,15 +464,15 @@ def create_app(db: str | Path, *, poll_s: float = 0.2) -> Starlette:
         form = request.query_params.get("format", "json")
         items = await tracker.call(tracker.log, row)
         if form == "markdown":
-            return PlainTextResponse(journals.markdown(row, items), media_type="text/markdown")
+            return MendedText(journals.markdown(row, items), media_type="text/markdown")
         if form == "text":
-            return PlainTextResponse(journals.text(row, items))
-        return JSONResponse({"table": row.id, "changes": items})
+            return MendedText(journals.text(row, items))
+        return MendedJSON({"table": row.id, "changes": items})
 
     # -- pages ------------------------------------------------------------------------
 
     def page(name: str, **context: Any) -> HTMLResponse:
-        return HTMLResponse(tracker.pages.get_template(name).render(**context))
+        return MendedHTML(tracker.pages.get_template(name).render(**context))
 
     async def home(request: HttpRequest) -> Response:
         await tracker.home_key(request)
@@ -476,6 +494,7 @@ def create_app(db: str | Path, *, poll_s: float = 0.2) -> Starlette:
         await tracker.home_key(request)
         form = await request.form()
         data = {k: v for k, v in form.items() if isinstance(v, str)}
+        _check_form(data)
         try:
             message = await tracker.call(tracker.home_do, data)
         except AffrayError as error:
@@ -521,6 +540,7 @@ def create_app(db: str | Path, *, poll_s: float = 0.2) -> Starlette:
             upload = form.get(field)
             if upload is not None and not isinstance(upload, str):
                 data[key] = (await upload.read(100_001)).decode("utf-8", "replace")
+        _check_form(data)
         rolls = [r for r in str(data.get("rolls", "")).split(",") if r.strip()]
         if data.get("face", "").strip():
             rolls.append(data["face"].strip())
@@ -530,7 +550,7 @@ def create_app(db: str | Path, *, poll_s: float = 0.2) -> Starlette:
         interactive = data.get("verb") in ("start", "act", "next")
         data.setdefault("roll_missing", "0" if interactive else "1")
         data.setdefault("choose_missing", "0" if interactive else "1")
-        expected = data.get("expected_version", "")
+        expected = data.get("expected_version", "").strip()
         message: str | None = None
         lines: tuple[str, ...] = ()
         if data.get("verb") == "link":  # not a change of the fight: a player's link
@@ -591,6 +611,7 @@ def create_app(db: str | Path, *, poll_s: float = 0.2) -> Starlette:
         data: dict[str, Any] = {k: v for k, v in form.items() if isinstance(v, str)}
         data["verb"] = "answer"
         data["choose"] = [str(v) for v in form.getlist("choose") if v]
+        _check_form(data)
         faces = [data["face"].strip()] if data.get("face", "").strip() else []
         if data.get("roll_die", "").strip().isdigit():  # "roll for me"
             faces = [str(random.randint(1, max(2, int(data["roll_die"]))))]
@@ -614,8 +635,8 @@ def create_app(db: str | Path, *, poll_s: float = 0.2) -> Starlette:
     async def on_error(request: HttpRequest, error: Exception) -> Response:
         assert isinstance(error, HTTPException)
         if request.url.path.startswith("/api/"):
-            return JSONResponse({"error": error.detail}, error.status_code)
-        return PlainTextResponse(f"{error.status_code}: {error.detail}", error.status_code)
+            return MendedJSON({"error": error.detail}, error.status_code)
+        return MendedText(f"{error.status_code}: {error.detail}", error.status_code)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -684,6 +705,41 @@ async def _changes(tracker: Tracker, request: HttpRequest, table_id: str) -> Asy
             yield ": still here\n\n"
 
 
+FORM_NUMBERS = {
+    "expected_version": 10**15,
+    "roll_die": 1000,
+    "steps": 10_000,
+    "turns": 10_000,
+    "days": 365,
+    "seed": 2**64 - 1,
+}
+"""The whole numbers a page's form may carry, each with its largest value."""
+
+
+def _check_form(data: Mapping[str, Any]) -> None:
+    """Refuse a form the pages never send: text UTF-8 cannot carry, or a number
+    field that is not a plain whole number (``²``, 5,000 digits).
+
+    Raises:
+        HTTPException: 422, saying which field and what it takes.
+    """
+    try:
+        refuse_unencodable(dict(data), "form")
+    except AffrayError as error:
+        raise HTTPException(422, f"{error.message} — Tip: {error.hint}") from None
+    for key, top in FORM_NUMBERS.items():
+        value = data.get(key)
+        if not isinstance(value, str) or not value.strip():
+            continue
+        digits = value.strip()
+        if not (digits.isascii() and digits.isdigit() and len(digits) <= 20 and int(digits) <= top):
+            raise HTTPException(
+                422,
+                f"{key} must be a whole number from 0 to {top:,}, not {shown(value)} — "
+                f"Tip: digits 0-9 only, e.g. {key}=1",
+            )
+
+
 def _me(role: str) -> str | None:
     """The combatant of a player's own link (``"player:WHO"``), if the role is one."""
     return role.split(":", 1)[1] if role.startswith("player:") else None
@@ -697,7 +753,7 @@ def _token(request: HttpRequest) -> str | None:
 
 
 def _unprocessable(message: str, tip: str) -> JSONResponse:
-    return JSONResponse({"error": message, "tip": tip}, 422)
+    return MendedJSON({"error": message, "tip": tip}, 422)
 
 
 def _refused(error: AffrayError) -> JSONResponse:
@@ -708,7 +764,7 @@ def _refused(error: AffrayError) -> JSONResponse:
     if isinstance(error, InputNeededError):
         body["needs"] = needs(error)
         body["rolls"] = list(error.rolls)
-    return JSONResponse(body, 422)
+    return MendedJSON(body, 422)
 
 
 def _done_json(done: Done, shown: Mapping[str, Any]) -> dict[str, Any]:

@@ -3,6 +3,7 @@ page), checked at the edge and turned into the table's own commands."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -46,6 +47,7 @@ VERBS = (
     "move",
 )
 MAX_FACES = 1000
+_DIGITS = re.compile("[0-9]{1,6}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +76,7 @@ def parse(tables: Tables, table: TableRow, data: Mapping[str, Any]) -> Request:
     """
     verb = data.get("verb")
     if verb not in VERBS:
-        raise TableError(f"unknown verb {verb!r}", hint="verb is one of: " + ", ".join(VERBS))
+        raise TableError(f"unknown verb {shown(verb)}", hint="verb is one of: " + ", ".join(VERBS))
     answered = Request(
         verb,
         rolls=_faces(data.get("rolls", [])),
@@ -120,7 +122,7 @@ def parse(tables: Tables, table: TableRow, data: Mapping[str, Any]) -> Request:
         case "mark":
             until = _optional_text(data, "until")
             if until not in (None, "start", "end"):
-                raise TableError(f"until is {until!r}", hint='until is "start" or "end"')
+                raise TableError(f"until is {shown(until)}", hint='until is "start" or "end"')
             ends = Edge(until) if until else None
             mark = Mark(
                 _text(data, "who"),
@@ -195,19 +197,31 @@ def _optional_text(data: Mapping[str, Any], key: str) -> str | None:
 
 def _int(data: Mapping[str, Any], key: str, default: int) -> int:
     value = data.get(key, default)
-    if isinstance(value, str) and value.strip().isdigit():
+    if isinstance(value, str) and _DIGITS.fullmatch(value.strip()):
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10_000:
-        raise TableError(f"{key} must be a whole number from 1 to 10000, not {value!r}")
+        raise TableError(
+            f"{key} must be a whole number from 1 to 10000, not {shown(value)}",
+            hint=f'e.g. "{key}": 1',
+        )
     return value
+
+
+def shown(value: Any) -> str:
+    """A value as an error names it: its ``repr``, cut short (a number of 5,000 digits
+    is not echoed whole)."""
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:30]}… ({len(text):,} characters)"
 
 
 def _optional_int(data: Mapping[str, Any], key: str) -> int | None:
     value = data.get(key)
     if value in (None, ""):
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise TableError(f"{key} must be a whole number ≥ 0, not {value!r}")
+    if isinstance(value, str) and re.fullmatch("[0-9]{1,19}", value.strip()):
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**64:
+        raise TableError(f"{key} must be a whole number from 0 to 2^64 - 1, not {shown(value)}")
     return value
 
 
@@ -218,7 +232,7 @@ def _bool(data: Mapping[str, Any], key: str, default: bool) -> bool:
     if value in ("0", "false", "off", ""):
         return False
     if not isinstance(value, bool):
-        raise TableError(f"{key} must be true or false, not {value!r}")
+        raise TableError(f"{key} must be true or false, not {shown(value)}")
     return value
 
 
