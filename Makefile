@@ -3,16 +3,27 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
+RUN_STAMP := $(VENV)/.installed
 
 .PHONY: run test lint typecheck pytest bench clean chromium
 
+# `make run`: affray and what it needs to run, no extras and no dev tools.
+$(RUN_STAMP): pyproject.toml
+	@echo "make run: setting up $(VENV) with affray and its runtime dependencies (no dev tools)"
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(RUN_STAMP)
+
+# `make test`: every extra (numba, matplotlib, Dask) and the dev tools.
 $(STAMP): pyproject.toml
+	@echo "make test: setting up $(VENV) with affray, all its extras and the dev tools"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	touch $(STAMP) $(RUN_STAMP)
 
-run: $(STAMP)
+run: $(RUN_STAMP)
 	$(BIN)/affray mst2 exchange examples/mst2/sellsword.toml examples/mst2/spearman.toml --seed 7
 
 test: $(STAMP) chromium lint typecheck pytest

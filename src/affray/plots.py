@@ -13,7 +13,14 @@ if TYPE_CHECKING:
 
 
 def pyplot() -> Any:
-    """matplotlib's pyplot on the Agg backend (files only, no screen)."""
+    """matplotlib's pyplot on the Agg backend (files only, no screen).
+
+    Raises:
+        MissingExtraError: matplotlib is not installed (the ``plot`` extra).
+    """
+    from affray.extras import need
+
+    need("matplotlib", "a plot")
     import matplotlib
 
     matplotlib.use("Agg")
@@ -23,7 +30,11 @@ def pyplot() -> Any:
 
 
 def check_plot_path(path: str | Path) -> Path:
-    """Refuse a plot path that is not a writable .png before any work is done."""
+    """Refuse a plot path that is not a writable .png, or a plot without matplotlib,
+    before any work is done."""
+    from affray.extras import need
+
+    need("matplotlib", "--plot")
     target = Path(path)
     if target.suffix.lower() != ".png":
         raise AffrayError(f"plot file '{target}' must end in .png", hint="e.g. --plot duel.png")

@@ -133,12 +133,11 @@ class Dask:
     ``tcp://10.0.0.5:8786`` uses a running scheduler and its workers."""
 
     def __init__(self, where: str, workers: int | None = None, *, wait_seconds: float = 10) -> None:
-        try:
-            import distributed
-        except ImportError:  # pragma: no cover - a dependency of affray
-            raise AffrayError(
-                "Dask is not installed", hint="pip install 'dask[distributed]'"
-            ) from None
+        from affray.extras import need
+
+        need("distributed", "--dask")
+        import distributed
+
         for noisy in ("distributed", "tornado", "bokeh"):
             logging.getLogger(noisy).setLevel(logging.ERROR)
         dask: Any = distributed  # untyped: its calls are checked by the tests
