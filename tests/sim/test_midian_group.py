@@ -356,3 +356,15 @@ def test_without_numba_it_plays_the_same_fights_as_plain_python() -> None:
         [sys.executable, "-c", PLAIN_PYTHON], env=env, capture_output=True, text=True, timeout=300
     )
     assert ran.returncode == 0, ran.stderr
+
+
+def test_the_kernel_keeps_the_rules_constants() -> None:
+    from affray.rules.midian import injury, situations, state
+    from affray.sim import midian_group_kernel as kernel
+
+    assert kernel.CHARGE_RUN_UP == state.CHARGE_RUN_UP
+    assert kernel.KNOCKED_DOWN_ROUNDS == state.KNOCKED_DOWN_ROUNDS
+    assert kernel.MAX_GANG == situations.MAX_GANG
+    assert kernel.SERIOUS_WOUND == injury.SERIOUS_WOUND
+    assert kernel.SHOCK_STEP == injury.SHOCK_STEP
+    assert isinstance(kernel.needs_compiling(), bool)
