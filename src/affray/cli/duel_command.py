@@ -78,7 +78,6 @@ def duel_command(
     from affray.errors import AffrayError, SheetError
     from affray.plots import check_plot_path
     from affray.registry import system_of
-    from affray.sheets import load_sheet
 
     if exact and count is not None:
         raise click.UsageError("choose one of --exact and -n N")
@@ -92,7 +91,9 @@ def duel_command(
         raise click.UsageError("--plot draws the exact distribution of rounds: use it alone")
     if plot is not None:
         check_plot_path(plot)
-    first, second = load_sheet(a), load_sheet(b)
+    from affray.sheets.combatants import load_pair
+
+    first, second = load_pair(a, b)
     system = system_of(first)
     if not system.owns(second):
         raise SheetError(

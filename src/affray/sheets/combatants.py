@@ -15,13 +15,70 @@ Sheet = Any
 """A sheet of any registered rule system (an MST-2 Fighter, a Midian Character, ...)."""
 
 
-def load_sheet(path: str | Path) -> Sheet:
-    """Load and validate a sheet file.
+def load_sheet(path: str | Path, system: str | None = None) -> Sheet:
+    """Load and validate a sheet: a ``.toml``/``.json`` file, or a bestiary name
+    (``ogre``, ``3 goblins`` is not one: a single creature), of ``system`` if given,
+    else of the one system that has it (``mst2:knight`` says which).
 
     Raises:
-        SheetError: the file or any key is invalid; the message names both.
+        SheetError: the file or any key is invalid (the message names both); no file
+            or creature of that name; a name in several systems' bestiaries.
     """
-    return sheet_from_data(load_document(path), str(path))
+    reference = str(path)
+    if isinstance(path, Path) or reference.lower().endswith((".toml", ".json")):
+        return sheet_from_data(load_document(path), reference)
+    if Path(reference).exists():  # a file without a sheet's suffix: say so
+        return sheet_from_data(load_document(path), reference)
+    return bestiary_sheet(reference, system)
+
+
+def load_pair(a: str | Path, b: str | Path) -> tuple[Sheet, Sheet]:
+    """Two sheets that fight each other, files or bestiary names: a name in several
+    systems' bestiaries is read in the system of the other sheet (``duel knight ogre``).
+
+    Raises:
+        SheetError: as :func:`load_sheet`.
+    """
+    try:
+        first = load_sheet(a)
+    except SheetError as ambiguous:
+        if " is in the bestiary of " not in ambiguous.message:
+            raise
+        second = load_sheet(b)
+        return load_sheet(a, registry.system_of(second).name), second
+    if isinstance(b, Path) or str(b).lower().endswith((".toml", ".json")):
+        return first, load_sheet(b)
+    return first, load_sheet(b, registry.system_of(first).name)
+
+
+def bestiary_sheet(name: str, system: str | None = None) -> Sheet:
+    """The bestiary's creature called ``name`` (``mst2:knight``: of that system).
+
+    Raises:
+        SheetError: no such creature; one in several systems' bestiaries.
+    """
+    from affray import bestiary
+    from affray.sheets.documents import parse_document
+
+    prefix, _, rest = name.partition(":")
+    if rest and prefix in registry.systems():
+        system, name = prefix, rest
+    systems = [system] if system is not None else list(registry.systems())
+    found = [(s, text) for s in systems if (text := bestiary.text(s, name)) is not None]
+    if not found:
+        known = sorted({n for s in systems for n in bestiary.names(s)})
+        raise SheetError(
+            f"no sheet file or bestiary creature called {show(name)}",
+            hint="give a .toml/.json sheet file, or a bestiary name: " + ", ".join(known),
+        )
+    if len(found) > 1:
+        raise SheetError(
+            f"{show(name)} is in the bestiary of {' and '.join(s for s, _ in found)}",
+            hint="say which: " + " or ".join(f"{s}:{name}" for s, _ in found),
+        )
+    owner, text = found[0]
+    label = f"bestiary {owner}:{name}"
+    return sheet_from_data(parse_document(text, "toml", label), label)
 
 
 def sheet_from_data(data: Mapping[str, Any], where: str | None = None) -> Sheet:
@@ -44,7 +101,7 @@ def load_system_sheet(path: str | Path, system: str) -> Sheet:
     Raises:
         SheetError: the file is invalid, or a sheet of another system.
     """
-    sheet = load_sheet(path)
+    sheet = load_sheet(path, system)
     wanted = registry.system(system)
     if not wanted.owns(sheet):
         raise SheetError(
