@@ -54,7 +54,7 @@ def engines() -> list[tuple[str, str, float, float | None]]:
     return rows
 
 
-def from_here() -> list[tuple[str, float, int, str]]:
+def from_here() -> list[tuple[str, float, int | None, str]]:
     """Seconds to 10,000 fights (the web's quick odds, with time enough) from a table
     up to three turns into each example fight, and the engine that played them."""
     from affray.table import Store, Tables
@@ -70,7 +70,7 @@ def from_here() -> list[tuple[str, float, int, str]]:
             odds = quick_odds(fold.rules, fold.state, n=10_000, per_action=0, budget_s=10.0)
             took = time.perf_counter() - wall
             assert odds is not None
-            rows.append((path.stem, took, odds.n, odds.odds.engine))
+            rows.append((path.stem, took, odds.n, odds.method))
         tables.store.close()
     return rows
 
@@ -112,8 +112,9 @@ def main() -> None:
     print()
     print("Fight from here: up to 10,000 fights (10 s at most) from a table a few turns in")
     print("(target: 10,000 within 1 s)")
-    for name, took, n, engine in from_here():
-        print(f"{name:<16} {took:>7.2f} s for {n:,} fights  ({engine})")
+    for name, took, n, method in from_here():
+        what = "exact odds" if n is None else f"{n:,} fights"
+        print(f"{name:<16} {took:>7.2f} s for {what}  ({method})")
     sys.stdout.flush()
 
 

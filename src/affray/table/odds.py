@@ -223,12 +223,8 @@ def exact_odds(rules: Rules, state: TableState, *, work: int | None = None) -> T
     base = from_state(rules, state)
     try:
         measure = rules.system.exact_work
-        cursor, tactics = base.cursor, base.tactics
-        if (
-            work is not None
-            and measure is not None
-            and measure(base.ruleset, cursor, tactics, None) > work
-        ):
+        steps = measure(base.ruleset, base.cursor, base.tactics, None) if measure else 0
+        if work is not None and steps > work:
             return None
         overall = solve(base.ruleset, base.cursor, base.tactics, None)
         who = state.current if state.phase(rules) is Phase.TURN else None

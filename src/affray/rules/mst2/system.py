@@ -162,9 +162,19 @@ def _exact_work(
     tactics: Mapping[str, Mst2Tactics],
     first: tuple[str, str | None] | None,
 ) -> int:
-    """The steps of the exact chain of the fight from ``cursor``, found at once."""
+    """The steps of the exact chain of the fight from ``cursor``, found at once.
+
+    Raises:
+        RulesError: past the chain's limits (five or more fighting are refused here,
+            before the chain is planned: planning them takes seconds, and a chain of
+            five fighters is past the work budget but in rare cases).
+    """
+    from affray.errors import RulesError
     from affray.odds.encounter_exact import exact_limit
 
+    fighting = sum(state.fighting for state in cursor.encounter.states.values())
+    if fighting > 4:
+        raise RulesError(f"{fighting} combatants fighting: past the exact chain's quick reach")
     return exact_limit(ruleset, cursor, tactics, first).work
 
 
