@@ -4,15 +4,25 @@ Servers on 127.0.0.1 and a free port only; every attack bounded in time and coun
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import httpx2 as httpx
 import pytest
 from starlette.testclient import TestClient
 
-from affray.table import Store, Tables
-from tests.web.conftest import Setup
+from affray.table import Store, TableRow, Tables
+from affray.web import create_app
+from affray.web.app import server as tracker_server
+from affray.web.limits import Limits
+from tests.web.conftest import Setup, free_port
 
 LONE = "\\udc00"  # as the raw JSON body spells it: half of a surrogate pair, alone
 
@@ -76,6 +86,13 @@ def test_text_that_cannot_be_encoded_is_refused_and_nothing_is_written(
     assert "surrogate" in refused["error"] and "nothing was written" in refused["error"]
     assert refused["tip"]
     assert version(client, setup) == 2
+
+
+def test_after_those_refusals_every_page_of_the_table_works(
+    client: TestClient, setup: Setup
+) -> None:
+    for command in UNENCODABLE_COMMANDS:
+        raw_command(client, setup, f'{{"expected_version": 2, "command": {command}}}')
     for route in routes(setup):
         assert client.get(route).status_code == 200, route
 
@@ -132,8 +149,6 @@ def _taint(setup: Setup) -> None:
 
 def test_a_table_already_holding_such_text_still_shows_everywhere(setup: Setup) -> None:
     _taint(setup)
-    from affray.web import create_app
-
     with TestClient(create_app(setup.db, poll_s=0.05)) as client:
         for route in routes(setup):
             answer = client.get(route)
@@ -216,3 +231,219 @@ def test_a_party_rest_of_superscript_days_is_a_clear_422(client: TestClient, set
     auth = {"Authorization": f"Bearer {key}"}
     answer = client.post("/home/do", data={"verb": "party-rest", "days": "²"}, headers=auth)
     assert answer.status_code == 422 and "days" in answer.text
+
+
+# -- a server of our own, with small limits ------------------------------------------
+
+SMALL = Limits(
+    header_timeout_s=0.5,
+    body_timeout_s=1.0,
+    max_connections=60,
+    max_connections_per_address=20,
+    max_streams=6,
+    max_streams_per_table=4,
+)
+
+
+@dataclass
+class Running:
+    url: str
+    port: int
+    setup: Setup
+    app: Any
+    said: list[str]
+
+
+@pytest.fixture
+def small(setup: Setup) -> Iterator[Running]:
+    """The tracker with :data:`SMALL` limits on 127.0.0.1 and a free port, in a thread;
+    what it logs is kept in ``said``; stopped at the end."""
+    said: list[str] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            said.append(record.getMessage() + ("TRACEBACK" if record.exc_info else ""))
+
+    keep = Keep()
+    logging.getLogger("uvicorn.error").addHandler(keep)
+    port = free_port()
+    app = create_app(setup.db, poll_s=0.05, limits=SMALL)
+    running = tracker_server(app, "127.0.0.1", port)
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not running.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    try:
+        yield Running(f"http://127.0.0.1:{port}", port, setup, app, said)
+    finally:
+        running.should_exit = True
+        thread.join(timeout=10)
+        logging.getLogger("uvicorn.error").removeHandler(keep)
+
+
+def connect(port: int, source: str = "127.0.0.1") -> socket.socket:
+    return socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(source, 0))
+
+
+def answer_of(sock: socket.socket) -> bytes:
+    """Everything the server sends until it closes (at most 5 s)."""
+    got = b""
+    with contextlib.suppress(OSError):
+        while chunk := sock.recv(65536):
+            got += chunk
+    return got
+
+
+def gm_get(running: Running) -> tuple[int, float]:
+    started = time.monotonic()
+    row = running.setup.ford
+    answer = httpx.get(
+        f"{running.url}/api/tables/{row.id}", headers={"Authorization": f"Bearer {row.gm_token}"}
+    )
+    return answer.status_code, time.monotonic() - started
+
+
+# -- item 5: idle and slow connections ------------------------------------------------
+
+
+def test_idle_sockets_are_closed_and_cannot_keep_the_game_master_out(
+    small: Running, capfd: pytest.CaptureFixture[str]
+) -> None:
+    idle = [connect(small.port) for _ in range(3 * SMALL.max_connections_per_address)]
+    others = [connect(small.port, f"127.0.0.{n}") for n in range(2, 5) for _ in range(30)]
+    try:
+        time.sleep(0.2)
+        held = [s for s in idle + others if s.fileno() >= 0]
+        # the game master gets in at once: an idle socket makes room
+        status, took = gm_get(small)
+        assert status == 200 and took < 2.0
+        # the header timeout: every idle socket is answered 408 or 503, and closed
+        answers = [answer_of(s) for s in held]
+        assert all(a.startswith((b"HTTP/1.1 408", b"HTTP/1.1 503")) for a in answers)
+        assert sum(a.startswith(b"HTTP/1.1 408") for a in answers) <= SMALL.max_connections
+    finally:
+        for sock in idle + others:
+            sock.close()
+    status, _ = gm_get(small)
+    assert status == 200
+    # one line per kind of refusal, no tracebacks
+    assert len(small.said) <= 4 and not any("TRACEBACK" in line for line in small.said)
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_a_slow_header_is_cut_off(small: Running) -> None:
+    sock = connect(small.port)
+    started = time.monotonic()
+    with contextlib.suppress(OSError):
+        sock.sendall(b"GET /api/tables/ford HTTP/1.1\r\nHost: x\r\n")
+        while time.monotonic() - started < 5:
+            sock.sendall(b"X-Slow: 1\r\n")
+            time.sleep(0.1)
+    got = answer_of(sock)
+    sock.close()
+    assert got.startswith(b"HTTP/1.1 408") and b"within 0.5 s" in got
+    assert time.monotonic() - started < 3
+    # a second request on a kept-alive connection is held to the same time
+    sock = connect(small.port)
+    row = small.setup.ford
+    sock.sendall(f"GET /api/tables/ford?token={row.gm_token} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    first = sock.recv(65536)
+    assert first.startswith(b"HTTP/1.1 200")
+    sock.sendall(b"GET /api/tables/ford HTTP/1.1\r\n")
+    assert b"HTTP/1.1 408" in answer_of(sock)
+    sock.close()
+
+
+def test_a_slow_body_is_cut_off(small: Running) -> None:
+    sock = connect(small.port)
+    row = small.setup.ford
+    sock.sendall(
+        f"POST /api/tables/ford/commands HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+        f"{row.gm_token}\r\nContent-Type: application/json\r\n"
+        "Content-Length: 1000\r\n\r\n{".encode()
+    )
+    got = answer_of(sock)
+    sock.close()
+    assert got.startswith(b"HTTP/1.1 408") and b"took over 1 s" in got
+
+
+# -- item 9: bodies too large -------------------------------------------------------
+
+
+def test_a_body_over_the_limit_is_refused_before_it_is_read(small: Running) -> None:
+    row = small.setup.ford
+    for path in ("/api/tables/ford/commands", "/t/ford/do", "/home/do"):
+        sock = connect(small.port)
+        sock.sendall(
+            f"POST {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {row.gm_token}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: 200000000\r\n\r\n".encode()
+        )
+        got = answer_of(sock)
+        sock.close()
+        assert got.startswith(b"HTTP/1.1 413"), got[:200]
+        assert b"at most 1,048,576 bytes" in got
+
+
+def test_a_chunked_body_is_cut_off_at_the_limit(small: Running) -> None:
+    row = small.setup.ford
+    sock = connect(small.port)
+    sock.sendall(
+        f"POST /api/tables/ford/commands HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+        f"{row.gm_token}\r\nContent-Type: application/json\r\n"
+        f"Transfer-Encoding: chunked\r\n\r\n".encode()
+    )
+    chunk = b"[" * 65536
+    sent = 0
+    with contextlib.suppress(OSError):  # the server stops reading, and closes
+        while sent < 8 * SMALL.max_body_bytes:
+            sock.sendall(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")
+            sent += len(chunk)
+    got = answer_of(sock)
+    sock.close()
+    assert got.startswith(b"HTTP/1.1 413"), got[:200]
+    body = json.loads(got.split(b"\r\n\r\n", 1)[1])
+    assert "at most 1,048,576 bytes" in body["error"] and body["tip"]
+    assert sent < 8 * SMALL.max_body_bytes  # it stopped reading, long before the end
+    assert gm_get(small)[0] == 200
+
+
+# -- item 16: streams -----------------------------------------------------------------
+
+
+def test_streams_are_capped_per_table_and_per_server(small: Running) -> None:
+    setup = small.setup
+
+    def stream(row: TableRow) -> Any:
+        url = f"{small.url}/api/tables/{row.id}/stream?token={row.player_token}"
+        return httpx.stream("GET", url, timeout=10)
+
+    with contextlib.ExitStack() as stack:
+        for _ in range(SMALL.max_streams_per_table):
+            assert stack.enter_context(stream(setup.ford)).status_code == 200
+        refused = stack.enter_context(stream(setup.ford))
+        assert refused.status_code == 503 and refused.headers["retry-after"]
+        refused.read()
+        assert "this table has 4 live streams open" in refused.json()["error"]
+        for _ in range(SMALL.max_streams - SMALL.max_streams_per_table):
+            assert stack.enter_context(stream(setup.inn)).status_code == 200
+        full = stack.enter_context(stream(setup.inn))
+        assert full.status_code == 503
+        full.read()
+        assert "the tracker has 6 live streams open" in full.json()["error"]
+        # writes are not held up by the streams
+        url = f"{small.url}/api/tables/{setup.ford.id}/commands"
+        started = time.monotonic()
+        written = httpx.post(
+            url,
+            json={"expected_version": 2, "command": {"verb": "note", "text": "x"}},
+            headers={"Authorization": f"Bearer {setup.ford.gm_token}"},
+        )
+        assert written.status_code == 200 and time.monotonic() - started < 2
+    # the streams are closed: there is room again
+    deadline = time.monotonic() + 5
+    while small.app.state.tracker.streams.total and time.monotonic() < deadline:
+        time.sleep(0.05)
+    with stream(setup.ford) as again:
+        assert again.status_code == 200

@@ -42,6 +42,7 @@ from affray.table import journal as journals
 from affray.table.service import needs
 from affray.table.view import describe, player_data, show_data
 from affray.web.commands import Request, parse, shown
+from affray.web.limits import BodyLimit, Limits, Refusals, Streams, loop_errors, protocol
 from affray.web.odds import OddsKeeper
 from affray.web.text import MendedHTML, MendedJSON, MendedText, mended_matches, refuse_unencodable
 
@@ -59,9 +60,12 @@ class Tracker:
     """What the app holds: the tables (one connection, used under one lock), the
     live-update hub, the page templates, and recent fight odds."""
 
-    def __init__(self, db: str | Path, poll_s: float) -> None:
+    def __init__(self, db: str | Path, poll_s: float, limits: Limits) -> None:
         from affray.web.live import Hub
 
+        self.limits = limits
+        self.refusals = Refusals()
+        self.streams = Streams(limits, self.refusals)
         self.tables = Tables(Store(db))
         self.lock = threading.Lock()
         self.hub = Hub(lambda table_id: self.locked(self.tables.store.version, table_id), poll_s)
@@ -390,9 +394,10 @@ class Tracker:
         )
 
 
-def create_app(db: str | Path, *, poll_s: float = 0.2) -> Starlette:
-    """The web tracker over the table database ``db``."""
-    tracker = Tracker(db, poll_s)
+def create_app(db: str | Path, *, poll_s: float = 0.2, limits: Limits | None = None) -> Starlette:
+    """The web tracker over the table database ``db``, within ``limits`` (its caps and
+    timeouts; ``affray serve``'s by default)."""
+    tracker = Tracker(db, poll_s, limits or Limits())
 
     async def api_show(request: HttpRequest) -> Response:
         row, role = await tracker.access(request, write=False)
@@ -453,8 +458,16 @@ def create_app(db: str | Path, *, poll_s: float = 0.2) -> Starlette:
 
     async def api_stream(request: HttpRequest) -> Response:
         row, _ = await tracker.access(request, write=False)
-        return StreamingResponse(
+        refusal = tracker.streams.start(row.id)
+        if refusal is not None:
+            return MendedJSON(
+                {"error": refusal, "tip": "close another page of this tracker, or try again soon"},
+                503,
+                headers={"Retry-After": "10"},
+            )
+        return _CountedStream(
             _changes(tracker, request, row.id),
+            lambda: tracker.streams.end(row.id),
             media_type="text/event-stream",
             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
         )
@@ -634,9 +647,14 @@ def create_app(db: str | Path, *, poll_s: float = 0.2) -> Starlette:
 
     async def on_error(request: HttpRequest, error: Exception) -> Response:
         assert isinstance(error, HTTPException)
+        # a body cut off (too large, too slow) is not read to its end: the connection
+        # closes, rather than reading the rest
+        headers = {"Connection": "close"} if error.status_code in (408, 413) else None
         if request.url.path.startswith("/api/"):
-            return MendedJSON({"error": error.detail}, error.status_code)
-        return MendedText(f"{error.status_code}: {error.detail}", error.status_code)
+            said, _, tip = str(error.detail).partition(" — Tip: ")
+            body = {"error": said, **({"tip": tip} if tip else {})}
+            return MendedJSON(body, error.status_code, headers=headers)
+        return MendedText(f"{error.status_code}: {error.detail}", error.status_code, headers)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -662,12 +680,30 @@ def create_app(db: str | Path, *, poll_s: float = 0.2) -> Starlette:
             Route("/p/{table}/answer", player_answer, methods=["POST"]),
             Mount("/static", StaticFiles(packages=[("affray.web", "static")]), name="static"),
         ],
-        middleware=[Middleware(SecurityHeaders)],
+        middleware=[
+            Middleware(SecurityHeaders),
+            Middleware(BodyLimit, limits=tracker.limits, refusals=tracker.refusals),
+        ],
         exception_handlers={HTTPException: on_error},
         lifespan=lifespan,
     )
     app.state.tracker = tracker
     return app
+
+
+class _CountedStream(StreamingResponse):
+    """A live stream that says when it ends, however it ends (the client gone, the
+    server stopping)."""
+
+    def __init__(self, content: AsyncIterator[str], ended: Callable[[], None], **kw: Any):
+        super().__init__(content, **kw)
+        self.ended = ended
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.ended()
 
 
 class SecurityHeaders:
@@ -785,13 +821,26 @@ def server(app: Starlette, host: str, port: int) -> Any:
     open stream would otherwise hold the shutdown up)."""
     import uvicorn
 
+    tracker: Tracker = app.state.tracker
+    limits = tracker.limits
+
     class TrackerServer(uvicorn.Server):
+        async def startup(self, sockets: Any = None) -> None:
+            asyncio.get_running_loop().set_exception_handler(loop_errors(tracker.refusals))
+            await super().startup(sockets)
+
         async def shutdown(self, sockets: Any = None) -> None:
-            app.state.tracker.hub.stop()
+            tracker.hub.stop()
             await super().shutdown(sockets)
 
     config = uvicorn.Config(
-        app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        timeout_graceful_shutdown=2,
+        timeout_keep_alive=limits.keep_alive_s,
+        http=protocol(limits, tracker.refusals),
     )
     return TrackerServer(config)
 
