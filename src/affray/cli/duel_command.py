@@ -165,17 +165,15 @@ def _exact(
         ],
     )
     fractions: Any = odds.detail.get("exact")
-    if fractions:
-        table(
-            "Exact fractions",
-            ("outcome", "probability"),
-            [
-                (f"{a.name} wins", fractions["p_a_wins"]),
-                (f"{b.name} wins", fractions["p_b_wins"]),
-                ("draw", fractions["p_draw"]),
-                ("mean rounds", fractions["mean_rounds"]),
-            ],
-        )
+    if fractions:  # hundreds of digits: whole, as plain lines the terminal wraps
+        click.echo("Exact fractions")
+        for label, key in (
+            (f"{a.name} wins", "p_a_wins"),
+            (f"{b.name} wins", "p_b_wins"),
+            ("draw", "p_draw"),
+            ("mean rounds", "mean_rounds"),
+        ):
+            click.echo(f"  {label} = {fractions[key]}")
     won: Any = odds.detail.get("winner_wounds")
     if not won:
         return

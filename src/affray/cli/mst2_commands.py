@@ -223,6 +223,7 @@ def odds_command(
     type=click.Choice(["table", "csv", "markdown", "json"]),
     default="table",
     show_default=True,
+    help="How to print the grid (json: the same as --json).",
 )
 @json_option
 def table_command(
@@ -471,7 +472,13 @@ def hazard_command(
 
 @mst2.command("heal")
 @click.argument("sheet", type=sheet_argument)
-@wounds_option
+@click.option(
+    "--wounds",
+    type=click.IntRange(min=0, max=10_000),
+    default=0,
+    show_default=True,
+    help="Wounds the fighter has before resting.",
+)
 @click.option(
     "--setting",
     type=click.Choice(["low", "high"]),

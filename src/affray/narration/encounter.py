@@ -7,6 +7,11 @@ from affray.narration.core import Segment, register
 
 
 def _started(event: enc.EncounterStarted) -> tuple[list[Segment], bool]:
+    """The fight's name and who is on which side; a duel named after its two fighters
+    ("Sellsword vs Spearman") lists no one again."""
+    alone = all(members == (side,) for side, members in event.sides)
+    if alone and event.name == " vs ".join(side for side, _ in event.sides):
+        return [(event.name, "name"), (f" ({event.system})", "")], False
     sides = "; ".join(
         members[0] if members == (side,) else f"{side}: {', '.join(members)}"
         for side, members in event.sides
