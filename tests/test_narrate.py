@@ -15,6 +15,9 @@ from affray.rules.mst2 import events as mst2_events
 
 @pytest.mark.parametrize("module", [mst2_events, midian_events, encounter_events])
 def test_every_event_type_has_a_handler(module: object) -> None:
+    from affray import registry
+
+    registry.systems()  # the built-in systems bring their handlers when they load
     kinds = [
         obj
         for _, obj in inspect.getmembers(module, inspect.isclass)
@@ -23,3 +26,18 @@ def test_every_event_type_has_a_handler(module: object) -> None:
     assert kinds
     missing = [k.__name__ for k in kinds if k not in HANDLERS]
     assert missing == []
+
+
+def test_the_header_of_a_duel_lists_no_one_again_and_of_a_fight_everyone() -> None:
+    from affray.narration import narrate_text
+
+    duel = encounter_events.EncounterStarted(
+        "Sellsword vs Spearman",
+        "mst2",
+        (("Sellsword", ("Sellsword",)), ("Spearman", ("Spearman",))),
+    )
+    assert narrate_text([duel]) == ["Sellsword vs Spearman (mst2)"]
+    fight = encounter_events.EncounterStarted(
+        "Ford", "mst2", (("Guards", ("Sellsword", "Spearman")), ("Bandit", ("Bandit",)))
+    )
+    assert narrate_text([fight]) == ["Ford (mst2) — Guards: Sellsword, Spearman; Bandit"]
