@@ -25,9 +25,12 @@ class UserError(click.ClickException):
         self.error = error
 
     def show(self, file: Any = None) -> None:
+        from affray.cli.output import plain_lines
+
         stream = file or sys.stderr
-        click.echo(f"error: {self.error.message}", file=stream)
-        click.echo(f"Tip: {self.error.hint or default_tip(self.error)}", file=stream)
+        click.echo(plain_lines(f"error: {self.error.message}"), file=stream)
+        tip = self.error.hint or default_tip(self.error)
+        click.echo(plain_lines(f"Tip: {tip}"), file=stream)
 
 
 def default_tip(error: AffrayError) -> str:
@@ -57,6 +60,31 @@ class AffrayGroup(click.Group):
             raise UserError(error) from None
         except RecursionError:  # defensive: inputs are bounded before this could happen
             raise UserError(AffrayError("input is nested too deeply to process")) from None
+        except Exception as error:
+            if type(error).__module__ == "sqlite3":  # the store says its own in plain words
+                raise DatabaseFailed(error) from None
+            raise
+
+
+class DatabaseFailed(click.ClickException):
+    """An SQLite error the store did not put in words of its own (a damaged file read):
+    one plain line and a tip, exit code 1."""
+
+    exit_code = 1
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(str(error))
+
+    def show(self, file: Any = None) -> None:
+        from affray.cli.output import plain_lines
+
+        stream = file or sys.stderr
+        click.echo(plain_lines(f"error: the table database failed: {self.message}"), file=stream)
+        click.echo(
+            "Tip: check the disk and the file given with --db (or AFFRAY_DB); "
+            "restore it from a backup if it is damaged",
+            file=stream,
+        )
 
 
 @click.group(cls=AffrayGroup, context_settings={"help_option_names": ["-h", "--help"]})

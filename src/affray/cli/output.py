@@ -30,6 +30,33 @@ def console(*, stderr: bool = False) -> Console:
     return Console(stderr=stderr, highlight=False, soft_wrap=True)
 
 
+_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def plain(text: str) -> str:
+    """Text as it may reach a terminal: a control or format character (an escape
+    sequence, a bell, a carriage return, a line break, a direction override) shown as
+    its escape (``\\u001b``, ``\\n``), a code point no encoding can write (a lone
+    surrogate) as U+FFFD. Text from files, databases and people goes through it."""
+    if text.isprintable():  # the common case, at C speed
+        return text
+    from affray.quoting import unprintable
+
+    def one(char: str) -> str:
+        if "\ud800" <= char <= "\udfff":
+            return "\ufffd"
+        if unprintable(char):
+            return _ESCAPES.get(char) or f"\\u{ord(char):04x}"
+        return char
+
+    return "".join(one(char) for char in text)
+
+
+def plain_lines(text: str) -> str:
+    """:func:`plain` for each line of a text of many lines (the line breaks kept)."""
+    return "\n".join(plain(line) for line in text.split("\n"))
+
+
 def to_float(value: Fraction | float | int) -> float:
     return float(value)
 
@@ -50,7 +77,7 @@ def styled(line: Line) -> Text:
 
     text = Text()
     for part, style in line:
-        text.append(part, style=_STYLES.get(style, ""))
+        text.append(plain(part), style=_STYLES.get(style, ""))
     return text
 
 
@@ -76,13 +103,13 @@ def table(
     from rich.table import Table
     from rich.text import Text
 
-    grid = Table(title=Text(title), title_justify="left")
+    grid = Table(title=Text(plain(title)), title_justify="left")
     last = len(columns) - 1
     for index, column in enumerate(columns):
         left = index == 0 or (bars and index == last)
-        grid.add_column(Text(column), justify="left" if left else "right")
+        grid.add_column(Text(plain(column)), justify="left" if left else "right")
     for row in rows:
-        grid.add_row(*(Text(cell) for cell in row))
+        grid.add_row(*(Text(plain(cell)) for cell in row))
     console().print(grid)
 
 

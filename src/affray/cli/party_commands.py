@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from affray.cli.options import json_option, rolls_option, seed_option
-from affray.cli.output import console, emit_json
+from affray.cli.output import console, emit_json, plain
 from affray.cli.table_commands import _tables, db_option
 
 if TYPE_CHECKING:
@@ -21,10 +21,12 @@ if TYPE_CHECKING:
     from affray.table.store import PartyRow
 
 
-def _parties(db: str | None) -> Parties:
+def _parties(db: str | None, *, write: bool = True) -> Parties:
+    """The parties of ``--db``; a verb that only reads opens it with ``write=False``
+    (nothing made or changed on disk)."""
     from affray.table.parties import Parties
 
-    return Parties(_tables(db))
+    return Parties(_tables(db, write=write))
 
 
 @click.group("party")
@@ -88,7 +90,7 @@ def add_command(
 @json_option
 def show_command(party_ref: str, db: str | None, as_json: bool) -> None:
     """Every member of PARTY and the state it carries."""
-    parties = _parties(db)
+    parties = _parties(db, write=False)
     row = parties.party(party_ref)
     folded = parties.fold(row)
     data = _show_data(row, folded.version, folded.state)
@@ -99,13 +101,15 @@ def show_command(party_ref: str, db: str | None, as_json: bool) -> None:
 
     out = console()
     out.print(
-        Text.assemble((row.name, "bold"), f" ({row.id}, {row.system}, version {folded.version})")
+        Text.assemble(
+            (plain(row.name), "bold"), plain(f" ({row.id}, {row.system}, version {folded.version})")
+        )
     )
     if not data["members"]:
         out.print(Text(f"No members yet. Next: affray party add {row.id} SHEET", style="dim"))
     for member in data["members"]:
         state = ", ".join(f"{k}={v}" for k, v in member["state"].items())
-        out.print(Text(f"  {member['id']:<20} {state}"))
+        out.print(Text(plain(f"  {member['id']:<20} {state}")))
 
 
 @party.command("list")
@@ -113,7 +117,7 @@ def show_command(party_ref: str, db: str | None, as_json: bool) -> None:
 @json_option
 def list_command(db: str | None, as_json: bool) -> None:
     """The parties in the database."""
-    parties = _parties(db)
+    parties = _parties(db, write=False)
     found = parties.store.parties()
     if as_json:
         emit_json(
@@ -138,7 +142,7 @@ def list_command(db: str | None, as_json: bool) -> None:
         out.print(Text(f"No parties in {parties.store.store.path}."))
         return
     for row, version in found:
-        out.print(Text(f"{row.id:<24} {row.system:<7} version {version:<5} {row.name}"))
+        out.print(Text(plain(f"{row.id:<24} {row.system:<7} version {version:<5} {row.name}")))
 
 
 @party.command("rest")
@@ -212,7 +216,7 @@ def export_command(party_ref: str, out: str | None, db: str | None, as_json: boo
     from affray.cli.exchange_commands import STDIO, write_export
     from affray.table import exchange
 
-    parties = _parties(db)
+    parties = _parties(db, write=False)
     row = parties.party(party_ref)
     changes = parties.store.changes(row.id)
     text = exchange.dumps(exchange.party_document(row, changes))
@@ -304,5 +308,5 @@ def _show_data(row: PartyRow, version: int, state: PartyState) -> dict[str, Any]
 
 def _echo(done: PartyDone) -> None:
     for line in done.lines:
-        click.echo(line)
-    click.echo(f"{done.party.id} is at version {done.version}.")
+        click.echo(plain(line))
+    click.echo(plain(f"{done.party.id} is at version {done.version}."))

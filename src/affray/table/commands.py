@@ -9,6 +9,7 @@ fold of its log and replays without a random number in sight.
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -18,6 +19,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from affray.encounter.questions import Answered
 from affray.errors import TableError
+from affray.quoting import unprintable
 
 
 class Edge(Enum):
@@ -25,6 +27,78 @@ class Edge(Enum):
 
     START = "start"
     END = "end"
+
+
+MAX_SHOWN = 40
+"""Characters of a refused text shown in its error."""
+
+
+def unwritable(char: str) -> bool:
+    """A code point no encoding can write: a lone surrogate (what a terminal's bytes
+    that are not UTF-8 become, or a JSON ``\\udc00`` escape)."""
+    return "\ud800" <= char <= "\udfff"
+
+
+def text(value: str, what: str) -> str:
+    """``value``, if it is text a table can keep, show and write anywhere: no code
+    point that cannot be encoded (a lone surrogate), no control or format character
+    (terminal escapes, bell, carriage return, line breaks, direction overrides).
+    Every text a command carries is checked with it when the command is made, so the
+    terminal and the web refuse the same texts before anything is written.
+
+    Args:
+        value: the text.
+        what: what it is, for the error (``"the side's name"``).
+
+    Raises:
+        TableError: a character that is refused (named in the error).
+    """
+    if value.isprintable():  # the common case, at C speed
+        return value
+    for position, char in enumerate(value):
+        if unwritable(char):
+            problem = f"a character that cannot be written (U+{ord(char):04X}, a lone surrogate)"
+            hint = "type it again as plain text (is the terminal's encoding UTF-8?)"
+        elif char in "\n\r\u2028\u2029":
+            problem = "a line break"
+            hint = f"{what} is one line of plain text" + (
+                ": give each line as a note of its own" if what == "a note" else ""
+            )
+        elif unprintable(char):
+            problem = f"a control character (U+{ord(char):04X})"
+            hint = f"{what} is plain text: no terminal escapes, bells or direction overrides"
+        else:
+            continue
+        raise TableError(
+            f"{what} {_shown(value)} holds {problem} at character {position + 1}", hint=hint
+        )
+    return value
+
+
+def _shown(value: str) -> str:
+    """A refused text in quotes, shortened, every refused character escaped."""
+    if len(value) > MAX_SHOWN:
+        value = value[: MAX_SHOWN - 1] + "…"
+    body = json.dumps(value, ensure_ascii=False)[1:-1]
+    return (
+        '"'
+        + "".join(f"\\u{ord(c):04x}" if unwritable(c) or unprintable(c) else c for c in body)
+        + '"'
+    )
+
+
+def _texts(value: Any, what: str) -> None:
+    """:func:`text` for every string in ``value`` (a sheet's data, a set's values),
+    keys too."""
+    if isinstance(value, str):
+        text(value, what)
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            _texts(key, what)
+            _texts(item, what)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            _texts(item, what)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +121,14 @@ class Add:
     """Its name in that party."""
     verb: ClassVar[str] = "add"
 
+    def __post_init__(self) -> None:
+        text(self.combatant, "the combatant's name")
+        text(self.side, "the side's name")
+        text(self.source, "the sheet's file or name")
+        text(self.tactics, "the tactics")
+        _texts(self.sheet, "a text of the sheet")
+        _texts(self.tactics_keys, "a tactics key")
+
 
 @dataclass(frozen=True, slots=True)
 class Start:
@@ -65,6 +147,12 @@ class Act:
     action: str
     target: str | None = None
     verb: ClassVar[str] = "act"
+
+    def __post_init__(self) -> None:
+        text(self.actor, "the actor")
+        text(self.action, "the action")
+        if self.target is not None:
+            text(self.target, "the target")
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +189,12 @@ class Mark:
     own side's)."""
     verb: ClassVar[str] = "mark"
 
+    def __post_init__(self) -> None:
+        text(self.combatant, "whom the condition is on")
+        text(self.text, "the condition")
+        if self.of is not None:
+            text(self.of, "whose turn ends the condition")
+
 
 @dataclass(frozen=True, slots=True)
 class Unmark:
@@ -110,6 +204,10 @@ class Unmark:
     text: str
     verb: ClassVar[str] = "unmark"
 
+    def __post_init__(self) -> None:
+        text(self.combatant, "whom the condition is on")
+        text(self.text, "the condition")
+
 
 @dataclass(frozen=True, slots=True)
 class Note:
@@ -117,6 +215,9 @@ class Note:
 
     text: str
     verb: ClassVar[str] = "note"
+
+    def __post_init__(self) -> None:
+        text(self.text, "a note")
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +229,10 @@ class Set:
     values: Mapping[str, Any]
     verb: ClassVar[str] = "set"
 
+    def __post_init__(self) -> None:
+        text(self.who, "who is set")
+        _texts(self.values, "a value set")
+
 
 @dataclass(frozen=True, slots=True)
 class Remove:
@@ -135,6 +240,9 @@ class Remove:
 
     who: str
     verb: ClassVar[str] = "remove"
+
+    def __post_init__(self) -> None:
+        text(self.who, "the combatant")
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +253,10 @@ class Rename:
     name: str
     verb: ClassVar[str] = "rename"
 
+    def __post_init__(self) -> None:
+        text(self.who, "the combatant")
+        text(self.name, "the new name")
+
 
 @dataclass(frozen=True, slots=True)
 class Hide:
@@ -153,6 +265,9 @@ class Hide:
     who: str
     verb: ClassVar[str] = "hide"
 
+    def __post_init__(self) -> None:
+        text(self.who, "the combatant")
+
 
 @dataclass(frozen=True, slots=True)
 class Reveal:
@@ -160,6 +275,9 @@ class Reveal:
 
     who: str
     verb: ClassVar[str] = "reveal"
+
+    def __post_init__(self) -> None:
+        text(self.who, "the combatant")
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +288,12 @@ class Move:
     before: str | None = None
     after: str | None = None
     verb: ClassVar[str] = "move"
+
+    def __post_init__(self) -> None:
+        text(self.who, "the combatant")
+        for other in (self.before, self.after):
+            if other is not None:
+                text(other, "the other combatant")
 
 
 Command = (

@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from affray.table.commands import command_from_data
+from affray.table.commands import ROLLING, command_from_data
 from affray.table.fold import REDO, UNDO, Fold
 from affray.table.store import ChangeRow, TableRow
 from affray.table.view import describe
@@ -71,7 +71,7 @@ def markdown(table: TableRow, items: Sequence[dict[str, Any]]) -> str:
             continue
         lines = item["lines"] or [item["what"]]
         for line in lines:
-            heading = _ROUND.match(line)
+            heading = _ROUND.match(line) if item["verb"] in ROLLING else None
             if heading:
                 out.extend(["", f"### {heading['round']}", ""])
                 if heading["order"]:
@@ -85,8 +85,19 @@ _ROUND = re.compile(r"— (?P<round>Round \d+) —(?: order: (?P<order>.*))?$")
 
 
 def _md(text: str) -> str:
-    """Text with the characters that would turn into Markdown formatting escaped."""
-    return "".join("\\" + ch if ch in "\\`*_[]<|~" else ch for ch in text)
+    """Text with the characters that would turn into Markdown formatting escaped, and
+    with what would start a block (a heading, a quote, a list) escaped where it begins
+    (a name like ``# Boss`` or ``1. x`` stays in its line). Line breaks are never in
+    it: the table refuses them, and repairs those of older logs to ``\\n``."""
+    escaped = "".join("\\" + ch if ch in "\\`*_[]<|~" else ch for ch in text)
+    block = _BLOCK.match(escaped)
+    return (
+        escaped if block is None else escaped[: block.end() - 1] + "\\" + escaped[block.end() - 1 :]
+    )
+
+
+_BLOCK = re.compile(r"\s*(?:[-+=#>]|\d{1,9}[.)])")
+"""What starts a Markdown block (a list, a heading, a quote) at the start of a line."""
 
 
 def _day(items: Sequence[dict[str, Any]]) -> str:

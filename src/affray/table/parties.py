@@ -14,7 +14,7 @@ from affray.errors import TableError
 from affray.narration.core import narrate_text
 from affray.sheets.validation import plain_name
 from affray.table import party as rules
-from affray.table.commands import Add, Command, Set
+from affray.table.commands import Add, Command, Set, text
 from affray.table.party import Member, PartyFold, PartyState
 from affray.table.service import Tables, _sheet_data
 from affray.table.store import PartyRow, PartyStore, TableRow
@@ -89,6 +89,8 @@ class Parties:
                 name = plain_name(name)
             except ValueError as error:
                 raise TableError(f"--as: the name {error}") from None
+        text(name or parsed.name, "the member's name")
+        text(source, "the sheet's file or name")
         with self.store.writing(row.id) as writer:
             state = self.fold(row).state
             taken = {m.id.lower() for m in state.members}
