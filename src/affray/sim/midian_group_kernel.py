@@ -31,26 +31,14 @@ Python elsewhere.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-try:
-    import numba
+from affray.sim import jit
 
-    _compiled = not bool(getattr(numba.config, "DISABLE_JIT", False))
-
-    def _jit(function: Callable[..., Any]) -> Callable[..., Any]:
-        return numba.njit(cache=True, nogil=True)(function)
-
-except ImportError:  # pragma: no cover - numba is an optional speed-up
-    _compiled = False
-
-    def _jit(function: Callable[..., Any]) -> Callable[..., Any]:
-        return function
-
+_jit = jit.entry
 
 Ints = np.ndarray[Any, np.dtype[np.int64]]
 Floats = np.ndarray[Any, np.dtype[np.float64]]
@@ -117,7 +105,8 @@ S_ACTIONS = 22
 S_PARRIES = 23
 S_BLOCKS = 24
 S_COMA = 25
-S_FIELDS = 26
+S_CLOSED = 26  # it has been in melee: no run-up left for a charge
+S_FIELDS = 27
 
 # -- the fight's globals: g[G_*] ---------------------------------------------------------
 G_ROUND = 0
@@ -182,16 +171,13 @@ SHOCK_STEP = 5
 def compiled() -> bool:
     """Whether the kernel runs as machine code (numba installed and switched on); as
     plain Python it still plays some 7x the reference engine's fights a second."""
-    return _compiled
+    return jit.COMPILED
 
 
 def needs_compiling() -> bool:
-    """Whether the first fight will compile the kernel: numba on, and no machine code in
-    its cache yet (about 30 s, once per machine and per change of this file; a numba
-    that keeps its cache elsewhere is taken to have it)."""
-    cache = getattr(getattr(fight_chunk, "_cache", None), "_cache_file", None)
-    index = getattr(cache, "_index_path", None)
-    return _compiled and isinstance(index, str) and not os.path.exists(index)
+    """Whether the first fight will compile the kernel (about 30 s, once per machine and
+    per change of this file)."""
+    return jit.needs_compiling(fight_chunk)
 
 
 # -- dice --------------------------------------------------------------------------------
@@ -593,12 +579,14 @@ def _melee(
     out: Ints,
 ) -> None:
     """A melee attack (:func:`affray.rules.midian.strikes.melee`): across open ground
-    the first blow is a charge (double damage, no defence for the charger this round,
+    the first blow of one never yet in melee is a charge (double damage, no defence for the charger this round,
     no more actions for it); a weapon set against it strikes too, the longer reach
     first; a defender of longer reach not set strikes first with one of its actions."""
-    charging = o[O_DISTANCE] >= CHARGE_RUN_UP and not engaged_any(e, i)
+    charging = o[O_DISTANCE] >= CHARGE_RUN_UP and not engaged_any(e, i) and s[i, S_CLOSED] == 0
     e[i, t] = 1
     e[t, i] = 1
+    s[i, S_CLOSED] = 1
+    s[t, S_CLOSED] = 1
     if not charging:
         strike(p, s, e, g, o, res, values, cuts, dice, defence, bonus, crit, i, t, PLAIN,
                 called, ctl, script, out)  # fmt: skip
@@ -708,6 +696,8 @@ def _grapple(
     fighting, it starts a hold."""
     e[i, t] = 1
     e[t, i] = 1
+    s[i, S_CLOSED] = 1
+    s[t, S_CLOSED] = 1
     attack(
         p, s, o, res, values, cuts, dice, defence, bonus, i, t, p[i, P_ATK] - penalty(s, i),
         p[t, P_AC_TOUCH], defenceless(s, g, t), False, 1, ctl, script, out,

@@ -36,6 +36,8 @@ from typing import Any
 
 import numpy as np
 
+from affray.sim import jit
+
 Ints = np.ndarray[Any, np.dtype[np.int64]]
 Floats = np.ndarray[Any, np.dtype[np.float64]]
 
@@ -46,43 +48,16 @@ WEAKEST, RANDOM, NEAREST, FOCUS = 0, 1, 2, 3
 # Where a fight starts.
 AT_SETUP, AT_TURN, AT_ROUND_OVER = 0, 1, 2
 
-try:
-    import numba
-
-    _compiled = not bool(getattr(numba.config, "DISABLE_JIT", False))
-
-    def _inline(function: Callable[..., Any]) -> Callable[..., Any]:
-        return numba.njit(inline="always")(function)
-
-    def _entry(function: Callable[..., Any]) -> Callable[..., Any]:
-        return numba.njit(cache=True, nogil=True)(function)
-
-except ImportError:  # pragma: no cover - numba is an optional speed-up
-    _compiled = False
-
-    def _inline(function: Callable[..., Any]) -> Callable[..., Any]:
-        return function
-
-    _entry = _inline
-
 
 def compiled() -> bool:
     """Whether the kernel runs as machine code (numba installed and switched on)."""
-    return _compiled
+    return jit.COMPILED
 
 
 def needs_compiling() -> bool:
-    """Whether the first fight will compile the kernel (numba on, and nothing in its
-    cache yet: about 20 s, once per machine and per change of this file)."""
-    if not _compiled:
-        return False
-    try:
-        from pathlib import Path
-
-        index = fight_chunk._cache._cache_file._index_path  # type: ignore[attr-defined]
-    except AttributeError:  # another numba: it will say nothing
-        return False
-    return not Path(index).exists()
+    """Whether the first fight will compile the kernel (about 20 s, once per machine
+    and per change of this file)."""
+    return jit.needs_compiling(fight_chunk)
 
 
 def _die(sides: int) -> int:
@@ -495,19 +470,19 @@ def _fight_chunk(
     return draws, total_rounds
 
 
-_die = _inline(_die)
-_wounds = _inline(_wounds)
-_suffer = _inline(_suffer)
-_strike = _inline(_strike)
-_release = _inline(_release)
-_release_if_down = _inline(_release_if_down)
-_counters = _inline(_counters)
-_weakness = _inline(_weakness)
-_pick = _inline(_pick)
-_melee = _inline(_melee)
-_shoot = _inline(_shoot)
-_act = _inline(_act)
-_choose = _inline(_choose)
-_sides_left = _inline(_sides_left)
-fight_chunk: Callable[..., tuple[int, int]] = _entry(_fight_chunk)
+_die = jit.inline(_die)
+_wounds = jit.inline(_wounds)
+_suffer = jit.inline(_suffer)
+_strike = jit.inline(_strike)
+_release = jit.inline(_release)
+_release_if_down = jit.inline(_release_if_down)
+_counters = jit.inline(_counters)
+_weakness = jit.inline(_weakness)
+_pick = jit.inline(_pick)
+_melee = jit.inline(_melee)
+_shoot = jit.inline(_shoot)
+_act = jit.inline(_act)
+_choose = jit.inline(_choose)
+_sides_left = jit.inline(_sides_left)
+fight_chunk: Callable[..., tuple[int, int]] = jit.entry(_fight_chunk)
 """Fight a chunk of fights (the arguments of :func:`_fight_chunk`), compiled."""
