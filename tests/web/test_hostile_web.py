@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
@@ -22,6 +23,7 @@ from affray.table import Store, TableRow, Tables
 from affray.web import create_app
 from affray.web.app import server as tracker_server
 from affray.web.limits import Limits
+from tests.helpers import EXAMPLES
 from tests.web.conftest import Setup, free_port
 
 LONE = "\\udc00"  # as the raw JSON body spells it: half of a surrogate pair, alone
@@ -160,7 +162,12 @@ def test_a_table_already_holding_such_text_still_shows_everywhere(setup: Setup) 
         # the page sends the name back as it showed it: the game master can rename it
         renamed = client.post(
             f"/t/{setup.ford.id}/do",
-            data={"verb": "rename", "who": "X\ufffd", "name": "Gobbo"},
+            data={
+                "verb": "rename",
+                "who": "X\ufffd",
+                "name": "Gobbo",
+                "expected_version": str(shown["version"]),
+            },
             headers=gm(setup),
         )
         assert renamed.status_code == 200 and "Gobbo" in renamed.text
@@ -447,3 +454,188 @@ def test_streams_are_capped_per_table_and_per_server(small: Running) -> None:
         time.sleep(0.05)
     with stream(setup.ford) as again:
         assert again.status_code == 200
+
+
+# -- item 15: what the web reads of the server, and what it says of tables ------------
+
+SECRET = 'system = "mst2"\nname = "Secret"\nskill = "hunter2"\nweapon = "sword"\n'
+
+
+def add_sheet(client: TestClient, setup: Setup, sheet: str) -> httpx.Response:
+    return client.post(
+        f"/api/tables/{setup.ford.id}/commands",
+        json={"expected_version": 2, "command": {"verb": "add", "sheet": sheet}},
+        headers=gm(setup),
+    )
+
+
+def test_the_web_reads_no_file_but_the_bestiary_by_default(
+    client: TestClient, setup: Setup, tmp_path: Path
+) -> None:
+    secret = tmp_path / "secret.toml"
+    secret.write_text(SECRET)
+    answers = [
+        add_sheet(client, setup, sheet)
+        for sheet in (
+            str(secret),
+            str(tmp_path / "missing.toml"),
+            str(EXAMPLES / "mst2" / "knight.json"),
+            str(tmp_path),
+            "/etc/passwd",
+        )
+    ]
+    assert all(a.status_code == 422 for a in answers)
+    assert all("hunter2" not in a.text for a in answers)
+    said = [(a.json()["error"].split(" called ")[0], a.json()["tip"]) for a in answers]
+    assert len(set(said)) == 1  # the same words for a file that is there and one that is not
+    assert "serve --sheets" in said[0][1] and "goblin" in said[0][1]
+    assert add_sheet(client, setup, "goblin").status_code == 200
+
+
+def test_an_uploaded_encounter_cannot_name_a_file_on_the_server(
+    client: TestClient, setup: Setup, tmp_path: Path
+) -> None:
+    secret = tmp_path / "secret"
+    secret.write_text(SECRET)
+    for member in (str(secret), "/etc/passwd", str(tmp_path / "nothing")):
+        text = f'system = "mst2"\n[[sides]]\nname = "A"\nmembers = ["{member}"]\n'
+        answer = client.post(
+            f"/api/tables/{setup.ford.id}/commands",
+            json={"expected_version": 2, "command": {"verb": "import", "encounter_text": text}},
+            headers=gm(setup),
+        )
+        assert answer.status_code == 422 and "hunter2" not in answer.text
+        assert "bestiary creature or served sheet file" in answer.json()["error"]
+    assert version(client, setup) == 2
+
+
+def test_a_party_takes_no_file_from_the_home_page(
+    client: TestClient, setup: Setup, tmp_path: Path
+) -> None:
+    secret = tmp_path / "secret.toml"
+    secret.write_text(SECRET)
+    with Store(setup.db) as store:
+        auth = {"Authorization": f"Bearer {store.home_key()}"}
+    client.post(
+        "/home/do", data={"verb": "party-new", "name": "Co", "system": "mst2"}, headers=auth
+    )
+    for sheet in (str(secret), str(EXAMPLES / "mst2" / "knight.json")):
+        answer = client.post(
+            "/home/do", data={"verb": "party-add", "party": "co", "sheet": sheet}, headers=auth
+        )
+        assert "served sheet file" in answer.text and "hunter2" not in answer.text
+    added = client.post(
+        "/home/do", data={"verb": "party-add", "party": "co", "sheet": "goblin"}, headers=auth
+    )
+    assert "Goblin" in added.text
+
+
+def test_sheets_come_from_the_folders_serve_names(setup: Setup, tmp_path: Path) -> None:
+    shelf = tmp_path / "sheets"
+    (shelf / "more").mkdir(parents=True)
+    (shelf / "more" / "knight.json").write_text((EXAMPLES / "mst2" / "knight.json").read_text())
+    (tmp_path / "secret.toml").write_text(SECRET)
+    (shelf / "link.toml").symlink_to(tmp_path / "secret.toml")
+    with TestClient(create_app(setup.db, poll_s=0.05, sheets=[shelf])) as client:
+        added = add_sheet(client, setup, "more/knight.json")
+        assert added.status_code == 200, added.text
+        shown = client.get(f"/api/tables/{setup.ford.id}", headers=gm(setup)).json()
+        assert shown["combatants"][-1]["source"] == str(shelf / "more" / "knight.json")
+        for outside in ("../secret.toml", str(tmp_path / "secret.toml"), "link.toml"):
+            refused = add_sheet(client, setup, outside)
+            assert refused.status_code == 422 and "hunter2" not in refused.text
+            assert str(shelf) in refused.json()["tip"]
+        page = client.get(f"/t/{setup.ford.id}", headers=gm(setup)).text
+        assert "more/knight.json" in page  # the page offers the folder's sheets
+
+
+def test_serve_sheets_takes_folders_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from affray.web import app as web_app
+    from tests.helpers import run
+
+    served: list[Any] = []
+    monkeypatch.setattr(web_app, "serve_forever", lambda app, host, port: served.append(app))
+    db = str(tmp_path / "t.db")
+    result = run("serve", "--db", db, "--sheets", str(EXAMPLES / "mst2"))
+    assert result.exit_code == 0, result.output
+    assert f"sheet files from {EXAMPLES / 'mst2'}" in result.output
+    assert served[0].state.tracker.shelf.folders == (EXAMPLES / "mst2",)
+    missing = run("serve", "--db", db, "--sheets", str(tmp_path / "nowhere"))
+    assert missing.exit_code == 2 and "does not exist" in missing.output
+
+
+def test_a_wrong_token_says_the_same_of_a_table_that_is_there_and_one_that_is_not(
+    client: TestClient, setup: Setup
+) -> None:
+    for token in ("nonsense", setup.ford.gm_token[:-1] + "x"):
+        there = client.get(f"/api/tables/{setup.ford.id}?token={token}")
+        gone = client.get(f"/api/tables/nowhere?token={token}")
+        assert there.status_code == gone.status_code == 401
+        assert there.json() == gone.json()
+        assert (
+            client.get(f"/t/nowhere?token={token}").text
+            == client.get(f"/t/{setup.ford.id}?token={token}").text
+        )
+
+
+# -- item 16: the page's add, import and note forms check the version ----------------
+
+
+def test_the_pages_writes_name_the_version_and_a_stale_one_changes_nothing(
+    client: TestClient, setup: Setup
+) -> None:
+    do = f"/t/{setup.ford.id}/do"
+    encounter = 'system = "mst2"\n[[sides]]\nname = "W"\nmembers = ["wolf"]\n'
+    writes: list[tuple[dict[str, str], dict[str, Any]]] = [
+        ({"verb": "add", "sheet": "goblin"}, {}),
+        ({"verb": "import"}, {"encounter_file": ("w.toml", encounter.encode())}),
+        ({"verb": "note", "text": "rain"}, {}),
+    ]
+    for fields, files in writes:
+        missing = client.post(do, data=fields, files=files or None, headers=gm(setup))
+        assert missing.status_code == 422 and "expected_version" in missing.text
+        stale = client.post(
+            do, data={**fields, "expected_version": "1"}, files=files or None, headers=gm(setup)
+        )
+        assert stale.status_code == 200 and "The table changed (now version 2)" in stale.text
+    assert version(client, setup) == 2
+    for fields, files in writes:
+        now = str(version(client, setup))
+        done = client.post(
+            do, data={**fields, "expected_version": now}, files=files or None, headers=gm(setup)
+        )
+        assert done.status_code == 200 and version(client, setup) > int(now)
+
+
+@pytest.mark.slow
+def test_the_add_form_sends_the_version_the_board_shows(setup: Setup, small: Running) -> None:
+    import shutil
+
+    from playwright.sync_api import expect, sync_playwright
+
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    row = setup.ford
+    sent: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1366, "height": 768})
+        page.on(
+            "request",
+            lambda request: sent.append(request.post_data or "") if "/do" in request.url else None,
+        )
+        page.goto(f"{small.url}/t/{row.id}?token={row.gm_token}")
+        expect(page.locator("#panel .panel")).to_be_visible()
+        page.select_option("#add-sheet", "goblin")
+        page.click("#add-button")
+        expect(page.locator('#board .status[data-version="3"]')).to_have_count(1)
+        # a terminal writes; the board shows it; the next add is against that version
+        writer = Tables(Store(setup.db))
+        writer.run(row, writer.joining(row, "wolf", side="wild"))
+        writer.store.close()
+        expect(page.locator('#board .status[data-version="4"]')).to_have_count(1)
+        page.fill("#note-text", "the bridge is slippery")
+        page.click("#note-button")
+        expect(page.locator('#board .status[data-version="5"]')).to_have_count(1)
+        browser.close()
+    assert 'name="expected_version"\r\n\r\n2\r\n' in sent[0]  # multipart: the add form
+    assert "expected_version=4" in sent[1]

@@ -11,16 +11,26 @@ from affray.cli.table_commands import db_option
 @db_option
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
-def serve_command(db: str | None, host: str, port: int) -> None:
+@click.option(
+    "--sheets",
+    "sheets",
+    multiple=True,
+    metavar="DIR",
+    type=click.Path(exists=True, file_okay=False, dir_okay=True),
+    help="A folder of sheet files the pages may add from (repeatable); without it, "
+    "only the bestiary and uploaded sheets.",
+)
+def serve_command(db: str | None, host: str, port: int, sheets: tuple[str, ...]) -> None:
     """The web tracker: a game master's page and a live player page for each table.
 
     Binds 127.0.0.1 unless told otherwise; with --host 0.0.0.0 the players' phones
-    on the same network can open the player page (its link is printed)."""
+    on the same network can open the player page (its link is printed). The pages
+    read no file on this machine but the sheets in the --sheets folders."""
     from affray.table import Store, default_path
     from affray.web.app import create_app, serve_forever
 
     path = db if db is not None else default_path()
-    app = create_app(path)
+    app = create_app(path, sheets=sheets)
     shown = _lan_address() if host in ("0.0.0.0", "::") else host
     base = f"http://{shown}:{port}"
     with Store(path) as store:
@@ -28,6 +38,8 @@ def serve_command(db: str | None, host: str, port: int) -> None:
         key = store.home_key()
     click.echo(f"affray tracker on {base} (database {path}); Ctrl-C stops it")
     click.echo(f"  home (every table, and new ones): {base}/?key={key}")
+    for folder in app.state.tracker.shelf.folders:
+        click.echo(f"  sheet files from {folder}")
     if not tables:
         click.echo("No tables yet: make one on the home page.")
     for row, _ in (t for t in tables if not t[0].archived):

@@ -15,7 +15,7 @@ import json
 import random
 import secrets
 import threading
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -44,6 +44,7 @@ from affray.table.view import describe, player_data, show_data
 from affray.web.commands import Request, parse, shown
 from affray.web.limits import BodyLimit, Limits, Refusals, Streams, loop_errors, protocol
 from affray.web.odds import OddsKeeper
+from affray.web.sheets import Shelf
 from affray.web.text import MendedHTML, MendedJSON, MendedText, mended_matches, refuse_unencodable
 
 T = TypeVar("T")
@@ -60,9 +61,10 @@ class Tracker:
     """What the app holds: the tables (one connection, used under one lock), the
     live-update hub, the page templates, and recent fight odds."""
 
-    def __init__(self, db: str | Path, poll_s: float, limits: Limits) -> None:
+    def __init__(self, db: str | Path, poll_s: float, limits: Limits, shelf: Shelf) -> None:
         from affray.web.live import Hub
 
+        self.shelf = shelf
         self.limits = limits
         self.refusals = Refusals()
         self.streams = Streams(limits, self.refusals)
@@ -98,15 +100,17 @@ class Tracker:
             raise HTTPException(401, "a token is needed: Authorization: Bearer TOKEN")
         table_id = request.path_params["table"]
         row, owner = await self.call(self._lookup, table_id, token)
+        linked = await self.call(self.tables.linked, token)
+        if owner is None and linked is None:  # the same for a table that is not there
+            raise HTTPException(401, "no table has that token")
         if row is None:
-            raise HTTPException(404, f"no table {table_id!r}")
+            raise HTTPException(404, f"no table {shown(table_id)}")
         if secrets.compare_digest(token, row.gm_token):
             return row, "gm"
         if secrets.compare_digest(token, row.player_token):
             if write:
                 raise HTTPException(403, "the player token cannot change the table")
             return row, "player"
-        linked = await self.call(self.tables.linked, token)
         if linked is not None and linked[0] == row.id:
             if linked[1] is None:
                 raise HTTPException(403, "this link's combatant has left the table")
@@ -115,9 +119,7 @@ class Tracker:
                     403, "a player's link can only answer its own dice and questions"
                 )
             return row, f"player:{linked[1]}"
-        if owner is not None or linked is not None:
-            raise HTTPException(403, "that token is another table's")
-        raise HTTPException(401, "no table has that token")
+        raise HTTPException(403, "that token is another table's")
 
     def _lookup(self, table_id: str, token: str) -> tuple[TableRow | None, str | None]:
         try:
@@ -215,7 +217,11 @@ class Tracker:
             return f"Made the party {row.name}."
         row = parties.party(form.get("party", ""))
         if verb == "party-add":
-            done = parties.add(row, form.get("sheet", ""), form.get("as") or None)
+            sheet = form.get("sheet", "")
+            found = self.shelf.file(sheet)
+            if found is None and bestiary.text(row.system, sheet) is None:
+                raise self.shelf.refusal(row.system, sheet)
+            done = parties.add(row, str(found or sheet), form.get("as") or None)
         elif verb == "party-rest":
             days = form.get("days", "")
             if not days.isdigit() or not 1 <= int(days) <= 365:
@@ -317,7 +323,7 @@ class Tracker:
         waiting = self.tables.waiting(row)
         if waiting is None or waiting["who"] != who:
             raise HTTPException(403, f"nothing is waiting on {who} now")
-        request = parse(self.tables, row, data)
+        request = parse(self.tables, row, data, self.shelf)
         asked = waiting["needs"].get("choice")
         if asked is None:  # a die waits: its one face, and nothing more
             if len(request.rolls) != 1 or request.choices:
@@ -341,7 +347,7 @@ class Tracker:
         return {"table": row, "who": who, "waiting": mine}
 
     def execute(self, row: TableRow, data: Mapping[str, Any], expected: int | None) -> Done:
-        request = parse(self.tables, row, self._unmended(row, data))
+        request = parse(self.tables, row, self._unmended(row, data), self.shelf)
         return self._run(row, request, expected)
 
     def _unmended(self, row: TableRow, data: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -394,10 +400,21 @@ class Tracker:
         )
 
 
-def create_app(db: str | Path, *, poll_s: float = 0.2, limits: Limits | None = None) -> Starlette:
+def create_app(
+    db: str | Path,
+    *,
+    poll_s: float = 0.2,
+    limits: Limits | None = None,
+    sheets: Iterable[str | Path] = (),
+) -> Starlette:
     """The web tracker over the table database ``db``, within ``limits`` (its caps and
-    timeouts; ``affray serve``'s by default)."""
-    tracker = Tracker(db, poll_s, limits or Limits())
+    timeouts; ``affray serve``'s by default), adding combatants from the bestiary and
+    from the sheet files in the folders ``sheets`` (and nowhere else on the server).
+
+    Raises:
+        TableError: one of ``sheets`` is not a folder.
+    """
+    tracker = Tracker(db, poll_s, limits or Limits(), Shelf.of(sheets))
 
     async def api_show(request: HttpRequest) -> Response:
         row, role = await tracker.access(request, write=False)
@@ -505,8 +522,8 @@ def create_app(db: str | Path, *, poll_s: float = 0.2, limits: Limits | None = N
 
     async def home_change(request: HttpRequest) -> Response:
         await tracker.home_key(request)
-        form = await request.form()
-        data = {k: v for k, v in form.items() if isinstance(v, str)}
+        async with request.form() as form:
+            data = {k: v for k, v in form.items() if isinstance(v, str)}
         _check_form(data)
         try:
             message = await tracker.call(tracker.home_do, data)
@@ -523,6 +540,7 @@ def create_app(db: str | Path, *, poll_s: float = 0.2, limits: Limits | None = N
             token=row.gm_token,
             shown=shown,
             creatures=bestiary.names(row.system),
+            sheet_files=await run_in_threadpool(tracker.shelf.listing, row.system),
         )
 
     async def gm_fragment(request: HttpRequest) -> Response:
@@ -546,13 +564,16 @@ def create_app(db: str | Path, *, poll_s: float = 0.2, limits: Limits | None = N
         next die or choice the rules need, if any: the server keeps the command that
         waits, with every face and answer it used so far)."""
         row, _ = await tracker.access(request, write=True)
-        form = await request.form()
-        data: dict[str, Any] = {k: v for k, v in form.items() if isinstance(v, str)}
-        data["choose"] = [str(v) for v in form.getlist("choose") if v]
-        for field, key in (("sheet_file", "sheet_text"), ("encounter_file", "encounter_text")):
-            upload = form.get(field)
-            if upload is not None and not isinstance(upload, str):
-                data[key] = (await upload.read(100_001)).decode("utf-8", "replace")
+        async with request.form() as form:  # an uploaded file is closed at its end
+            data: dict[str, Any] = {k: v for k, v in form.items() if isinstance(v, str)}
+            data["choose"] = [str(v) for v in form.getlist("choose") if v]
+            for field, key in (
+                ("sheet_file", "sheet_text"),
+                ("encounter_file", "encounter_text"),
+            ):
+                upload = form.get(field)
+                if upload is not None and not isinstance(upload, str):
+                    data[key] = (await upload.read(100_001)).decode("utf-8", "replace")
         _check_form(data)
         rolls = [r for r in str(data.get("rolls", "")).split(",") if r.strip()]
         if data.get("face", "").strip():
@@ -564,6 +585,12 @@ def create_app(db: str | Path, *, poll_s: float = 0.2, limits: Limits | None = N
         data.setdefault("roll_missing", "0" if interactive else "1")
         data.setdefault("choose_missing", "0" if interactive else "1")
         expected = data.get("expected_version", "").strip()
+        if not expected and data.get("verb") != "link":  # every form of the page sends it
+            raise HTTPException(
+                422,
+                "expected_version is missing: the version of the table the form was filled "
+                "in against — Tip: reload the page",
+            )
         message: str | None = None
         lines: tuple[str, ...] = ()
         if data.get("verb") == "link":  # not a change of the fight: a player's link
@@ -620,10 +647,10 @@ def create_app(db: str | Path, *, poll_s: float = 0.2, limits: Limits | None = N
         row, role = await tracker.access(request, write=False)
         if not role.startswith("player:"):
             raise HTTPException(403, "only a player's own link answers here")
-        form = await request.form()
-        data: dict[str, Any] = {k: v for k, v in form.items() if isinstance(v, str)}
+        async with request.form() as form:
+            data: dict[str, Any] = {k: v for k, v in form.items() if isinstance(v, str)}
+            data["choose"] = [str(v) for v in form.getlist("choose") if v]
         data["verb"] = "answer"
-        data["choose"] = [str(v) for v in form.getlist("choose") if v]
         _check_form(data)
         faces = [data["face"].strip()] if data.get("face", "").strip() else []
         if data.get("roll_die", "").strip().isdigit():  # "roll for me"

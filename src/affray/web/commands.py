@@ -24,6 +24,7 @@ from affray.table import (
     Unmark,
 )
 from affray.table.commands import Hide, Move, Remove, Rename, Reveal, Set, parse_pairs
+from affray.web.sheets import SUFFIXES, Shelf
 
 VERBS = (
     "add",
@@ -68,8 +69,12 @@ class Request:
     tactics_rest: bool = False  # an answer: the tactics answer what is left
 
 
-def parse(tables: Tables, table: TableRow, data: Mapping[str, Any]) -> Request:
-    """A request from a command's JSON (``{"verb": "act", "actor": ..., ...}``).
+def parse(
+    tables: Tables, table: TableRow, data: Mapping[str, Any], shelf: Shelf | None = None
+) -> Request:
+    """A request from a command's JSON (``{"verb": "act", "actor": ..., ...}``); a
+    sheet it names comes from ``shelf`` (the bestiary, and the folders ``serve
+    --sheets`` named), and from nowhere else on the server.
 
     Raises:
         TableError: an unknown verb, or a field missing or of the wrong kind.
@@ -100,7 +105,7 @@ def parse(tables: Tables, table: TableRow, data: Mapping[str, Any]) -> Request:
             to_end = _bool(data, "to_end", False)
             return replace(answered, command=Run(1 if to_end else _int(data, "turns", 1), to_end))
         case "add":
-            return Request(verb, _add(tables, table, data))
+            return Request(verb, _add(tables, table, data, shelf or Shelf()))
         case "import":
             text = data.get("encounter_text")
             if not isinstance(text, str) or not text.strip() or len(text) > 100_000:
@@ -109,6 +114,7 @@ def parse(tables: Tables, table: TableRow, data: Mapping[str, Any]) -> Request:
                 )
             kind = "json" if text.lstrip().startswith("{") else "toml"
             parsed = parse_document(text, kind, "uploaded encounter")
+            _catalog_only(table, parsed, shelf or Shelf())
             importing = tables.importing(table, parsed, "uploaded encounter", None)
             return Request(verb, commands=tuple(importing.commands), options=importing.options)
         case "start":
@@ -163,9 +169,10 @@ def parse(tables: Tables, table: TableRow, data: Mapping[str, Any]) -> Request:
             return Request(verb, Note(_text(data, "text")))
 
 
-def _add(tables: Tables, table: TableRow, data: Mapping[str, Any]) -> Command:
-    """``sheet`` (a bestiary name, or a sheet file on the server) or ``sheet_text`` (a
-    sheet's TOML or JSON, uploaded), with ``side``, ``as``, ``tactics``, ``player``."""
+def _add(tables: Tables, table: TableRow, data: Mapping[str, Any], shelf: Shelf) -> Command:
+    """``sheet`` (a bestiary name, or a sheet file in a folder of ``shelf``) or
+    ``sheet_text`` (a sheet's TOML or JSON, uploaded), with ``side``, ``as``,
+    ``tactics``, ``player``."""
     side = _optional_text(data, "side")
     name = _optional_text(data, "as")
     tactics = _optional_text(data, "tactics") or "nearest"
@@ -179,8 +186,23 @@ def _add(tables: Tables, table: TableRow, data: Mapping[str, Any]) -> Command:
         return tables.joining_data(
             table, parsed, "uploaded sheet", side=side, name=name, tactics=tactics, player=player
         )
-    sheet = _text(data, "sheet")
-    return tables.joining(table, sheet, side=side, name=name, tactics=tactics, player=player)
+    sheet_data, source = shelf.sheet(table.system, _text(data, "sheet"))
+    return tables.joining_data(
+        table, sheet_data, source, side=side, name=name, tactics=tactics, player=player
+    )
+
+
+def _catalog_only(table: TableRow, parsed: Mapping[str, Any], shelf: Shelf) -> None:
+    """Refuse an uploaded encounter whose member names something that is neither a
+    bestiary creature nor a sheet file (which an upload cannot reach, and is said so
+    by the table): a path on the server, say."""
+    from affray import bestiary
+    from affray.sheets.encounters import roster
+
+    for member in roster(parsed, "uploaded encounter").members:
+        sheet = member.sheet
+        if not sheet.lower().endswith(SUFFIXES) and bestiary.text(table.system, sheet) is None:
+            raise shelf.refusal(table.system, sheet)
 
 
 def _text(data: Mapping[str, Any], key: str) -> str:

@@ -63,6 +63,17 @@ document.addEventListener("submit", function (event) {
     htmx.process(form);
   }
 }, true);
+// the forms beside the board (add, import, note) say which version of the table they
+// were filled in against, the board's, as the board's own forms do: a change made
+// meanwhile is refused, not applied to a table the game master has not seen
+document.addEventListener("htmx:configRequest", function (event) {
+  var elt = event.detail.elt;
+  var status = document.querySelector("#board .status");
+  if (elt && ["add-form", "import-form", "note-form"].indexOf(elt.id) >= 0 &&
+      status && status.dataset.version) {
+    event.detail.parameters["expected_version"] = status.dataset.version;
+  }
+});
 // a request that never reached the server says so, until one does
 document.addEventListener("htmx:sendError", function () {
   var banner = document.getElementById("offline");
