@@ -3,53 +3,151 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import click
 
 from affray.cli.options import json_option, seed_option
 
+if TYPE_CHECKING:
+    from affray.dice import RolledDie, RollResult
+    from affray.errors import DiceSyntaxError
 
-@click.command("roll")
-@click.argument("expression")
+
+#: ``-1d4`` is an expression, not an option: unknown options are taken as its text.
+EXPRESSION_SETTINGS = {"ignore_unknown_options": True}
+
+
+def expression_text(parts: tuple[str, ...]) -> str:
+    """The expression from its words (``2d6 + 1`` may come as three), refusing a
+    mistyped long option (``--jsno``) rather than reading it as dice."""
+    for part in parts:
+        if part.startswith("--") and part[2:3].isalpha():
+            raise click.NoSuchOption(part.split("=", 1)[0])
+    return " ".join(parts)
+
+
+def located(error: DiceSyntaxError) -> DiceSyntaxError:
+    """The error with where it is in its message, on one line (the CLI prints one line
+    and a tip): ``kh5 keeps 5 of 4 dice (at column 4 of '4d6kh5')``."""
+    from affray.errors import DiceSyntaxError
+
+    text, at = error.expression, error.position
+    if len(text) > 60:  # a window around the place, so the line stays short
+        low = max(0, min(at - 30, len(text) - 60))
+        text = (
+            ("..." if low else "") + text[low : low + 60] + ("..." if low + 60 < len(text) else "")
+        )
+    where = f"{error.message} (at column {at + 1} of {text!r})"
+    return DiceSyntaxError(where, expression=error.expression, position=at, hint=error.hint)
+
+
+@click.command("roll", context_settings=EXPRESSION_SETTINGS)
+@click.argument("expression", nargs=-1, required=True)
 @seed_option
 @json_option
-def roll_command(expression: str, seed: int | None, as_json: bool) -> None:
-    """Roll a dice EXPRESSION such as 3d6+2, d% or 2d10-(1d4+1).
+def roll_command(expression: tuple[str, ...], seed: int | None, as_json: bool) -> None:
+    """Roll a dice EXPRESSION such as 3d6+2, d%, 2d10-(1d4+1), -1d4, 4d6kh3, 3d6!,
+    2d6r1 or 6d10>=8, showing each die: kept or dropped, exploded, rerolled.
 
-    An expression starting with '-' goes after '--': affray roll -- -1+d6
+    See docs/dice.md for the notation.
     """
     from affray.cli.output import console, emit_json
     from affray.dice import RandomDice, roll
+    from affray.errors import DiceSyntaxError
 
-    result = roll(expression, RandomDice(seed))
+    try:
+        result = roll(expression_text(expression), RandomDice(seed))
+    except DiceSyntaxError as error:
+        raise located(error) from None
     if as_json:
-        emit_json(
+        emit_json(roll_json(result))
+        return
+    faces = " ".join(die_text(d) for d in result.dice) or "no dice"
+    console().print(
+        f"{result.expression} → [dim]{faces}[/dim] → [bold]{result.total}[/bold]",
+        markup=True,
+        highlight=False,
+    )
+
+
+def roll_json(result: RollResult) -> dict[str, object]:
+    """``roll --json``: the SPEC's keys, ``dice`` (one entry per roll, in order) and
+    ``pool`` (one entry per die as the notation counts it)."""
+    rolls: list[dict[str, object]] = []
+    pool: list[dict[str, object]] = []
+    for number, die in enumerate(result.dice, start=1):
+        counted = [i for i, counts in enumerate(die.counted) if counts]
+        for i, (one, counts) in enumerate(zip(die.rolls, die.counted, strict=True)):
+            rolls.append(
+                {
+                    "sides": one.sides,
+                    "face": one.face,
+                    "die": number,
+                    "rerolled": not counts,
+                    "exploded": counts and i != counted[-1],
+                    "kept": die.kept,
+                }
+            )
+        pool.append(
             {
-                "expression": result.expression,
-                "total": result.total,
-                "rolls": list(result.faces),
-                "dice": [{"sides": d.sides, "face": d.face} for d in result.rolls],
+                "sides": die.sides,
+                "term": die.term,
+                "sign": die.sign,
+                "value": die.value,
+                "faces": list(die.faces),
+                "rerolled": list(die.rerolled),
+                "exploded": die.explosions > 0,
+                "kept": die.kept,
+                "score": die.score,
             }
         )
-        return
-    faces = " ".join(f"d{d.sides}:{d.face}" for d in result.rolls) or "no dice"
-    console().print(f"{result.expression} → [dim]{faces}[/dim] → [bold]{result.total}[/bold]")
+    return {
+        "expression": result.expression,
+        "total": result.total,
+        "rolls": list(result.faces),
+        "dice": rolls,
+        "pool": pool,
+    }
 
 
-@click.command("odds")
-@click.argument("expression")
+def die_text(die: RolledDie) -> str:
+    """``d6:4``; ``d6:6+6+2=14(exploded)``, ``d6:5(rerolled 1)``, ``d6:1(dropped)``,
+    ``d10:9(success)``: a die and what the notation did to it."""
+    text = f"d{die.sides}:" + "+".join(str(face) for face in die.faces)
+    notes = []
+    if die.explosions:
+        text += f"={die.value}"
+        notes.append("exploded" if die.explosions == 1 else f"exploded {die.explosions} times")
+    if die.rerolled:
+        notes.append("rerolled " + ",".join(str(face) for face in die.rerolled))
+    if not die.kept:
+        notes.append("dropped")
+    if die.score is not None and die.score:
+        notes.append("success" if die.score > 0 else "failure")
+    return text + (f"({', '.join(notes)})" if notes else "")
+
+
+@click.command("odds", context_settings=EXPRESSION_SETTINGS)
+@click.argument("expression", nargs=-1, required=True)
 @json_option
-def odds_command(expression: str, as_json: bool) -> None:
-    """Exact distribution of a dice EXPRESSION's total."""
+def odds_command(expression: tuple[str, ...], as_json: bool) -> None:
+    """Exact distribution of a dice EXPRESSION's total (2d6+1, -1d4, 4d6kh3, 3d6!,
+    6d10>=8, ...; see docs/dice.md)."""
     from affray.cli.output import emit_json, table
     from affray.dice import distribution
+    from affray.errors import DiceSyntaxError
 
-    dist = distribution(expression)
+    text = expression_text(expression)
+    try:
+        dist = distribution(text)
+    except DiceSyntaxError as error:
+        raise located(error) from None
     probabilities = dist.probabilities()
     if as_json:
         emit_json(
             {
-                "expression": expression.strip(),
+                "expression": text.strip(),
                 "distribution": {str(o): float(p) for o, p in probabilities.items()},
                 "mean": float(dist.mean),
             }
@@ -57,7 +155,7 @@ def odds_command(expression: str, as_json: bool) -> None:
         return
     rows = _rows(probabilities)
     table(
-        f"{expression.strip()}: mean {float(dist.mean):.4g}, {dist.minimum} to {dist.maximum}",
+        f"{text.strip()}: mean {float(dist.mean):.4g}, {dist.minimum} to {dist.maximum}",
         ("outcome", "probability", "at least", ""),
         rows,
         bars=True,

@@ -2,22 +2,43 @@
 
 from affray.dice.distribution import Distribution, distribution, mean
 from affray.dice.parser import parse
-from affray.dice.roll import RollResult, roll
+from affray.dice.roll import RolledDie, RollResult, roll
 from affray.dice.source import Dice, DieRoll, RandomDice, ScriptedDice, TypedDice, parse_faces
-from affray.dice.syntax import Constant, DiceTerm, Group, Negate, Node, Sum, to_text
+from affray.dice.syntax import (
+    Compare,
+    Constant,
+    Count,
+    DicePool,
+    DiceTerm,
+    Explode,
+    Group,
+    Negate,
+    Node,
+    Reroll,
+    Select,
+    Sum,
+    to_text,
+)
 
 __all__ = [
+    "Compare",
     "Constant",
+    "Count",
     "Dice",
+    "DicePool",
     "DiceTerm",
     "DieRoll",
     "Distribution",
+    "Explode",
     "Group",
     "Negate",
     "Node",
     "RandomDice",
+    "Reroll",
     "RollResult",
+    "RolledDie",
     "ScriptedDice",
+    "Select",
     "Sum",
     "TypedDice",
     "distribution",

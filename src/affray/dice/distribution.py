@@ -12,11 +12,20 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import reduce
 from itertools import accumulate
-from math import gcd
+from math import comb, gcd
 
 from affray.dice import limits
 from affray.dice.parser import parse
-from affray.dice.syntax import Constant, DiceTerm, Group, Negate, Node, Sum, signed_leaves
+from affray.dice.syntax import (
+    Constant,
+    DicePool,
+    DiceTerm,
+    Group,
+    Negate,
+    Node,
+    Sum,
+    signed_leaves,
+)
 from affray.errors import DiceLimitError
 
 
@@ -167,15 +176,25 @@ class Distribution:
 
 def mean(expression: str | Node) -> Fraction:
     """The exact mean of an expression's total, by linearity (a die of ``s`` sides
-    averages ``(s + 1) / 2``): no distribution is built, so any expression the
-    parser accepts answers at once."""
+    averages ``(s + 1) / 2``): no distribution is built for plain dice, so any plain
+    expression the parser accepts answers at once. A term that rerolls, explodes or
+    counts needs one die's distribution; one that keeps or drops dice needs its own
+    distribution (both within :data:`~affray.dice.limits.MAX_EXACT_WORK`).
+
+    Raises:
+        DiceError: the expression is invalid, or a pool is too large to compute exactly.
+    """
     tree = parse(expression) if isinstance(expression, str) else expression
     total = Fraction(0)
+    budget = _Budget(limits.MAX_EXACT_WORK)
     for sign, leaf in signed_leaves(tree):
-        if isinstance(leaf, Constant):
-            total += sign * leaf.value
-        else:
-            total += sign * Fraction(leaf.count * (leaf.sides + 1), 2)
+        match leaf:
+            case Constant(value):
+                total += sign * value
+            case DiceTerm(count, sides):
+                total += sign * Fraction(count * (sides + 1), 2)
+            case DicePool():
+                total += sign * _pool_mean(leaf, budget)
     return total
 
 
@@ -213,6 +232,8 @@ def _exact(node: Node, budget: _Budget) -> Distribution:
             # Sliding window: step k touches k*(sides-1)+sides weights.
             budget.spend(count * (count * (sides - 1) + 1))
             return Distribution.dice(count, sides)
+        case DicePool():
+            return _pool(node, budget)
         case Negate(operand):
             return -_exact(operand, budget)
         case Group(inner):
@@ -225,8 +246,207 @@ def _exact(node: Node, budget: _Budget) -> Distribution:
                 if result is None:
                     result = part
                 else:
-                    budget.spend(len(result) * len(part))
+                    steps = len(result) * len(part)
+                    if _has_pool(node):  # weights past machine size (plain sums as before)
+                        steps *= _pair_cost(_bits(result), _bits(part))
+                    budget.spend(steps)
                     result = result + part
             assert result is not None
             return result
     raise AssertionError(f"unknown node {node!r}")  # pragma: no cover
+
+
+# -- dice pools: rerolls, explosions, keep/drop, counts ------------------------------
+#
+# Rerolls and explosions make weights far larger than machine words (a d6 exploding 20
+# times deep weighs its outcomes over 6**21), so the pools' steps are charged by the size
+# of the numbers multiplied too (_pair_cost), and charged before the work where it can
+# be foreseen, so that a pool too large is refused at once.
+
+
+def _has_pool(node: Node) -> bool:
+    return any(isinstance(leaf, DicePool) for _, leaf in signed_leaves(node))
+
+
+def _bits(dist: Distribution) -> int:
+    return max(weight for _, weight in dist.pairs).bit_length()
+
+
+def _pair_cost(a_bits: int, b_bits: int) -> int:
+    """Budget steps for one multiply-and-add of weights of these sizes: 1 for machine-size
+    weights, about one more per 32 products of 64-bit words (timed: 3 us for 1000-bit
+    weights against 0.5 us for small ones)."""
+    return 1 + (a_bits // 64 + 1) * (b_bits // 64 + 1) // 32
+
+
+def _roll_weights(pool: DicePool, budget: _Budget) -> dict[int, int]:
+    """One roll of a pool's die after its rerolls: face → weight (all over one total).
+
+    ``r`` with at most R rerolls: rolls 0..R, roll k reached with chance (m/s)^k (m of
+    the s faces reroll); a roll stands when it does not match or k = R. Over s^(R+1)
+    a face that stands weighs sum_k m^k s^(R-k), a rerolled face m^R. ``ro`` is R = 1.
+    """
+    sides = pool.dice.sides
+    budget.spend(sides)
+    if pool.reroll is None:
+        return dict.fromkeys(range(1, sides + 1), 1)
+    when = pool.reroll.when
+    rerolls = 1 if pool.reroll.once else limits.MAX_REROLLS
+    matched = sum(when.matches(face) for face in range(1, sides + 1))
+    stands = sum(matched**k * sides ** (rerolls - k) for k in range(rerolls + 1))
+    return {
+        face: matched**rerolls if when.matches(face) else stands for face in range(1, sides + 1)
+    }
+
+
+def _die(pool: DicePool, budget: _Budget) -> Distribution:
+    """The value of one die: its roll plus, while a roll explodes, the next roll, at most
+    :data:`~affray.dice.limits.MAX_EXPLOSIONS` times (built from the deepest roll up)."""
+    rolls = _roll_weights(pool, budget)
+    if pool.explode is None:
+        return Distribution.from_weights(rolls)
+    when = pool.explode.when
+    exploding = [(face, weight) for face, weight in rolls.items() if when.matches(face)]
+    standing = [(face, weight) for face, weight in rolls.items() if not when.matches(face)]
+    scale = sum(rolls.values())
+    sides, bits = pool.dice.sides, scale.bit_length()
+    budget.spend(
+        sum(
+            len(rolls) + len(exploding) * depth * sides * _pair_cost(depth * bits, bits)
+            for depth in range(1, limits.MAX_EXPLOSIONS + 1)
+        )
+    )
+    value, total = dict(rolls), scale  # the deepest roll: it does not explode
+    for _ in range(limits.MAX_EXPLOSIONS):
+        deeper: dict[int, int] = {face: weight * total for face, weight in standing}
+        for face, weight in exploding:
+            for rest, rest_weight in value.items():
+                deeper[face + rest] = deeper.get(face + rest, 0) + weight * rest_weight
+        common = reduce(gcd, deeper.values())
+        value, total = {v: w // common for v, w in deeper.items()}, total * scale // common
+    return Distribution.from_weights(value)
+
+
+def _pool(pool: DicePool, budget: _Budget) -> Distribution:
+    """The total of a pool: its dice's values (or scores, when it counts), summed over
+    the kept dice."""
+    die = _die(pool, budget)
+    count = pool.dice.count
+    score = pool.count.score if pool.count is not None else None
+    if pool.select is not None:
+        highest, kept = pool.select.keeps(count)
+        return _keep(die, count, kept, highest=highest, score=score, budget=budget)
+    each = die if score is None else die.map(score)
+    if len(each) == 1:
+        return Distribution.constant(count * each.minimum)
+    if len(each) == 2:
+        return _binomial(each, count, budget)
+    span, bits = each.maximum - each.minimum, _bits(each)
+    budget.spend(
+        sum(
+            (dice * span + 1) * len(each) * _pair_cost(dice * bits, bits)
+            for dice in range(1, count)
+        )
+    )
+    result = each
+    for _ in range(count - 1):
+        result = result + each
+    return result
+
+
+def _binomial(each: Distribution, count: int, budget: _Budget) -> Distribution:
+    """``count`` dice with two outcomes each (a success or not): a binomial, directly."""
+    (low, low_weight), (high, high_weight) = each.pairs
+    budget.spend(count * _pair_cost(count * _bits(each), count * _bits(each)))
+    highs = list(accumulate([1] + [high_weight] * count, lambda a, b: a * b))
+    lows = list(accumulate([1] + [low_weight] * count, lambda a, b: a * b))
+    return Distribution.from_weights(
+        (j * high + (count - j) * low, comb(count, j) * highs[j] * lows[count - j])
+        for j in range(count + 1)
+    )
+
+
+def _keep(
+    die: Distribution,
+    count: int,
+    kept: int,
+    *,
+    highest: bool,
+    score: Callable[[int], int] | None,
+    budget: _Budget,
+) -> Distribution:
+    """The sum over the ``kept`` highest (or lowest) of ``count`` dice like ``die`` of
+    their values, or of ``score`` of them (icepool's approach; brute force checks it in
+    tests/dice/test_notation.py).
+
+    The faces are taken from the first kept (highest, or lowest) on; a state is how
+    many dice show the faces taken so far and the sum kept among them. Once ``kept``
+    dice are placed the sum is settled, and the other dice may show any face not yet
+    taken: the state closes at once with a binomial tail,
+    sum_{j >= kept - placed} C(m, j) w^j R^(m-j) = (w + R)^m - (the terms below),
+    for m = count - placed dice left, w this face's weight, R the untaken faces'.
+    """
+    faces = sorted(die.pairs, reverse=highest)
+    budget.spend(_keep_steps(faces, count, kept, score))
+    states: dict[tuple[int, int], int] = {(0, 0): 1}
+    settled: dict[int, int] = {}
+    untaken = die.total
+    for value, weight in faces:
+        untaken -= weight
+        points = value if score is None else score(value)
+        powers = list(accumulate([1] + [weight] * kept, lambda a, b: a * b))
+        low = count - kept + 1  # the fewest dice left while the state is open
+        rest = list(accumulate([untaken**low] + [untaken] * (kept - 1), lambda a, b: a * b))
+        both = list(
+            accumulate(
+                [(weight + untaken) ** low] + [weight + untaken] * (kept - 1), lambda a, b: a * b
+            )
+        )
+        tails = []
+        for placed in range(kept):
+            left = count - placed
+            below = sum(
+                comb(left, j) * powers[j] * rest[left - j - low] for j in range(kept - placed)
+            )
+            tails.append(both[left - low] - below)
+        following: dict[tuple[int, int], int] = {}
+        for (placed, subtotal), ways in states.items():
+            left = count - placed
+            for j in range(kept - placed):
+                key = (placed + j, subtotal + points * j)
+                following[key] = following.get(key, 0) + ways * comb(left, j) * powers[j]
+            done = subtotal + points * (kept - placed)
+            settled[done] = settled.get(done, 0) + ways * tails[placed]
+        states = following
+    return Distribution.from_weights(settled)
+
+
+def _keep_steps(
+    faces: list[tuple[int, int]], count: int, kept: int, score: Callable[[int], int] | None
+) -> int:
+    """An upper bound of :func:`_keep`'s steps, known before it starts: at face i the
+    states with c dice placed hold sums spanning at most c times the spread of the
+    first i faces' points, and each moves on in at most kept - c + 1 ways."""
+    total = sum(weight for _, weight in faces)
+    cost = _pair_cost(count * total.bit_length(), total.bit_length())
+    last_low = last_high = None
+    steps = 0
+    for value, _ in faces:
+        points = value if score is None else score(value)
+        last_low = points if last_low is None else min(last_low, points)
+        last_high = points if last_high is None else max(last_high, points)
+        spread = last_high - last_low
+        # sum over c < kept of (spread * c + 1) * (kept + 1 - c), in closed form
+        t1, t2 = kept * (kept - 1) // 2, (kept - 1) * kept * (2 * kept - 1) // 6
+        transitions = spread * (kept + 1) * t1 - spread * t2 + (kept + 1) * kept - t1
+        steps += (kept * kept + transitions + count.bit_length()) * cost
+    return steps
+
+
+def _pool_mean(pool: DicePool, budget: _Budget) -> Fraction:
+    """A pool's mean: ``count`` times one die's (scored) mean, unless it keeps or drops."""
+    if pool.select is not None:
+        return _pool(pool, budget).mean
+    die = _die(pool, budget)
+    each = die if pool.count is None else die.map(pool.count.score)
+    return pool.dice.count * each.mean

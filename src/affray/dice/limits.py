@@ -26,3 +26,12 @@ MAX_NUMBER: Final = 1_000_000
 
 MAX_EXACT_WORK: Final = 3_000_000
 """Budget of elementary steps for an exact distribution (see ``distribution``)."""
+
+MAX_EXPLOSIONS: Final = 20
+"""Explosions of one die (``3d6!``): the 20th explosion's roll is added and does not
+explode again, in a roll and in the exact distribution alike (for a d6 the chance of
+getting there is 1 in 3.7 * 10**15)."""
+
+MAX_REROLLS: Final = 20
+"""Rerolls of one roll by ``r`` (``2d6r1``): the 20th reroll stands whatever it shows,
+in a roll and in the exact distribution alike (``ro`` rerolls once)."""
