@@ -2,7 +2,8 @@
 the player page, server-sent events; every asset served from the package.
 
 Tokens: ``Authorization: Bearer TOKEN`` or ``?token=TOKEN``. No token, or one no
-table has, is 401; the player token on a write, or another table's token, is 403.
+table has, is 401; the player token on a write is 403; another table's token is the
+404 of a table that is not there.
 The game master's page sends its token in a header (never a cookie), so a page
 on another site cannot write through the game master's browser.
 """
@@ -93,7 +94,7 @@ class Tracker:
 
         Raises:
             HTTPException: 401 (no token, or no table's), 403 (the player token on a
-                write, another table's token), 404 (no such table).
+                write), 404 (no such table, or another table's token: the same).
         """
         token = _token(request)
         if not token:
@@ -119,7 +120,9 @@ class Tracker:
                     403, "a player's link can only answer its own dice and questions"
                 )
             return row, f"player:{linked[1]}"
-        raise HTTPException(403, "that token is another table's")
+        # another table's token: the same answer as for a table that is not there, so
+        # that no token tells which tables exist
+        raise HTTPException(404, f"no table {shown(table_id)}")
 
     def _lookup(self, table_id: str, token: str) -> tuple[TableRow | None, str | None]:
         try:
