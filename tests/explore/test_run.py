@@ -271,3 +271,71 @@ def test_batches_cover_every_cell_once_and_share_the_end(write_sweep: WriteSweep
         assert size <= max(1, -(-left // 4))
         left -= size
     assert sizes[-1] == 1
+
+
+SURE = """
+a = "knight.json"
+b = "ogre.toml"
+[[axes]]
+side = "a"
+key = "skill"
+values = [0, 1]
+[[axes]]
+side = "a"
+key = "armor"
+values = ["leather", "none"]
+[[axes]]
+side = "b"
+key = "evasion_bonus"
+values = [6, 7]
+"""
+
+
+def test_every_chance_is_at_most_one_and_a_resume_appends_nothing(
+    write_sweep: WriteSweep, tmp_path: Path
+) -> None:
+    """Issue 26, item 10: cells whose float sums came above 1 were refused by the cache
+    and worked out, and appended, again on every resume."""
+    sweep = write_sweep(SURE)
+    out = tmp_path / "out"
+    assert explore(sweep, out, "--workers", "1")["computed"] == 8
+    for row in read_rows(out / "results.csv"):
+        chances = [float(row[key]) for key in ("p_a_wins", "p_b_wins", "p_draw")]
+        assert all(0.0 <= p <= 1.0 for p in chances), row
+    cache = out / CACHE_NAME
+    kept = cache.read_bytes()
+    assert len(kept.splitlines()) == 8
+    again = explore(sweep, out, "--workers", "1")
+    assert (again["computed"], again["cached"]) == (0, 8)
+    assert cache.read_bytes() == kept
+
+
+def test_a_cache_with_lines_it_cannot_use_is_written_afresh(
+    write_sweep: WriteSweep, tmp_path: Path
+) -> None:
+    sweep = write_sweep(MST2)
+    out = tmp_path / "out"
+    explore(sweep, out, "--workers", "1")
+    cache = out / CACHE_NAME
+    lines = cache.read_text().splitlines(keepends=True)
+    assert len(lines) == 4
+    refused = json.loads(lines[0])
+    refused["result"]["p_a_wins"] = 1.0000000000000002  # as an older affray wrote it
+    cache.write_text(json.dumps(refused) + "\n" + lines[1] + lines[1] + "".join(lines[2:]))
+    again = explore(sweep, out, "--workers", "1")
+    assert (again["computed"], again["cached"]) == (1, 3)
+    rewritten = cache.read_text().splitlines()
+    keys = [json.loads(line)["key"] for line in rewritten]
+    assert len(rewritten) == 4 and len(set(keys)) == 4
+    assert not list(out.glob("*.part"))
+    third = explore(sweep, out, "--workers", "1")
+    assert (third["computed"], third["cached"]) == (0, 4)
+    assert cache.read_text().splitlines() == rewritten
+
+
+def test_the_cache_never_appends_a_cell_it_has(tmp_path: Path) -> None:
+    kept = Cache(tmp_path)
+    result = Result(0.25, 0.75, 0.0, 3.0, "exact")
+    kept.add([("k", result)])
+    kept.add([("k", result), ("k", result)])
+    assert len((tmp_path / CACHE_NAME).read_text().splitlines()) == 1

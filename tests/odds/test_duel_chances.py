@@ -3,7 +3,9 @@ the simulators honour it."""
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 
 import pytest
 
@@ -148,3 +150,33 @@ def test_duel_rational_prints_the_fractions_too() -> None:
         "mean_rounds": str(exact.mean_rounds),
     }
     assert data["p_a_wins"] == pytest.approx(float(exact.p_a_wins), abs=1e-12)
+
+
+def test_a_certain_win_is_a_chance_of_one_not_above_it(tmp_path: Path) -> None:
+    """Issue 26, item 10: float sums of a certain win came to 1.0000000000000002."""
+    knight = json.loads((EXAMPLES / "mst2" / "knight.json").read_text())
+    knight.update(skill=0, armor="leather")
+    a = tmp_path / "knight.json"
+    a.write_text(json.dumps(knight))
+    b = tmp_path / "ogre.toml"
+    b.write_text((EXAMPLES / "mst2" / "ogre.toml").read_text() + "evasion_bonus = 7\n")
+    odds = run_json("duel", str(a), str(b))
+    chances = [odds["p_a_wins"], odds["p_b_wins"], odds["p_draw"]]
+    assert all(isinstance(p, float) and 0.0 <= p <= 1.0 for p in chances), chances
+    assert odds["p_b_wins"] == 1.0 and sum(chances) == 1.0
+    wounds = odds["winner_wounds"]
+    assert isinstance(wounds, dict)
+    assert all(0.0 <= p <= 1.0 for side in wounds.values() for p in side.values())
+
+
+@pytest.mark.parametrize(
+    ("p_a", "p_b"),
+    [(0.0, 1.0000000000000002), (0.7, 0.30000000000000027), (-1e-17, 0.5), (0.25, 0.25)],
+)
+def test_float_chances_are_made_chances_where_they_are_summed(p_a: float, p_b: float) -> None:
+    from affray.odds.chances import chances
+
+    a, b, draw = chances(p_a, p_b)
+    assert min(a, b, draw) >= 0.0 and max(a, b, draw) <= 1.0
+    assert a + b + draw <= 1.0 and math.isclose(a + b + draw, 1.0)
+    assert math.isclose(a, max(p_a, 0.0), abs_tol=1e-15)

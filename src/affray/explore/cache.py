@@ -5,6 +5,11 @@ Lines are appended as batches finish and flushed to disk, so an interrupted swee
 run works out only the rest. A line cut short by a crash is skipped. A cell is
 found by its key (:func:`affray.explore.grid.cell_key`), so an edited sweep reuses
 only the cells that are still the same.
+
+The file holds each cell once: a cell already kept is never appended again, and a
+file with lines it cannot use (cut short, damaged, refused, or the same cell twice)
+is written afresh, whole, with the next cells kept, so resuming never makes it grow
+past one line a cell.
 """
 
 from __future__ import annotations
@@ -30,7 +35,9 @@ class Cache:
         self._fresh = False
         try:
             if self.path.is_file():
-                self.results = dict(_read(self.path))
+                lines: list[int] = []
+                self.results = dict(_read(self.path, lines))
+                self._fresh = lines[0] != len(self.results)  # lines it cannot use: rewrite
                 with self.path.open("rb") as file:
                     file.seek(0, os.SEEK_END)
                     if file.tell():
@@ -50,20 +57,32 @@ class Cache:
 
     def add(self, done: Iterable[tuple[str, Result]]) -> None:
         """Keep these cells, on disk before this returns."""
-        lines = []
-        for key, result in done:
-            self.results[key] = result
-            lines.append(json.dumps({"key": key, "result": result.to_json()}) + "\n")
-        if not lines:
+        new = {key: result for key, result in done if key not in self.results}
+        if not new:
             return
+        self.results.update(new)
+        if self._fresh:  # the whole file afresh: every cell kept, each once
+            new = self.results
+        lines = [
+            json.dumps({"key": key, "result": result.to_json()}) + "\n"
+            for key, result in new.items()
+        ]
         if self._cut and not self._fresh:  # end the cut line: new ones start their own
             lines.insert(0, "\n")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            with self.path.open("w" if self._fresh else "a", encoding="utf-8") as file:
-                file.write("".join(lines))
-                file.flush()
-                os.fsync(file.fileno())
+            if self._fresh:
+                part = self.path.with_name(self.path.name + ".part")
+                with part.open("w", encoding="utf-8") as file:
+                    file.write("".join(lines))
+                    file.flush()
+                    os.fsync(file.fileno())
+                os.replace(part, self.path)
+            else:
+                with self.path.open("a", encoding="utf-8") as file:
+                    file.write("".join(lines))
+                    file.flush()
+                    os.fsync(file.fileno())
         except OSError as error:
             raise _unusable(self.path, error) from None
         self._cut = self._fresh = False
@@ -82,9 +101,14 @@ def _unusable(path: Path, error: OSError) -> AffrayError:
     )
 
 
-def _read(path: Path) -> Iterable[tuple[str, Result]]:
+def _read(path: Path, count: list[int]) -> Iterable[tuple[str, Result]]:
+    """The cells of the file; ``count`` is given how many lines it has (a damaged or
+    repeated line counted too: more lines than cells say it is to be written afresh)."""
+    count.append(0)
     with path.open(encoding="utf-8", errors="replace") as file:
         for line in file:
+            if line.strip():
+                count[0] += 1
             try:
                 entry = json.loads(line)
                 yield str(entry["key"]), Result.from_json(entry["result"])

@@ -143,9 +143,27 @@ def _capped(a: Fighter, b: Fighter, max_rounds: int) -> DuelChances:
     p_a = sum(rounds.a_wins.values())
     p_b = sum(rounds.b_wins.values())
     ended = rounds.ended()
-    still = max(0.0, 1.0 - p_a - p_b)
+    p_a, p_b, still = chances(p_a, p_b)
     mean = sum(r * p for r, p in ended.items()) + max_rounds * still
     return DuelChances(p_a, p_b, still, mean, {"a": {}, "b": {}}, capped=True)
+
+
+def chances(p_a: float, p_b: float) -> tuple[float, float, float]:
+    """``(p_a, p_b, p_draw)`` from two chances summed in floats: each at least 0, and
+    the three adding up to 1 (never above it). The sums of many float terms may end a
+    little above an exact 1 (1.0000000000000002 for a certain win), or below 0 by as
+    little; those are the rounding, not chances. A draw chance under
+    :data:`ROUNDING` is that rounding too, and is 0."""
+    p_a, p_b = max(p_a, 0.0), max(p_b, 0.0)
+    total = p_a + p_b
+    if total > 1.0:
+        p_a, p_b = p_a / total, p_b / total
+        if p_a + p_b > 1.0:  # the division's own rounding
+            p_b = 1.0 - p_a
+    draw = 1.0 - p_a - p_b
+    if draw < ROUNDING:
+        draw = 0.0
+    return p_a, p_b, draw
 
 
 def _sweep(chain: _Chain, max_rounds: int) -> DuelChances:
@@ -213,12 +231,11 @@ def _sweep(chain: _Chain, max_rounds: int) -> DuelChances:
         wins += np.bincount(held.ravel(), weights=(moved - stays).ravel(), minlength=wins.size)
     rounds, looping = float(totals[0]), float(totals[1])
     wins_a, wins_b = wins[:size_a], wins[size_a + 1 : size_a + 1 + size_b]
-    p_a, p_b = float(wins_a.sum()), float(wins_b.sum())
+    summed = float(wins_a.sum()) + float(wins_b.sum())
+    p_a, p_b, draw = chances(float(wins_a.sum()), float(wins_b.sum()))
+    scale = min(1.0, 1.0 / summed) if summed > 0 else 1.0  # as the chances were scaled
     winner_wounds = {
-        "a": {w: float(p) for w, p in enumerate(wins_a) if p},
-        "b": {w: float(p) for w, p in enumerate(wins_b) if p},
+        "a": {w: min(1.0, float(p) * scale) for w, p in enumerate(wins_a) if p > 0},
+        "b": {w: min(1.0, float(p) * scale) for w, p in enumerate(wins_b) if p > 0},
     }
-    draw = 1.0 - p_a - p_b
-    if draw < ROUNDING:  # what is left of the sums' rounding, not a chance of a draw
-        draw = 0.0
     return DuelChances(p_a, p_b, draw, rounds + looping * max_rounds, winner_wounds)
