@@ -22,10 +22,11 @@ goes"):
   retest it has, on a missed attack, a failed Willpower check, a failed system shock;
 - blows: several actions a round, ganging up (+2, dodge only, no defence against one
   not faced), knocked-down targets and attackers, melee cover, charges across open
-  ground (double damage, no defence for the charger, no more actions for it; a weapon
-  set against the charge strikes too, the longer reach first; a longer reach not set
-  strikes first with one of its actions), criticals (doubled, undefendable) and their
-  effects (knocked down, knocked out, decapitated), points over 20;
+  ground by those never yet in melee (double damage, no defence for the charger, no
+  more actions for it; a weapon set against the charge strikes too, the longer reach
+  first; a longer reach not set strikes first with one of its actions), criticals
+  (doubled, undefendable) and their effects (knocked down, knocked out, decapitated),
+  points over 20;
 - shots: range, the shooter's allies fighting the target as cover, a miss the cover
   explains striking the first of them;
 - grapples (a touch attack that hurts and starts a hold), holds that squeeze at the
@@ -484,6 +485,7 @@ def _states(encounter: MidianEncounter, where: Mapping[str, int]) -> Ints:
         row[k.S_HOLDING] = -1 if now.holding is None else where[now.holding]
         row[k.S_HOLD_SINCE] = now.holding_since
         row[k.S_CHARGED] = now.charged
+        row[k.S_CLOSED] = now.closed_in
         row[k.S_FOCUS] = -1 if now.focus is None else where[now.focus]
         sources = set(c.sheet.retests)
         for field, kind in (

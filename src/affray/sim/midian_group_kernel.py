@@ -579,9 +579,10 @@ def _melee(
     out: Ints,
 ) -> None:
     """A melee attack (:func:`affray.rules.midian.strikes.melee`): across open ground
-    the first blow of one never yet in melee is a charge (double damage, no defence for the charger this round,
-    no more actions for it); a weapon set against it strikes too, the longer reach
-    first; a defender of longer reach not set strikes first with one of its actions."""
+    the first blow of one never yet in melee is a charge (double damage, no defence for
+    the charger this round, no more actions for it); a weapon set against it strikes
+    too, the longer reach first; a defender of longer reach not set strikes first with
+    one of its actions."""
     charging = o[O_DISTANCE] >= CHARGE_RUN_UP and not engaged_any(e, i) and s[i, S_CLOSED] == 0
     e[i, t] = 1
     e[t, i] = 1

@@ -35,6 +35,9 @@ class MidianState:
     """Everyone holding this combatant (several may, and it may hold one of them back)."""
     charged: int = 0
     """The round of this combatant's last charge (no active defence for its rest)."""
+    closed_in: bool = False
+    """It has been in melee: no run-up is left for a charge ("one must first have at
+    least 20—30 feet to build up speed"), and the encounter has no way to move away."""
     focus: str | None = None
     retests_used: frozenset[tuple[str, RollKind]] = frozenset()
     """(source, kind of roll) pairs spent this battle."""
@@ -43,7 +46,6 @@ class MidianState:
     """Whom this combatant is waiting for (it may try to pre-empt them)."""
     waited: bool = False
     """This turn is one it waited for: it cannot wait again."""
-    """(source, kind of roll) pairs spent this battle."""
 
     @property
     def fighting(self) -> bool:
@@ -116,6 +118,26 @@ def release_fallen(encounter: MidianEncounter, cid: str) -> MidianEncounter:
 
 def foes_fighting(encounter: MidianEncounter, cid: str) -> list[str]:
     return [f.id for f in encounter.foes(cid) if encounter.states[f.id].fighting]
+
+
+def close_in(encounter: MidianEncounter, *cids: str) -> MidianEncounter:
+    """``cids`` meet in melee: none of them has a run-up for a charge any more."""
+    for cid in cids:
+        state = encounter.states[cid]
+        if not state.closed_in:
+            encounter = encounter.with_state(cid, replace(state, closed_in=True))
+    return encounter
+
+
+def has_run_up(options: MidianOptions, encounter: MidianEncounter, cid: str) -> bool:
+    """Whether ``cid``'s next first blow would be a charge: the encounter opens at 20 ft
+    or more and ``cid`` has not been in melee yet ("In order to charge, one must first
+    have at least 20—30 feet to build up speed")."""
+    return (
+        options.distance >= CHARGE_RUN_UP
+        and not encounter.states[cid].closed_in
+        and not encounter.engaged_with(cid)
+    )
 
 
 def defenceless(encounter: MidianEncounter, cid: str) -> bool:

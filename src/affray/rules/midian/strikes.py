@@ -27,14 +27,15 @@ from affray.rules.midian.resolve import AttackOutcome, DefenceChooser, Situation
 from affray.rules.midian.retests import note_retests, retester
 from affray.rules.midian.situations import bodies_in_the_way, cover_penalty, strikes_obstacle
 from affray.rules.midian.state import (
-    CHARGE_RUN_UP,
     KNOCKED_DOWN_ROUNDS,
     MidianAnswers,
     MidianEncounter,
     MidianOptions,
     MidianOutcome,
     armed,
+    close_in,
     defenceless,
+    has_run_up,
     release_fallen,
 )
 from affray.rules.midian.topics import MidianTopic
@@ -57,10 +58,10 @@ def defence_chooser(
 
 def meet(encounter: MidianEncounter, cid: str, target: str, events: list[Event]) -> MidianEncounter:
     """Engage ``target`` in melee if not engaged yet (recording it)."""
-    if encounter.distance(cid, target) is not None:
-        return encounter
-    events.append(Engaged(cid, target, "melee"))
-    return encounter.engage(cid, target, "melee")
+    if encounter.distance(cid, target) is None:
+        events.append(Engaged(cid, target, "melee"))
+        encounter = encounter.engage(cid, target, "melee")
+    return close_in(encounter, cid, target)
 
 
 def melee(
@@ -80,14 +81,11 @@ def melee(
     too (double damage; the longer reach first), and a defender of longer reach who
     is not set may strike first with one of its actions."""
     events: list[Event] = []
-    charging = (
-        options.distance >= CHARGE_RUN_UP
-        and not encounter.engaged_with(cid)
-        and encounter.distance(cid, target) is None
-    )
+    charging = has_run_up(options, encounter, cid) and encounter.distance(cid, target) is None
     if encounter.distance(cid, target) is None:
         encounter = encounter.engage(cid, target, "melee")
         events.append(Engaged(cid, target, "charge" if charging else "melee"))
+    encounter = close_in(encounter, cid, target)
     if charging:
         encounter = encounter.with_state(
             cid, replace(encounter.states[cid], charged=encounter.round)
