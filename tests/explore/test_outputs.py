@@ -172,3 +172,70 @@ def test_the_files_are_written_whole(write_sweep: WriteSweep, tmp_path: Path) ->
         "results.csv",
     ]
     assert picture((out / "heatmap.png").read_bytes()).ndim == 3
+
+
+FORMULAS = """
+a = "sellsword.toml"
+b = "ogre.toml"
+[[axes]]
+side = "b"
+key = "name"
+values = ['=HYPERLINK("https://evil.example","click")', "+1+1", "@SUM(A1)", "-2+3", "Ogre"]
+[[axes]]
+side = "a"
+key = "skill"
+values = [0, 2]
+[[axes]]
+side = "a"
+key = "evasion_bonus"
+values = [-1, 0]
+"""
+
+
+def test_results_csv_has_no_formula_in_a_text_cell(write_sweep: WriteSweep, tmp_path: Path) -> None:
+    """Issue 26, item 11: a text cell a spreadsheet would run (=, +, -, @, tab, CR at
+    its start) gets a single quote before it (OWASP); numbers stay numbers."""
+    from tests.helpers import run_json
+
+    sweep = write_sweep(FORMULAS)
+    out = tmp_path / "out"
+    run_json("explore", str(sweep), "--out", str(out), "--workers", "1")
+    with (out / "results.csv").open(newline="", encoding="utf-8") as file:
+        rows = list(csv.DictReader(file))
+    assert len(rows) == 20
+    names = {row["b.name"] for row in rows}
+    assert names == {
+        '\'=HYPERLINK("https://evil.example","click")',
+        "'+1+1",
+        "'@SUM(A1)",
+        "'-2+3",
+        "Ogre",
+    }
+    assert {row["a.evasion_bonus"] for row in rows} == {"-1", "0"}
+    for row in rows:
+        for value in row.values():
+            assert not value.startswith(("=", "+", "@", "\t", "\r"))
+            assert not value.startswith("-") or re.fullmatch(r"-\d+(\.\d+)?", value)
+        assert 0.0 <= float(row["p_a_wins"]) <= 1.0
+
+
+@pytest.mark.parametrize(
+    ("value", "written"),
+    [
+        ("=1+1", "'=1+1"),
+        ("+1", "+1"),
+        ("-2", "-2"),
+        ("-0.5", "-0.5"),
+        ("1e-05", "1e-05"),
+        ("-2+3", "'-2+3"),
+        ("@x", "'@x"),
+        ("\tx", "'\tx"),
+        ("\r=x", "'\r=x"),
+        ("a=b", "a=b"),
+        ("", ""),
+    ],
+)
+def test_a_cell_is_made_inert_only_when_it_is_text(value: str, written: str) -> None:
+    from affray.explore.outputs import inert
+
+    assert inert(value) == written

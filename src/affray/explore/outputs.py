@@ -2,19 +2,30 @@
 
 Each file is written whole to a temporary name and then renamed, so an
 interrupted write never leaves half a file where a finished one was.
+
+A text cell of results.csv that a spreadsheet would read as a formula (it starts
+with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return: a name such as
+``=HYPERLINK(…)``) is written with a single quote before it, as OWASP's advice on
+CSV injection says; numbers (``-2``, ``0.25``, ``1e-05``) are written as they are.
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import os
+import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from affray.errors import AffrayError
+from affray.explore.compute import Result
 from affray.explore.encounter_sweep import AnySweep
+from affray.explore.grid import Cell
 from affray.explore.heatmap import heatmap_png
 from affray.explore.report import report_html
 from affray.explore.run import Outcome
-from affray.explore.table import csv_text
+from affray.explore.table import header, row
 
 RESULTS = "results.csv"
 HEATMAP = "heatmap.png"
@@ -24,7 +35,7 @@ REPORT = "report.html"
 def write_outputs(sweep: AnySweep, outcome: Outcome, out: Path) -> list[Path]:
     """Write the sweep's files into ``out`` (made if need be); the paths written, in order."""
     prepare(out)
-    written = [_write(out / RESULTS, csv_text(sweep, outcome.rows).encode("utf-8"))]
+    written = [_write(out / RESULTS, results_csv(sweep, outcome.rows).encode("utf-8"))]
     png = heatmap_png(sweep, outcome.rows)
     if png is not None:
         written.append(_write(out / HEATMAP, png))
@@ -40,6 +51,31 @@ def write_outputs(sweep: AnySweep, outcome: Outcome, out: Path) -> list[Path]:
     )
     written.append(_write(out / REPORT, page.encode("utf-8")))
     return written
+
+
+def results_csv(sweep: AnySweep, rows: Sequence[tuple[Cell, Result | None]]) -> str:
+    """results.csv, whole (:func:`affray.explore.table.csv_text`), with every text cell
+    that a spreadsheet would run as a formula made text (:func:`inert`)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([inert(cell) for cell in header(sweep)])
+    for cell, result in rows:
+        writer.writerow([inert(value) for value in row(sweep, cell, result)])
+    return out.getvalue()
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet reads as the start of a formula (OWASP, "CSV Injection")."""
+_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def inert(value: str) -> str:
+    """A cell's text, a single quote before it if it is text that starts like a
+    formula (``=HYPERLINK(…)``, ``+1+1``, ``@SUM(A1)``, ``-2+3``); a number
+    (``-2``, ``1e-05``) as it is."""
+    if value.startswith(FORMULA_STARTS) and _NUMBER.fullmatch(value) is None:
+        return "'" + value
+    return value
 
 
 def prepare(out: Path) -> None:
