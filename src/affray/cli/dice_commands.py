@@ -14,13 +14,19 @@ if TYPE_CHECKING:
     from affray.errors import DiceSyntaxError
 
 
-#: ``-1d4`` is an expression, not an option: unknown options are taken as its text.
-EXPRESSION_SETTINGS = {"ignore_unknown_options": True}
+#: ``-1d4`` is an expression, not an option: unknown options are taken as its text,
+#: and ``-h`` is not help here (``-4d6kh3`` holds an 'h'); ``--help`` is, and a lone
+#: ``-h`` too (:func:`expression_text`).
+EXPRESSION_SETTINGS = {"ignore_unknown_options": True, "help_option_names": ["--help"]}
 
 
 def expression_text(parts: tuple[str, ...]) -> str:
     """The expression from its words (``2d6 + 1`` may come as three), refusing a
     mistyped long option (``--jsno``) rather than reading it as dice."""
+    if parts == ("-h",):
+        context = click.get_current_context()
+        click.echo(context.get_help())
+        context.exit()
     for part in parts:
         if part.startswith("--") and part[2:3].isalpha():
             raise click.NoSuchOption(part.split("=", 1)[0])

@@ -145,12 +145,10 @@ class _Roller:
         kept = [True] * len(settled)
         if pool.select is not None:
             kind, number = pool.select.kind, pool.select.count
-            descending = kind in ("kh", "dh")
-            # Of equal dice, the first rolled is kept first, and dropped first.
-            order = sorted(
-                range(len(settled)),
-                key=lambda i: (-settled[i].value if descending else settled[i].value, i),
-            )
+            # Of equal dice the one rolled first ranks higher, so 4d6kh3 and 4d6dl1
+            # drop the same die.
+            highest = sorted(range(len(settled)), key=lambda i: (-settled[i].value, i))
+            order = highest if kind in ("kh", "dh") else highest[::-1]
             for i in order[number:] if kind.startswith("k") else order[:number]:
                 kept[i] = False
         total = 0
