@@ -465,3 +465,38 @@ def test_an_sqlite_error_on_a_read_is_one_plain_line(
     assert result.exit_code == 1
     assert result.stderr.startswith("error: the table database failed: database disk image")
     assert "Tip: " in result.stderr and "Traceback" not in result.output
+
+
+def test_a_database_on_a_read_only_disk_is_read(
+    table: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read-only disk, as SQLite meets one with a WAL database: it can open the file
+    neither to write nor, with no shared-memory file beside it, to read; only as a
+    file no one can change (which, on a read-only disk, it is)."""
+    from affray.table import store
+
+    connect = store._connect
+    tried: list[str] = []
+
+    def read_only_disk(target: str, **kwargs: Any) -> sqlite3.Connection:
+        tried.append(target)
+        if "immutable=1" not in target:
+            error = sqlite3.OperationalError("unable to open database file")
+            error.sqlite_errorname = "SQLITE_CANTOPEN"  # type: ignore[attr-defined]
+            raise error
+        return connect(target, **kwargs)
+
+    gc.collect()
+    monkeypatch.setattr(store, "_connect", read_only_disk)
+    assert run_json(table, "table", "show", "t")["combatants"][0]["id"] == "Spearman"
+    assert [t.rsplit("?", 1)[1] for t in tried[:3]] == ["mode=rw", "mode=ro", "mode=ro&immutable=1"]
+    assert run_json(table, "table", "list")["tables"][0]["table"] == "t"
+    stderr = refused(run(table, "table", "note", "t", "x"))
+    assert "cannot be opened" in stderr or "disk refused" in stderr
+
+
+def test_a_store_opened_to_read_refuses_to_write(table: Path) -> None:
+    from affray.errors import TableError
+
+    with Store(table, readonly=True) as store, pytest.raises(TableError, match="read only"):
+        store.create("Another", "mst2", {})
