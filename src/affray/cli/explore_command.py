@@ -14,6 +14,7 @@ from affray.cli.options import json_option
 
 if TYPE_CHECKING:
     from affray.explore import AnySweep, Outcome
+    from affray.explore.heatmap import Baseline
 
 
 @click.command("explore")
@@ -40,6 +41,13 @@ if TYPE_CHECKING:
     "the cluster's workers. Results do not depend on it.",
 )
 @click.option("--fresh", is_flag=True, help="Forget the cells kept from an earlier run.")
+@click.option(
+    "--against",
+    metavar="AXIS=VALUE",
+    default=None,
+    help="Also draw difference.png: each cell's chance minus that of the cell with this "
+    "value of this axis (its column or label), e.g. --against a.armor=none.",
+)
 @json_option
 def explore_command(
     sweep_file: str,
@@ -47,6 +55,7 @@ def explore_command(
     dask: str | None,
     workers: int | None,
     fresh: bool,
+    against: str | None,
     as_json: bool,
 ) -> None:
     """Odds of a duel over a grid of stats: results.csv, heatmap.png, report.html.
@@ -56,7 +65,7 @@ def explore_command(
     own seed. Or SWEEP names an encounter file, and its axes a side's member (its
     count, or a key of its sheet); each cell's fights are simulated. Cells done are
     kept next to the output: an interrupted sweep, run again, works out only the
-    rest.
+    rest. --against draws each cell minus a baseline row, column or panel.
     """
     import time
 
@@ -65,6 +74,7 @@ def explore_command(
     from affray.errors import AffrayError
     from affray.explore import Cache, backend, load_sweep, run_sweep, write_outputs
     from affray.explore.backends import WorkerLostError, check_address
+    from affray.explore.heatmap import baseline_of
     from affray.explore.outputs import prepare
 
     began = time.perf_counter()
@@ -78,6 +88,7 @@ def explore_command(
     if out is not None and not out.strip():
         raise click.UsageError("--out needs a folder name")
     sweep = load_sweep(sweep_file)
+    baseline = baseline_of(sweep, against) if against is not None else None
     folder = Path(out) if out is not None else Path(f"{Path(sweep_file).stem}-results")
     prepare(folder)
     cache = Cache(folder)
@@ -109,6 +120,8 @@ def explore_command(
     except WorkerLostError as lost:
         raise AffrayError(f"{lost.message}: {kept()}", hint=lost.hint) from None
     files = write_outputs(sweep, outcome, folder)
+    if baseline is not None:
+        files += _difference(sweep, outcome, folder, baseline)
     seconds = time.perf_counter() - began
     _problems(outcome)
     if as_json:
@@ -132,6 +145,34 @@ def explore_command(
         )
 
 
+DIFFERENCE = "difference.png"
+
+
+def _difference(sweep: AnySweep, outcome: Outcome, folder: Path, baseline: Baseline) -> list[Path]:
+    """difference.png, and the report again with it (write_outputs knows no baseline)."""
+    from affray.explore.heatmap import difference_png
+    from affray.explore.outputs import HEATMAP, REPORT, _write
+    from affray.explore.report import report_html
+
+    picture = difference_png(sweep, outcome.rows, baseline)
+    written = []
+    if picture is not None:
+        written.append(_write(folder / DIFFERENCE, picture))
+    heatmap = folder / HEATMAP
+    page = report_html(
+        sweep,
+        outcome.rows,
+        heatmap.read_bytes() if heatmap.is_file() else None,
+        seconds=outcome.seconds,
+        backend=outcome.backend,
+        cached=outcome.cached,
+        against=baseline,
+        difference=picture,
+    )
+    _write(folder / REPORT, page.encode("utf-8"))
+    return written
+
+
 def _problems(outcome: Outcome) -> None:
     """Each distinct reason cells have no odds, once, on stderr, with how many."""
     from affray.explore.run import reasons
@@ -148,14 +189,15 @@ def _problems(outcome: Outcome) -> None:
 def _summary(sweep: AnySweep, outcome: Outcome, files: list[Path], seconds: float) -> None:
     from affray.cli.output import table
     from affray.explore import EncounterSweep
-    from affray.explore.heatmap import chances
+    from affray.explore.heatmap import chances, short_title
     from affray.explore.sweep import value_text
 
     invalid = "an invalid encounter" if isinstance(sweep, EncounterSweep) else "an invalid sheet"
-    click.echo(
-        f"{sweep.title}: {len(outcome.rows):,} cells ({sweep.each}) in {seconds:.1f} s "
+    click.echo(  # the report says the same time: the cells', measured once
+        f"{sweep.title}: {len(outcome.rows):,} cells ({sweep.each}) in {outcome.seconds:.1f} s "
         f"on {outcome.backend}: {outcome.computed:,} worked out, {outcome.cached:,} kept "
-        f"from before, {outcome.invalid:,} with {invalid}"
+        f"from before, {outcome.invalid:,} with {invalid}; {seconds:.1f} s in all, with "
+        "the files"
     )
     if len(sweep.axes) <= 2:
         grid = chances(sweep, outcome.rows)
@@ -169,8 +211,12 @@ def _summary(sweep: AnySweep, outcome: Outcome, files: list[Path], seconds: floa
             two = len(sweep.axes) == 2
             table(
                 f"Chance {sweep.first} wins"
-                + (f" (rows: {first.column}; columns: {across.column})" if two else ""),
-                (first.column if two else "", *(value_text(v) for v in across.values)),
+                + (
+                    f" (rows: {short_title(first)}; columns: {short_title(across)})"
+                    if two
+                    else f" ({short_title(first)})"
+                ),
+                (short_title(first) if two else "", *(value_text(v) for v in across.values)),
                 [
                     (down, *("—" if v != v else f"{v * 100:.1f}%" for v in line))
                     for down, line in zip(downs, grid, strict=True)
