@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
 
     from affray.registry import AnySystem
     from affray.sim.chunks import Estimate
+    from affray.sim.fights import Fighting
     from affray.sim.stats import DuelStats
 
 
@@ -53,7 +55,10 @@ if TYPE_CHECKING:
 )
 @click.option("--narrate", is_flag=True, help="Fight one duel and narrate it, blow by blow.")
 @rolls_option
-@plot_option("the distribution of the number of rounds")
+@plot_option(
+    "how many rounds the duel lasts (exact, by winner; or from simulated duels, "
+    "with each outcome's 95% interval)"
+)
 @json_option
 def duel_command(
     a: str,
@@ -87,8 +92,8 @@ def duel_command(
         raise click.UsageError("--narrate tells one duel: leave out --exact and -n")
     if rolls is not None and not narrate:
         raise click.UsageError("--rolls types in the dice of one told duel: add --narrate")
-    if plot is not None and (narrate or count is not None):
-        raise click.UsageError("--plot draws the exact distribution of rounds: use it alone")
+    if plot is not None and narrate:
+        raise click.UsageError("--plot draws the odds of many duels: leave out --narrate")
     if plot is not None:
         check_plot_path(plot)
     from affray.sheets.combatants import load_pair
@@ -117,18 +122,92 @@ def duel_command(
         )
         return
     if count is None and system.exact_duel is None:
-        if exact or plot is not None:
+        if exact:
             raise AffrayError(
-                f"{system.title} has no exact duel odds" + (" to plot" if plot is not None else ""),
+                f"{system.title} has no exact duel odds",
                 hint="simulate the duel instead: affray duel A B -n 10000",
             )
         count = 10_000
     if count is None:
         _exact(system, first, second, plot, as_json, rational)
+        if plot is not None:
+            wrote(plot, as_json)
         return
     if seed is None:  # every run prints the seed that repeats it: a short one
         seed = secrets.randbelow(1_000_000)
-    _simulate(system, first, second, count, seed, engine, workers or os.cpu_count() or 1, as_json)
+    cores = workers or os.cpu_count() or 1
+    stats = _simulate(system, first, second, count, seed, engine, cores, as_json)
+    if plot is not None:
+        _plot_simulated(DuelStart(a, b), first.name, second.name, stats, seed, cores, plot)
+        wrote(plot, as_json)
+
+
+def wrote(path: str, as_json: bool) -> None:
+    """Say the file written: after the table, or on stderr beside --json's output."""
+    click.echo(f"wrote {path}", err=as_json)
+
+
+@dataclass(frozen=True, slots=True)
+class DuelStart:
+    """The duel of sheets A and B as a fight's start (a
+    :class:`~affray.sim.fights.Start`: picklable, by the sheets' references), for
+    the fight simulator, which keeps how many rounds each fight lasted."""
+
+    a: str
+    b: str
+
+    def fighting(self) -> Fighting:
+        from affray.api import duel_setup
+        from affray.encounter import Cursor
+        from affray.sheets.combatants import load_pair
+        from affray.sim.fights import Fighting
+
+        setup = duel_setup(*load_pair(self.a, self.b))
+        cursor = Cursor(setup.encounter, setup.max_rounds)
+        return Fighting(setup.system, setup.ruleset, cursor, setup.tactics, setup.name)
+
+
+def _plot_simulated(
+    start: DuelStart,
+    a_name: str,
+    b_name: str,
+    stats: DuelStats,
+    seed: int,
+    workers: int,
+    plot: str,
+) -> None:
+    """How long simulated duels last, and who wins them with their intervals.
+
+    The duel simulators count wins and the total of rounds only, so the rounds are
+    those of as many duels again, played by the fight simulator (the one behind
+    ``affray fight -n``, the same rules and tactics) with the same seed; the outcomes
+    are the table's."""
+    from affray.plots import plot_duel_odds
+    from affray.sim.fights import fast_fights, simulate_fights
+    from affray.sim.stats import wilson_interval
+
+    fast = fast_fights(start)
+    if getattr(fast, "compiles_first", False):  # as affray fight -n says it
+        click.echo(
+            f"compiling the {getattr(fast, 'engine', 'fast engine')} for the plot first: "
+            "once per machine, about 20 s",
+            err=True,
+        )
+    fights = simulate_fights(start, stats.n, seed=seed, workers=workers)
+    plot_duel_odds(
+        fights.totals.rounds,
+        fights.n,
+        [
+            (f"{a_name} wins", stats.p_a_wins, stats.ci95_a_wins),
+            (f"{b_name} wins", stats.p_b_wins, wilson_interval(stats.b_wins, stats.n)),
+            ("draw", stats.p_draw, wilson_interval(stats.draws, stats.n)),
+        ],
+        plot,
+        title=f"{a_name} vs {b_name}: {stats.n:,} simulated duels (seed {seed}), "
+        f"mean {stats.mean_rounds:.2f} rounds",
+        rounds_note=f"(as many duels again, by the fight simulator: mean "
+        f"{fights.totals.mean_rounds:.2f})",
+    )
 
 
 def _exact(
@@ -142,7 +221,13 @@ def _exact(
         from affray.plots import plot_rounds
 
         rounds = system.rounds_distribution(a, b)
-        plot_rounds(rounds, a.name, b.name, plot, title=f"{a.name} vs {b.name}")
+        plot_rounds(
+            rounds,
+            a.name,
+            b.name,
+            plot,
+            title=f"{a.name} vs {b.name}: exact odds of the round the duel ends in",
+        )
     if as_json:
         emit_json(
             {
@@ -201,7 +286,7 @@ def _simulate(
     engine: str,
     workers: int,
     as_json: bool,
-) -> None:
+) -> DuelStats:
     from affray.api import simulate
     from affray.cli.output import ProgressBar
 
@@ -224,6 +309,7 @@ def _simulate(
     if run.note is not None:  # one line: names are plain text (checked when loaded)
         click.echo(f"note: {run.note}", err=True)
     _report(a.name, b.name, run.stats, run.engine, run.seed, as_json)
+    return run.stats
 
 
 ESTIMATE_AFTER = 10.0
