@@ -25,6 +25,7 @@ from affray.dice.syntax import (
     Node,
     Sum,
     signed_leaves,
+    to_text,
 )
 from affray.errors import DiceLimitError
 
@@ -233,7 +234,15 @@ def _exact(node: Node, budget: _Budget) -> Distribution:
             budget.spend(count * (count * (sides - 1) + 1))
             return Distribution.dice(count, sides)
         case DicePool():
-            return _pool(node, budget)
+            try:
+                return _pool(node, budget)
+            except DiceLimitError:
+                raise DiceLimitError(
+                    f"{to_text(node)} is too large to compute its exact distribution",
+                    hint=f"exact odds take at most about {limits.MAX_EXACT_WORK:,} "
+                    f"outcome-steps, and explosions go {limits.MAX_EXPLOSIONS} deep: use "
+                    "fewer or smaller dice (roll it instead)",
+                ) from None
         case Negate(operand):
             return -_exact(operand, budget)
         case Group(inner):
