@@ -84,7 +84,7 @@ def test_the_sweep_file_example_is_a_valid_sweep(tmp_path: Path) -> None:
 
 def test_the_party_and_ogres_table_is_what_the_sweep_gives() -> None:
     """The page's table has the example encounter sweep's grid, and one of its cells
-    (two ogres, the knight in no armour: 2,000 fights, some seconds) worked out again
+    (two ogres, the knight in no armour: 100,000 fights of the fast engine) worked out again
     gives the page's figure."""
     from affray.explore import cells
     from affray.explore.compute import run_job
@@ -107,4 +107,4 @@ def test_the_party_and_ogres_table_is_what_the_sweep_gives() -> None:
     # the sentences under it: the 50 % line between three and four ogres
     shown = [[float(p.rstrip("%")) for p in row[1:]] for row in table]
     assert all(p > 50 for p in shown[2]) and all(p < 50 for p in shown[3])
-    assert 6 < shown[2][1] - shown[2][0] < 8
+    assert 4 < shown[2][1] - shown[2][0] < 6

@@ -237,6 +237,9 @@ def _simulate(
         standing = {cid: odds.p_standing(cid) for cid in odds.combatants}
         title = f"{odds.name}: {odds.n:,} simulated fights"
         plot_fight_odds(odds.totals.rounds, standing, odds.n, plot, title=title)
+        from affray.cli.duel_command import wrote
+
+        wrote(plot, as_json)
     if as_json:
         emit_json(odds.to_dict())
         return
