@@ -68,6 +68,7 @@ from affray.encounter import Action, Attack, Encounter, Flee, Hold, Shoot, Targe
 from affray.encounter.cursor import Cursor, Phase
 from affray.errors import NotModelledError, RulesError
 from affray.odds.duel import Strike
+from affray.odds.encounter_kernel import END, FALL, HURT, compiled, sweep_family
 from affray.odds.mst2 import hit_dice_distribution, wound_distribution
 from affray.rules.mst2.fighter import Fighter
 from affray.rules.mst2.ruleset import Mst2Ruleset, NonCombat, StepAway, TurnOrder
@@ -99,6 +100,8 @@ CAP_TOLERANCE = 1e-13
 """The weight of fights outlasting the cap below which the sweep's answer stands."""
 
 _STEP = 1e-20  # the complex step
+BOUND_EXPONENTS = (0.5, 0.8)
+"""The bounds' ``z``: these powers of the largest ``z`` at which the loops converge."""
 Act = tuple[str, int | None]
 """An action of the chain: its kind (attack, shoot, step, flee, noncombat, hold) and
 its target's index."""
@@ -633,7 +636,6 @@ class _Fam:
         self.shapes: list[Shape] = []
         self.index: dict[Shape, int] = {}
         self.turns: dict[tuple[int, int], tuple[tuple[Any, ...], list[Move]]] = {}
-        self.store: dict[int, np.ndarray[Any, np.dtype[np.complex128]]] = {}
 
     def _codes(self, game: _Game) -> np.ndarray[Any, np.dtype[np.int64]]:
         """Each cell's answers to what the policy asks of wounds: who has reached its
@@ -689,6 +691,7 @@ class _Fam:
         moves: list[list[Move]] = []
         signature_of: dict[tuple[int, ...], int] = {}
         code_signature: list[int] = []
+        state_of: list[int] = []
         for c in range(len(self.representative)):
             row = []
             for s in range(size):
@@ -696,10 +699,12 @@ class _Fam:
                 d = decision.setdefault((s, choices), len(moves))
                 if d == len(moves):
                     moves.append(made)
+                    state_of.append(s)
                 row.append(d)
             code_signature.append(signature_of.setdefault(tuple(row), len(signature_of)))
         self.signatures = [np.array(row, dtype=np.int64) for row in signature_of]
         self.sig_of_cell = np.array(code_signature, dtype=np.int64)[self.code_of]
+        self.state_of = np.array(state_of, dtype=np.int64)
         count = len(moves)
         self.q_plain = np.zeros((count, size))
         self.q_round = np.zeros((count, size))
@@ -781,6 +786,7 @@ class _Plan:
     """Ends reached by the first action: probability, outcome (winner, standing,
     capped), rounds begun."""
     fams: dict[Family, _Fam] = field(default_factory=dict)
+    pieces: dict[Family, _Pieces] = field(default_factory=dict)
     outcomes: list[tuple[int | None, Family, bool]] = field(default_factory=list)
     decided: ExactFightOdds | None = None
 
@@ -971,6 +977,13 @@ def _plan(
     plan = _set_out(ruleset, cursor, tactics, first)
     if plan.decided is None:
         _explore(plan)
+
+        def place(dest: Dest) -> int:
+            return plan.fams[dest[1]].index[dest[2]]
+
+        for family, fam in plan.fams.items():
+            fam.build(plan.outcome, place)
+            plan.pieces[family] = _pieces(fam)
         limit = _limit_of(plan)
         if limit.work > WORK_BUDGET:
             raise RulesError(
@@ -1004,165 +1017,343 @@ def exact_limit(
 
 # -- the sweep --------------------------------------------------------------------------------
 
-Complex = np.ndarray[Any, np.dtype[np.complex128]]
+Floats = np.ndarray[Any, np.dtype[np.float64]]
+Ints = np.ndarray[Any, np.dtype[np.int64]]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class _Solved:
-    """A family's block solves for each signature: mass entering a block (nz, S) times
-    ``into`` gives the visits of each decision state and, last, the mass trapped."""
+class _Pieces:
+    """A family's loops inside a block, for each signature (the decision of each state):
+    which states can leave the block, the moves that begin no round (a DAG: each turn
+    shortens the queue) solved, ``N = (I - Q_plain)^-1``, and the round states' return
+    weights ``C = (N Q_round)`` on the round states (those a new round begins in)."""
 
-    into: list[Complex]
-
-
-def _loops(
-    fam: _Fam, sig: np.ndarray[Any, np.dtype[np.int64]], z: complex
-) -> tuple[Complex, np.ndarray[Any, np.dtype[np.bool_]]]:
-    """``Q`` of one signature at ``z`` (S x S), and which states can leave the block."""
-    q = fam.q_plain[sig] + z * fam.q_round[sig]
-    escaping = fam.exits[sig].copy()
-    linked = (fam.q_plain[sig] + fam.q_round[sig]) > 0
-    while True:
-        more = escaping | (linked & escaping[None, :]).any(axis=1)
-        if (more == escaping).all():
-            break
-        escaping = more
-    return q.astype(np.complex128), escaping
+    escapes: Ints
+    """(signatures, S): 1 where a state can leave the block (else it is a trap)."""
+    solved: list[Floats]
+    """``N`` of each signature (S x S)."""
+    into_rounds: list[Floats]
+    """``N Q_round`` on the round states' columns, each signature (S x R)."""
+    returns: list[Floats]
+    """``C`` of each signature (R x R)."""
+    round_states: Ints
+    radius: float
+    """The largest spectral radius of ``C``: the loops converge for ``z < 1/radius``."""
 
 
-def _radius(plan: _Plan, z: float) -> float:
-    """The largest spectral radius of a block's loops at ``z`` (escaping states only)."""
-    top = 0.0
-    for fam in plan.fams.values():
-        for sig in fam.signatures:
-            q, esc = _loops(fam, sig, z)
-            if esc.any():
-                block = q.real[np.ix_(esc, esc)]
-                if block.any():
-                    top = max(top, float(np.abs(np.linalg.eigvals(block)).max()))
-    return top
+def _pieces(fam: _Fam) -> _Pieces:
+    rounds = np.flatnonzero(fam.q_round.any(axis=0))
+    escapes = []
+    solved: list[Floats] = []
+    into_rounds: list[Floats] = []
+    returns: list[Floats] = []
+    radius = 0.0
+    size = len(fam.shapes)
+    for sig in fam.signatures:
+        escaping = fam.exits[sig].copy()
+        linked = (fam.q_plain[sig] + fam.q_round[sig]) > 0
+        while True:
+            more = escaping | (linked & escaping[None, :]).any(axis=1)
+            if (more == escaping).all():
+                break
+            escaping = more
+        keep = escaping[:, None]
+        plain = np.where(keep, fam.q_plain[sig], 0.0)
+        fresh = np.where(keep, fam.q_round[sig], 0.0)[:, rounds]
+        n: Floats = np.linalg.inv(np.eye(size) - plain).astype(np.float64)
+        into: Floats = n @ fresh
+        c: Floats = into[rounds]
+        if c.any():
+            radius = max(radius, float(np.abs(np.linalg.eigvals(c)).max()))
+        escapes.append(escaping)
+        solved.append(n)
+        into_rounds.append(into)
+        returns.append(c)
+    return _Pieces(
+        np.array(escapes, dtype=np.int64).reshape(len(fam.signatures), size),
+        solved,
+        into_rounds,
+        returns,
+        rounds.astype(np.int64),
+        radius,
+    )
 
 
 def _z_limit(plan: _Plan, most: float = 64.0) -> float:
-    """The largest z (up to ``most``) at which every block's loops still converge: the
-    radius grows with z (only moves that begin a round are weighted), so bisect."""
-    if _radius(plan, most) < 1.0:
-        return most
-    low, high = 0.0, math.log(most)
-    for _ in range(30):
-        middle = (low + high) / 2
-        if _radius(plan, math.exp(middle)) < 1.0:
-            low = middle
-        else:
-            high = middle
-    return math.exp(low)
+    """The largest z (up to ``most``) at which every block's loops still converge: a
+    regular splitting of ``I - Q(z)`` converges exactly when ``z`` times the round
+    states' return weights does (Varga), so at ``1 / radius``."""
+    radius = max((p.radius for p in plan.pieces.values()), default=0.0)
+    return most if radius * most < 1.0 else 1.0 / radius
 
 
-def _solve(fam: _Fam, zs: Sequence[complex]) -> _Solved:
-    size, count = len(fam.shapes), fam.decisions
-    into: list[Complex] = []
-    for sig in fam.signatures:
-        matrix = np.zeros((len(zs), size, count + 1), dtype=np.complex128)
-        choose = np.zeros((size, count))
-        choose[np.arange(size), sig] = 1.0
-        for i, z in enumerate(zs):
-            q, esc = _loops(fam, sig, z)
-            trapped = ~esc
-            visits = np.zeros((size, size), dtype=np.complex128)
-            if esc.any():
-                block = np.eye(int(esc.sum())) - q[np.ix_(esc, esc)]
-                visits[np.ix_(esc, esc)] = np.linalg.inv(block)
-            matrix[i, :, :count] = visits @ choose
-            leak = q[:, trapped].sum(axis=1) if trapped.any() else np.zeros(size)
-            matrix[i, :, count] = visits @ leak + trapped
-        into.append(matrix)
-    return _Solved(into)
+def _round_loops(pieces: _Pieces, bounds: Sequence[float]) -> Floats:
+    """``G(z) = z (I - zC)^-1`` of each signature (signatures, components, R, R): at
+    ``z = 1``, its derivative there (the complex step), and at each bound's ``z``."""
+    count = len(pieces.returns)
+    r = pieces.round_states.size
+    out = np.zeros((count, 2 + len(bounds), r, r))
+    for g, c in enumerate(pieces.returns):
+        step = 1 + 1j * _STEP
+        at = step * np.linalg.inv(np.eye(r) - step * c)
+        out[g, 0] = at.real
+        out[g, 1] = at.imag / _STEP
+        for j, z in enumerate(bounds):
+            out[g, 2 + j] = z * np.linalg.inv(np.eye(r) - z * c)
+    return out
 
 
-def _scatter(
-    fam: _Fam,
-    cells: np.ndarray[Any, np.dtype[np.int64]],
-    cols: np.ndarray[Any, np.dtype[np.int64]],
-    values: Complex,
-) -> None:
-    """Add ``values`` (nz, len(cells), len(cols)) to ``fam``'s mass at ``cells`` (distinct)
-    and states ``cols``."""
-    nz = values.shape[0]
-    size = len(fam.shapes)
-    diags = fam.diag[cells]
-    for d in np.unique(diags):
-        sel = diags == d
-        store = fam.store.get(int(d))
-        if store is None:
-            store = fam.store[int(d)] = np.zeros(
-                (nz, fam.by_diag[d].size, size), dtype=np.complex128
-            )
-        at = fam.pos[cells[sel]]
-        store[:, at[:, None], cols[None, :]] += values[:, sel, :]
+@dataclass(slots=True, eq=False)
+class _Buffer:
+    """The mass entering the blocks of every family: one flat array (the kernel's),
+    each family's part laid out cell, component, state."""
+
+    comps: int
+    base: dict[Family, int]
+    mass: Floats
+
+    @staticmethod
+    def of(plan: _Plan, comps: int) -> _Buffer:
+        base: dict[Family, int] = {}
+        total = 0
+        for family, fam in plan.fams.items():
+            base[family] = total
+            total += fam.cells * comps * len(fam.shapes)
+        return _Buffer(comps, base, np.zeros(total))
+
+    def view(self, plan: _Plan, family: Family) -> Floats:
+        fam = plan.fams[family]
+        start = self.base[family]
+        size = len(fam.shapes)
+        return self.mass[start : start + fam.cells * self.comps * size].reshape(
+            fam.cells, self.comps, size
+        )
 
 
-def _sweep(plan: _Plan, zs: Sequence[complex]) -> Complex:
-    """Push the mass through every family, from the largest down, block by block in
-    order of total wounds. Returns the mass of each outcome (nz, outcomes), where the
-    last outcome of each family's traps is numbered like the others."""
-    game = plan.game
-    nz = len(zs)
-    z = np.array(zs, dtype=np.complex128)
+def _moments(p: float, rounds: int, bounds: Sequence[float]) -> Floats:
+    """A mass ``p`` that has begun ``rounds`` rounds, as the sweep's components."""
+    return np.array([p, p * rounds, *(p * z**rounds for z in bounds)])
+
+
+def _sweep(plan: _Plan, bounds: Sequence[float], kernel: bool | None = None) -> Floats:
+    """Push the mass through every family, from the largest down, block by block.
+    Returns the mass of each outcome (outcomes, components): the probability, its
+    first moment in the rounds begun (d/dz of ``E[z^N]`` at 1), and ``E[z^N]`` at each
+    bound's ``z`` (the last outcome of each family's traps numbered like the others).
+    ``kernel``: sweep with the compiled kernel (default: when numba is there)."""
+    if kernel is None:
+        kernel = compiled()
+    comps = 2 + len(bounds)
+    buffer = _Buffer.of(plan, comps)
     for entry in plan.entries:
         fam = plan.fams[entry.family]
-        cell = fam.cell(entry.wounds)
-        value = (entry.p * z**entry.rounds).reshape(nz, 1, 1)
-        _scatter(fam, np.array([cell]), np.array([fam.index[entry.shape]]), value)
-    masses: dict[int, Complex] = {}
-
-    def add(index: int, value: Complex) -> None:
-        masses[index] = masses.get(index, np.zeros(nz, dtype=np.complex128)) + value
-
-    for p, key, rounds in plan.ended:
-        add(plan.number(key), p * z**rounds)
+        view = buffer.view(plan, entry.family)
+        view[fam.cell(entry.wounds), :, fam.index[entry.shape]] += _moments(
+            entry.p, entry.rounds, bounds
+        )
+    ends = [plan.number(key) for _, key, _ in plan.ended]
+    traps = {f: plan.outcome(("end", None, f), capped=True) for f in plan.fams}
+    out = np.zeros((len(plan.outcomes), comps))
+    for (p, _, rounds), end in zip(plan.ended, ends, strict=True):
+        out[end] += _moments(p, rounds, bounds)
     for family in sorted(plan.fams, key=len, reverse=True):
-        fam = plan.fams[family]
-        solved = _solve(fam, zs)
-        trap = plan.outcome(("end", None, family), capped=True)
-        where = {m: i for i, m in enumerate(fam.members)}
-        weights = [ch.plain[None] + z[:, None, None] * ch.fresh[None] for ch in fam.channels]
-        for d in range(len(fam.by_diag)):
-            mass = fam.store.pop(d, None)
-            if mass is None:
-                continue
-            cells = fam.by_diag[d]
-            sig = fam.sig_of_cell[cells]
-            visits = np.empty((nz, cells.size, fam.decisions), dtype=np.complex128)
-            for g in np.unique(sig):
-                sel = sig == g
-                solved_g = mass[:, sel, :] @ solved.into[g]
-                visits[:, sel, :] = solved_g[..., :-1]
-                add(trap, solved_g[..., -1].sum(axis=1))
-            for ch, weight in zip(fam.channels, weights, strict=True):
-                flow = visits[:, :, ch.rows] @ weight
-                kind, victim, table, extra = ch.key
-                if table is not None:
-                    at = fam.coords[where[victim]][cells]
-                    flow = flow * _table(game, table)[at][None, :, None]
-                if kind == "hurt":
-                    axis = where[victim]
-                    ok = fam.coords[axis][cells] + extra < fam.sizes[axis]
-                    target = cells[ok] + extra * fam.strides[axis]
-                    _scatter(fam, target, ch.cols, flow[:, ok, :])
-                elif kind == "fall":
-                    other = plan.fams[extra]
-                    target = np.zeros(cells.size, dtype=np.int64)
-                    for m, stride in zip(other.members, other.strides, strict=True):
-                        target += fam.coords[where[m]][cells] * stride
-                    _scatter(other, target, ch.cols, flow)
-                else:
-                    total = flow.sum(axis=1)
-                    for j, col in enumerate(ch.cols):
-                        add(int(col), total[:, j])
-    out = np.zeros((nz, len(plan.outcomes)), dtype=np.complex128)
-    for index, value in masses.items():
-        out[:, index] = value
+        pieces = plan.pieces[family]
+        loops = _round_loops(pieces, bounds)
+        trap = traps[family]
+        if kernel:
+            _sweep_kernel(plan, buffer, family, pieces, loops, bounds, out, trap)
+        else:
+            _sweep_numpy(plan, buffer, family, pieces, loops, bounds, out, trap)
     return out
+
+
+def _sweep_numpy(
+    plan: _Plan,
+    buffer: _Buffer,
+    family: Family,
+    pieces: _Pieces,
+    loops: Floats,
+    bounds: Sequence[float],
+    out: Floats,
+    trap: int,
+) -> None:
+    """One family's sweep by whole diagonals of its wounds grid (blocks of one total of
+    wounds never lead into each other), the loops of each block solved densely."""
+    game = plan.game
+    fam = plan.fams[family]
+    mass = buffer.view(plan, family)
+    comps = buffer.comps
+    where = {m: i for i, m in enumerate(fam.members)}
+    solves = []
+    for g in range(len(fam.signatures)):
+        n, into = pieces.solved[g], pieces.into_rounds[g]
+        after = n[pieces.round_states]
+        moments = [n + into @ loops[g, 0] @ after, into @ loops[g, 1] @ after]
+        moments += [n + into @ loops[g, 2 + j] @ after for j in range(len(bounds))]
+        active = fam.signatures[g][fam.state_of] == np.arange(fam.decisions)
+        solves.append((moments, pieces.escapes[g] == 0, active))
+    weights = [
+        [ch.plain + ch.fresh, ch.fresh, *(ch.plain + z * ch.fresh for z in bounds)]
+        for ch in fam.channels
+    ]
+    for cells in fam.by_diag:
+        x = mass[cells]
+        if not x.any():
+            continue
+        sig = fam.sig_of_cell[cells]
+        visits = np.zeros((cells.size, comps, fam.decisions))
+        for g in np.unique(sig):
+            sel = sig == g
+            (m0, m1, *mb), trapped, active = solves[g]
+            xs = x[sel]
+            u = np.empty_like(xs)
+            u[:, 0] = xs[:, 0] @ m0
+            u[:, 1] = xs[:, 1] @ m0 + xs[:, 0] @ m1
+            for j, mj in enumerate(mb):
+                u[:, 2 + j] = xs[:, 2 + j] @ mj
+            out[trap, 0] += u[:, 0, trapped].sum()
+            visits[sel] = u[:, :, fam.state_of] * active
+        for ch, (w, wf, *wb) in zip(fam.channels, weights, strict=True):
+            v = visits[:, :, ch.rows]
+            flow = np.empty((cells.size, comps, ch.cols.size))
+            flow[:, 0] = v[:, 0] @ w
+            flow[:, 1] = v[:, 1] @ w + v[:, 0] @ wf
+            for j, wj in enumerate(wb):
+                flow[:, 2 + j] = v[:, 2 + j] @ wj
+            kind, victim, table, extra = ch.key
+            if table is not None:
+                at = fam.coords[where[victim]][cells]
+                flow *= _table(game, table)[at][:, None, None]
+            if kind == "hurt":
+                axis = where[victim]
+                ok = fam.coords[axis][cells] + extra < fam.sizes[axis]
+                target = cells[ok] + extra * fam.strides[axis]
+                mass[target[:, None, None], np.arange(comps)[None, :, None], ch.cols] += flow[ok]
+            elif kind == "fall":
+                other = plan.fams[extra]
+                target = np.zeros(cells.size, dtype=np.int64)
+                for m, stride in zip(other.members, other.strides, strict=True):
+                    target += fam.coords[where[m]][cells] * stride
+                into = buffer.view(plan, extra)
+                into[target[:, None, None], np.arange(comps)[None, :, None], ch.cols] += flow
+            else:
+                out[ch.cols] += flow.sum(axis=0).T
+
+
+def _sweep_kernel(
+    plan: _Plan,
+    buffer: _Buffer,
+    family: Family,
+    pieces: _Pieces,
+    loops: Floats,
+    bounds: Sequence[float],
+    out: Floats,
+    trap: int,
+) -> None:
+    """One family's sweep through the compiled kernel (:mod:`affray.odds.encounter_kernel`)."""
+    game = plan.game
+    fam = plan.fams[family]
+    where = {m: i for i, m in enumerate(fam.members)}
+    r_index = np.full(len(fam.shapes), -1, dtype=np.int64)
+    r_index[pieces.round_states] = np.arange(pieces.round_states.size)
+    qp_ptr, qp_col, qp_w = _csr(fam.q_plain)
+    qr_ptr, qr_col, qr_w = _csr(fam.q_round)
+    qr_col = r_index[qr_col]
+    tables: list[Floats] = []
+    offset = 0
+    kinds: list[int] = []
+    axes: list[int] = []
+    table_at: list[int] = []
+    extras: list[int] = []
+    bases: list[int] = []
+    sizes: list[int] = []
+    ptr = [0]
+    strides = np.zeros((len(fam.channels), len(fam.members)), dtype=np.int64)
+    e_dec: list[int] = []
+    e_col: list[int] = []
+    e_plain: list[float] = []
+    e_fresh: list[float] = []
+    for c, ch in enumerate(fam.channels):
+        kind, victim, table, extra = ch.key
+        kinds.append({"hurt": HURT, "fall": FALL, "end": END}[kind])
+        axes.append(where.get(victim, -1))
+        if table is None:
+            table_at.append(-1)
+        else:
+            tables.append(_table(game, table))
+            table_at.append(offset)
+            offset += tables[-1].size
+        extras.append(extra if kind == "hurt" else 0)
+        if kind == "fall":
+            other = plan.fams[extra]
+            bases.append(buffer.base[extra])
+            sizes.append(len(other.shapes))
+            for m, stride in zip(other.members, other.strides, strict=True):
+                strides[c, where[m]] = stride
+        else:
+            bases.append(0)
+            sizes.append(0)
+        rows, cols = np.nonzero((ch.plain != 0) | (ch.fresh != 0))
+        e_dec.extend(ch.rows[rows])
+        e_col.extend(ch.cols[cols])
+        e_plain.extend(ch.plain[rows, cols])
+        e_fresh.extend(ch.fresh[rows, cols])
+        ptr.append(len(e_dec))
+    topo = np.array(
+        sorted(range(len(fam.shapes)), key=lambda s: -len(fam.shapes[s][1])), dtype=np.int64
+    )
+
+    def ints(values: Sequence[Any]) -> Ints:
+        return np.array(values, dtype=np.int64)
+
+    def floats(values: Sequence[Any]) -> Floats:
+        return np.array(values, dtype=np.float64)
+
+    sweep_family(
+        buffer.mass,
+        buffer.base[family],
+        len(fam.shapes),
+        buffer.comps,
+        fam.cells,
+        ints(fam.strides),
+        ints(fam.sizes),
+        fam.sig_of_cell,
+        np.array(fam.signatures, dtype=np.int64).reshape(len(fam.signatures), -1),
+        pieces.escapes,
+        topo,
+        qp_ptr,
+        qp_col,
+        qp_w,
+        qr_ptr,
+        qr_col,
+        qr_w,
+        pieces.round_states,
+        np.ascontiguousarray(loops),
+        floats(bounds),
+        fam.state_of,
+        ints(kinds),
+        ints(axes),
+        ints(table_at),
+        ints(extras),
+        ints(bases),
+        ints(sizes),
+        strides,
+        ints(ptr),
+        np.concatenate(tables) if tables else np.zeros(1),
+        ints(e_dec),
+        ints(e_col),
+        floats(e_plain),
+        floats(e_fresh),
+        out,
+        trap,
+    )
+
+
+def _csr(dense: Floats) -> tuple[Ints, Ints, Floats]:
+    """A dense matrix's nonzeros row by row: row starts, columns, values."""
+    rows, cols = np.nonzero(dense)
+    ptr = np.searchsorted(rows, np.arange(dense.shape[0] + 1)).astype(np.int64)
+    return ptr, cols.astype(np.int64), dense[rows, cols].astype(np.float64)
 
 
 # -- pushed forward round by round, to the cap ------------------------------------------------
@@ -1261,31 +1452,25 @@ def exact_fight(
     if plan.decided is not None:
         return plan.decided
     game = plan.game
-
-    def place(dest: Dest) -> int:
-        return plan.fams[dest[1]].index[dest[2]]
-
-    for fam in plan.fams.values():
-        fam.build(plan.outcome, place)
     states = sum(len(f.shapes) for f in plan.fams.values())
     zeta = _z_limit(plan)
-    bounds = [zeta**f for f in (0.3, 0.6, 0.9)]
-    masses = _sweep(plan, [1 + 1j * _STEP, *bounds])
+    bounds = [zeta**f for f in BOUND_EXPONENTS]
+    masses = _sweep(plan, bounds)
     ending = [i for i, o in enumerate(plan.outcomes) if not o[2]]
     beyond = [
-        float(masses[j + 1, ending].real.sum()) * z ** -(plan.n_cap + 1)
-        for j, z in enumerate(bounds)
+        float(masses[ending, 2 + j].sum()) * z ** -(plan.n_cap + 1) for j, z in enumerate(bounds)
     ]
     p_beyond = min(beyond)
     mean_beyond = min(b / (1 - 1 / z) for b, z in zip(beyond, bounds, strict=True))
     if p_beyond <= CAP_TOLERANCE and mean_beyond <= 10 * CAP_TOLERANCE:
-        found = {
-            o: (float(masses[0, i].real), float(masses[0, i].imag) / _STEP)
-            for i, o in enumerate(plan.outcomes)
-        }
         result = {
-            o: (p, p * max(plan.r0, game.max_rounds) if o[2] else p * plan.r0 + n)
-            for o, (p, n) in found.items()
+            o: (
+                float(masses[i, 0]),
+                float(masses[i, 0]) * max(plan.r0, game.max_rounds)
+                if o[2]
+                else float(masses[i, 0]) * plan.r0 + float(masses[i, 1]),
+            )
+            for i, o in enumerate(plan.outcomes)
         }
         method = "sweep"
     else:

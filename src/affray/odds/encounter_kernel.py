@@ -1,0 +1,230 @@
+"""The exact encounter chain's sweep of one set of fighters, cell by cell, in machine
+code (numba) where numba is installed (:mod:`affray.odds.encounter_exact` sweeps with
+numpy elsewhere, the same linear algebra by whole diagonals of the wounds grid).
+
+A cell of the wounds grid is a block of the chain: the states of the engagements and
+the turn with these wounds. The mass entering a block (``K`` components: the
+probability, its first moment in the rounds begun, and ``E[z^N]`` at each bound's
+``z``) is pushed through the block's loops without the dense inverse the numpy sweep
+uses: the moves that begin no round only shorten the queue of turns, so they are a
+DAG, swept in order (``topo``); the moves that begin a round lead only to the few
+*round states* (a full queue), whose loop is one small solve per signature (``gmat``,
+``z (I - zC)^-1`` with ``C`` the round states' return weights, and its derivative).
+Then every way out of the block (a wound kept, a fall into a smaller set of fighters,
+an end) adds its share to the cells, sets and outcomes it leads to.
+
+Cells are taken in order of their flat index: a wound only ever raises a coordinate,
+so every block is swept after every block that leads into it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+Ints = np.ndarray[Any, np.dtype[np.int64]]
+Floats = np.ndarray[Any, np.dtype[np.float64]]
+
+HURT, FALL, END = 0, 1, 2
+"""Kinds of ways out of a block."""
+
+try:
+    import numba
+
+    _compiled = not bool(getattr(numba.config, "DISABLE_JIT", False))
+
+    def _inline(function: Callable[..., Any]) -> Callable[..., Any]:
+        return numba.njit(inline="always")(function)
+
+    def _entry(function: Callable[..., Any]) -> Callable[..., Any]:
+        return numba.njit(cache=True, nogil=True)(function)
+
+except ImportError:  # pragma: no cover - numba is an optional speed-up
+    _compiled = False
+
+    def _inline(function: Callable[..., Any]) -> Callable[..., Any]:
+        return function
+
+    _entry = _inline
+
+
+def compiled() -> bool:
+    """Whether the sweep runs as machine code (numba installed and switched on)."""
+    return _compiled
+
+
+@_inline
+def _add(out: Floats, carry: Floats, i: int, k: int, value: float) -> None:
+    """``out[i, k] += value``, the rounding error kept in ``carry`` (Neumaier): an
+    outcome sums the mass of up to millions of blocks."""
+    total = out[i, k] + value
+    if abs(out[i, k]) >= abs(value):
+        carry[i, k] += (out[i, k] - total) + value
+    else:
+        carry[i, k] += (value - total) + out[i, k]
+    out[i, k] = total
+
+
+@_entry
+def sweep_family(
+    mass: Floats,
+    base: int,
+    size: int,
+    comps: int,
+    cells: int,
+    strides: Ints,
+    sizes: Ints,
+    sig_of_cell: Ints,
+    sig_dec: Ints,
+    escapes: Ints,
+    topo: Ints,
+    qp_ptr: Ints,
+    qp_col: Ints,
+    qp_w: Floats,
+    qr_ptr: Ints,
+    qr_col: Ints,
+    qr_w: Floats,
+    round_states: Ints,
+    gmat: Floats,
+    zb: Floats,
+    st_of_dec: Ints,
+    ch_kind: Ints,
+    ch_axis: Ints,
+    ch_table: Ints,
+    ch_extra: Ints,
+    ch_base: Ints,
+    ch_size: Ints,
+    ch_stride: Ints,
+    ch_ptr: Ints,
+    tables: Floats,
+    e_dec: Ints,
+    e_col: Ints,
+    e_plain: Floats,
+    e_fresh: Floats,
+    out: Floats,
+    trap: int,
+) -> None:
+    """Sweep every cell of one set of fighters (its mass at ``mass[base:]``, laid out
+    cell, component, state), adding what leaves each block to the cells it reaches
+    (here or in a smaller set's mass) and to ``out`` (outcome, component)."""
+    members = strides.size
+    rounds = round_states.size
+    nch = ch_kind.size
+    stride_cell = comps * size
+    y = np.zeros((comps, size))
+    u = np.zeros((comps, size))
+    a = np.zeros((comps, rounds))
+    r = np.zeros((comps, rounds))
+    coord = np.zeros(members, dtype=np.int64)
+    f = np.zeros(comps)
+    carry = np.zeros_like(out)
+    for c in range(cells):
+        off = base + c * stride_cell
+        empty = True
+        for i in range(stride_cell):
+            if mass[off + i] != 0.0:
+                empty = False
+                break
+        if empty:
+            continue
+        g = sig_of_cell[c]
+        for k in range(comps):
+            for s in range(size):
+                y[k, s] = mass[off + k * size + s]
+        # moves that begin no round: down the DAG
+        for i in range(size):
+            s = topo[i]
+            if escapes[g, s] == 0:
+                continue
+            d = sig_dec[g, s]
+            for e in range(qp_ptr[d], qp_ptr[d + 1]):
+                col = qp_col[e]
+                w = qp_w[e]
+                for k in range(comps):
+                    y[k, col] += y[k, s] * w
+        # into the round states, their loop solved
+        a[:, :] = 0.0
+        for s in range(size):
+            if escapes[g, s] == 0:
+                continue
+            d = sig_dec[g, s]
+            for e in range(qr_ptr[d], qr_ptr[d + 1]):
+                col = qr_col[e]
+                w = qr_w[e]
+                for k in range(comps):
+                    a[k, col] += y[k, s] * w
+        r[:, :] = 0.0
+        for i in range(rounds):
+            for j in range(rounds):
+                g0 = gmat[g, 0, i, j]
+                r[0, j] += a[0, i] * g0
+                r[1, j] += a[1, i] * g0 + a[0, i] * gmat[g, 1, i, j]
+                for k in range(2, comps):
+                    r[k, j] += a[k, i] * gmat[g, k, i, j]
+        u[:, :] = 0.0
+        for i in range(rounds):
+            for k in range(comps):
+                u[k, round_states[i]] += r[k, i]
+        for i in range(size):
+            s = topo[i]
+            if escapes[g, s] == 0:
+                continue
+            d = sig_dec[g, s]
+            for e in range(qp_ptr[d], qp_ptr[d + 1]):
+                col = qp_col[e]
+                w = qp_w[e]
+                for k in range(comps):
+                    u[k, col] += u[k, s] * w
+        for k in range(comps):
+            for s in range(size):
+                u[k, s] += y[k, s]
+        for s in range(size):
+            if escapes[g, s] == 0:
+                _add(out, carry, trap, 0, u[0, s])
+        for i in range(members):
+            coord[i] = (c // strides[i]) % sizes[i]
+        # the ways out
+        for ch in range(nch):
+            t = 1.0
+            if ch_table[ch] >= 0:
+                t = tables[ch_table[ch] + coord[ch_axis[ch]]]
+                if t == 0.0:
+                    continue
+            kind = ch_kind[ch]
+            target = 0
+            target_size = size
+            if kind == HURT:
+                axis = ch_axis[ch]
+                if coord[axis] + ch_extra[ch] >= sizes[axis]:
+                    continue
+                target = base + (c + ch_extra[ch] * strides[axis]) * stride_cell
+            elif kind == FALL:
+                target_size = ch_size[ch]
+                other = 0
+                for i in range(members):
+                    other += coord[i] * ch_stride[ch, i]
+                target = ch_base[ch] + other * comps * target_size
+            for e in range(ch_ptr[ch], ch_ptr[ch + 1]):
+                d = e_dec[e]
+                s = st_of_dec[d]
+                if sig_dec[g, s] != d:
+                    continue
+                plain = e_plain[e]
+                fresh = e_fresh[e]
+                whole = plain + fresh
+                f[0] = t * u[0, s] * whole
+                f[1] = t * (u[1, s] * whole + u[0, s] * fresh)
+                for k in range(2, comps):
+                    f[k] = t * u[k, s] * (plain + zb[k - 2] * fresh)
+                col = e_col[e]
+                if kind == END:
+                    for k in range(comps):
+                        _add(out, carry, col, k, f[k])
+                else:
+                    for k in range(comps):
+                        mass[target + k * target_size + col] += f[k]
+    for i in range(out.shape[0]):
+        for k in range(comps):
+            out[i, k] += carry[i, k]
