@@ -52,6 +52,14 @@ def test_the_core_runs_without_the_extras(tmp_path: Path) -> None:
     assert json.loads(fight.stdout)["engine"] == "fast MST-2 group engine"
     exact = bare("duel", KNIGHT, OGRE, "--json")
     assert exact.returncode == 0 and "p_a_wins" in json.loads(exact.stdout)
+    sweep = str(EXAMPLES / "sweeps" / "knight_vs_ogre.toml")
+    explored = bare("explore", sweep, "--out", str(tmp_path / "out"), "--workers", "1")
+    assert explored.returncode == 0, explored.stderr
+    assert "no heatmap.png" in explored.stderr and "affray[plot]" in explored.stderr
+    written = {p.name for p in (tmp_path / "out").iterdir()}
+    assert {"results.csv", "report.html"} <= written and "heatmap.png" not in written
+    dask = bare("explore", sweep, "--out", str(tmp_path / "d"), "--dask", "local")
+    assert dask.returncode == 2 and "affray[dask]" in dask.stderr
 
 
 @pytest.mark.slow

@@ -89,6 +89,14 @@ def explore_command(
         raise click.UsageError("--out needs a folder name")
     sweep = load_sweep(sweep_file)
     baseline = baseline_of(sweep, against) if against is not None else None
+    from affray.extras import installed
+
+    if not installed("matplotlib"):
+        click.echo(
+            "note: no heatmap.png: matplotlib is not installed (pip install 'affray[plot]'); "
+            "results.csv and report.html are written all the same",
+            err=True,
+        )
     folder = Path(out) if out is not None else Path(f"{Path(sweep_file).stem}-results")
     prepare(folder)
     cache = Cache(folder)

@@ -245,7 +245,11 @@ def is_numeric(axis: Axis) -> bool:
 
 def heatmap_png(sweep: AnySweep, rows: Sequence[tuple[Cell, Result | None]]) -> bytes | None:
     """The heatmap as PNG bytes, or None when it would have more than
-    :data:`MAX_PANELS` panels."""
+    :data:`MAX_PANELS` panels, or matplotlib (the ``plot`` extra) is not installed."""
+    from affray.extras import installed
+
+    if not installed("matplotlib"):
+        return None
     figure = heatmap_figure(sweep, rows)
     return None if figure is None else _png(figure)
 
@@ -253,7 +257,12 @@ def heatmap_png(sweep: AnySweep, rows: Sequence[tuple[Cell, Result | None]]) -> 
 def difference_png(
     sweep: AnySweep, rows: Sequence[tuple[Cell, Result | None]], baseline: Baseline
 ) -> bytes | None:
-    """The difference view as PNG bytes: each cell's chance minus the baseline's."""
+    """The difference view as PNG bytes: each cell's chance minus the baseline's (None
+    without matplotlib, as :func:`heatmap_png`)."""
+    from affray.extras import installed
+
+    if not installed("matplotlib"):
+        return None
     figure = heatmap_figure(sweep, rows, baseline)
     return None if figure is None else _png(figure)
 
