@@ -246,7 +246,7 @@ class _Parser:
                 self.pos += 2 if once else 1
                 name = "ro" if once else "r"
                 self.once_only(found, "reroll", name, at, dice)
-                reroll = Reroll(self.point(name, dice, at), once=once)
+                reroll = Reroll(self.point(name, dice), once=once)
             elif char == "!":
                 self.pos += 1
                 self.once_only(found, "explode", "!", at, dice)
@@ -260,11 +260,11 @@ class _Parser:
                 select = self.checked_select(Select(kind, number), dice, at)
             elif char in "<>=":
                 self.once_only(found, "count", self.text[at], at, dice)
-                success = self.point("a count", dice, at)
+                success = self.point("a count", dice)
             elif char == "f":
                 self.pos += 1
                 self.once_only(found, "failure", "f", at, dice)
-                failure = self.point("f", dice, at)
+                failure = self.point("f", dice)
             else:
                 break
         if not found:
@@ -314,7 +314,7 @@ class _Parser:
             )
         found[kind] = at
 
-    def point(self, name: str, dice: DiceTerm, at: int) -> Compare:
+    def point(self, name: str, dice: DiceTerm) -> Compare:
         """A compare point: an operator and a number, or a bare number (equal to)."""
         op = self.operator()
         if not _is_digit(self.text[self.pos : self.pos + 1]):
@@ -354,7 +354,7 @@ class _Parser:
         if self.text[self.pos : self.pos + 1] in ("<", ">") or _is_digit(
             self.text[self.pos : self.pos + 1]
         ):
-            return self.point("!", dice, at)
+            return self.point("!", dice)
         return Compare("=", dice.sides)
 
     def check_reroll(self, reroll: Reroll, dice: DiceTerm, at: int) -> None:
