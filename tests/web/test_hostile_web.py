@@ -639,3 +639,35 @@ def test_the_add_form_sends_the_version_the_board_shows(setup: Setup, small: Run
         browser.close()
     assert 'name="expected_version"\r\n\r\n2\r\n' in sent[0]  # multipart: the add form
     assert "expected_version=4" in sent[1]
+
+
+def test_a_database_locked_by_another_affray_stalls_nothing(
+    client: TestClient, setup: Setup
+) -> None:
+    """Issue 26, item 4 (the server's half): while another process holds the write
+    lock, reads answer at once and a write gives up within a few seconds with a 503
+    (nothing written), instead of holding the tracker for 30 s."""
+    import sqlite3
+    import time
+
+    headers = {"Authorization": f"Bearer {setup.ford.gm_token}"}
+    ford = f"/api/tables/{setup.ford.id}"
+    version = client.get(ford, headers=headers).json()["version"]
+    other = sqlite3.connect(setup.db, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        began = time.monotonic()
+        assert client.get(ford, headers=headers).status_code == 200
+        assert time.monotonic() - began < 1.0
+        began = time.monotonic()
+        body = {"expected_version": version, "command": {"verb": "note", "text": "hello"}}
+        refused = client.post(f"{ford}/commands", json=body, headers=headers)
+        assert refused.status_code == 503 and "is busy" in refused.json()["error"]
+        assert refused.headers["retry-after"] == "2"
+        assert time.monotonic() - began < 5.0
+    finally:
+        other.rollback()
+        other.close()
+    assert client.get(ford, headers=headers).json()["version"] == version  # nothing written
+    body = {"expected_version": version, "command": {"verb": "note", "text": "hello"}}
+    assert client.post(f"{ford}/commands", json=body, headers=headers).status_code == 200

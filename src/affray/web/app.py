@@ -69,7 +69,9 @@ class Tracker:
         self.limits = limits
         self.refusals = Refusals()
         self.streams = Streams(limits, self.refusals)
-        self.tables = Tables(Store(db))
+        # a write waits at most BUSY_S for another affray writing to the file (then a
+        # 503), so that the tracker's lock is never held long and reads go on
+        self.tables = Tables(Store(db, busy_timeout=BUSY_S, waiting=_waiting))
         self.lock = threading.Lock()
         self.hub = Hub(lambda table_id: self.locked(self.tables.store.version, table_id), poll_s)
         self.pages = Environment(
@@ -822,11 +824,25 @@ def _unprocessable(message: str, tip: str) -> JSONResponse:
     return MendedJSON({"error": message, "tip": tip}, 422)
 
 
+BUSY_S = 2.0
+"""How long a write of the server waits for another affray writing to the database."""
+
+
+def _waiting(what: str) -> None:
+    """One line on stderr when a write waits for another affray's lock."""
+    import sys
+
+    print(f"affray serve: {what}", file=sys.stderr, flush=True)
+
+
 def _refused(error: AffrayError) -> JSONResponse:
     """422: what the rules refuse; for a die or an answer they need, what it is and
     every face the command used so far (re-posted with the answer, they repeat those
-    dice exactly; or the ``answer`` verb goes on with the command, which waits)."""
+    dice exactly; or the ``answer`` verb goes on with the command, which waits). 503
+    when the database is busy with another affray's write (nothing was written)."""
     body: dict[str, Any] = {"error": error.message, "tip": error.hint}
+    if " is busy: " in error.message:
+        return MendedJSON(body, 503, headers={"Retry-After": "2"})
     if isinstance(error, InputNeededError):
         body["needs"] = needs(error)
         body["rolls"] = list(error.rolls)
