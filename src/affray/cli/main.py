@@ -38,7 +38,7 @@ def default_tip(error: AffrayError) -> str:
     from affray.errors import DiceError, SheetError
 
     if isinstance(error, DiceError):
-        return "write dice like 3d6+2 or 2d10-(1d4+1): NdM with 2 to 1000 sides, + - ( )"
+        return "write dice like 3d6+2, 2d10-(1d4+1), 4d6kh3, 3d6!, 2d6r1 or 6d10>=8 (docs/dice.md)"
     if isinstance(error, SheetError):
         return "docs/sheets.md lists every key of a sheet and what it takes"
     return "add --help to the command to see what it takes"

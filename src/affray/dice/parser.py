@@ -50,7 +50,10 @@ _MAX_DIGITS = len(str(limits.MAX_NUMBER))
 _OPS: tuple[Op, ...] = (">=", "<=", ">", "<", "=")
 _SELECT_KINDS: dict[str, SelectKind] = {"kh": "kh", "kl": "kl", "dh": "dh", "dl": "dl"}
 _EXAMPLES = "4d6kh3, 2d20kl1, 4d6dl1, 3d6!, 2d6r1, 2d6ro<3, 6d10>=8"
-_DEFAULT_HINT = "dice notation uses NdM, numbers, +, - and parentheses, e.g. 3d6+2"
+_DEFAULT_HINT = (
+    "dice notation: NdM, numbers, +, - and parentheses, with kh/kl/dh/dl, !, r/ro and "
+    ">= > <= < = after a term, e.g. 3d6+2 or 4d6kh3 (docs/dice.md)"
+)
 _ENDS_WITH_DICE = re.compile(r"[dD](?:[0-9]+|%)[0-9a-zA-Z!<>=]*$")
 
 
