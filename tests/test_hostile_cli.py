@@ -500,3 +500,30 @@ def test_a_store_opened_to_read_refuses_to_write(table: Path) -> None:
 
     with Store(table, readonly=True) as store, pytest.raises(TableError, match="read only"):
         store.create("Another", "mst2", {})
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("duel", "knight", "ogre"),
+        ("fight", "examples/encounters/ambush.toml", "--seed", "1"),
+        ("odds", "20d20"),
+    ],
+)
+def test_a_reader_that_goes_away_ends_the_command_quietly(args: tuple[str, ...]) -> None:
+    """`affray duel A B | head -1` (issue 28): the reader had what it wanted; affray
+    stops printing and exits 0, with nothing on stderr."""
+    import subprocess
+
+    from tests.helpers import SCRIPT
+
+    root = Path(__file__).resolve().parent.parent
+    with subprocess.Popen(
+        [*SCRIPT, *args], cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0
+    ) as process:
+        assert process.stdout is not None and process.stderr is not None
+        process.stdout.read(10)  # the first few bytes, as `head -c 10` reads them
+        process.stdout.close()
+        err = process.stderr.read()
+        code = process.wait(timeout=60)
+    assert code == 0 and err == b""

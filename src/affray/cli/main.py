@@ -127,6 +127,18 @@ def _terminated(number: int, frame: object) -> None:
     raise SystemExit(128 + number)
 
 
+def _quiet_stdout() -> None:
+    """Standard output's reader has gone: what is left to print goes nowhere (Python
+    flushes stdout at exit, which would raise again)."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file behind stdout: nothing to flush to
+        pass
+
+
 def main() -> None:
     """Entry point of the ``affray`` console script.
 
@@ -153,6 +165,9 @@ def main() -> None:
     except (Interrupted, click.Abort, KeyboardInterrupt):
         click.echo("interrupted", err=True)
         sys.exit(130)
+    except BrokenPipeError:  # `affray duel A B | head -1`: the reader has what it wants
+        _quiet_stdout()
+        sys.exit(0)
     except Exception as error:  # pragma: no cover - only reached through a bug
         if os.environ.get("AFFRAY_DEBUG"):
             raise

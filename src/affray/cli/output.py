@@ -6,6 +6,7 @@ import json
 import sys
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -25,9 +26,23 @@ _STYLES = {
 
 
 def console(*, stderr: bool = False) -> Console:
+    return _quiet_console()(stderr=stderr, highlight=False, soft_wrap=True)
+
+
+@cache
+def _quiet_console() -> type[Console]:
+    """rich's Console, made to end quietly when its reader goes away (``affray duel A B
+    | head -1``): the command's reader had enough (exit 0, where rich's own exits 1)."""
     from rich.console import Console
 
-    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+    class Quiet(Console):
+        def on_broken_pipe(self) -> None:
+            try:
+                super().on_broken_pipe()
+            except SystemExit:
+                raise SystemExit(0) from None
+
+    return Quiet
 
 
 _ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
