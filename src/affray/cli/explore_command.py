@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     help="Also draw difference.png: each cell's chance minus that of the cell with this "
     "value of this axis (its column or label), e.g. --against a.armor=none.",
 )
+@click.option("--open", "open_report", is_flag=True, help="Open report.html in a browser.")
 @json_option
 def explore_command(
     sweep_file: str,
@@ -56,6 +57,7 @@ def explore_command(
     workers: int | None,
     fresh: bool,
     against: str | None,
+    open_report: bool,
     as_json: bool,
 ) -> None:
     """Odds of a duel over a grid of stats: results.csv, heatmap.png, report.html.
@@ -146,6 +148,10 @@ def explore_command(
         )
     else:
         _summary(sweep, outcome, files, seconds)
+    if open_report:
+        import webbrowser
+
+        webbrowser.open((folder / "report.html").resolve().as_uri())
     if not any(result is not None and result.p_first is not None for _, result in outcome.rows):
         raise AffrayError(
             "no cell of the sweep has odds (see why above, and in the report)",

@@ -20,7 +20,12 @@ from affray.cli.table_commands import db_option
     help="A folder of sheet files the pages may add from (repeatable); without it, "
     "only the bestiary and uploaded sheets.",
 )
-def serve_command(db: str | None, host: str, port: int, sheets: tuple[str, ...]) -> None:
+@click.option(
+    "--open", "open_page", is_flag=True, help="Open the home page in a browser once it is up."
+)
+def serve_command(
+    db: str | None, host: str, port: int, sheets: tuple[str, ...], open_page: bool
+) -> None:
     """The web tracker: a game master's page and a live player page for each table.
 
     Binds 127.0.0.1 unless told otherwise; with --host 0.0.0.0 the players' phones
@@ -47,7 +52,32 @@ def serve_command(db: str | None, host: str, port: int, sheets: tuple[str, ...])
         click.echo(
             f"  {' ' * len(row.name)}  players     {base}/p/{row.id}?token={row.player_token}"
         )
+    if open_page:
+        open_when_up("127.0.0.1" if host in ("0.0.0.0", "::") else host, port, f"/?key={key}")
     serve_forever(app, host, port)
+
+
+def open_when_up(host: str, port: int, path: str, *, within_s: float = 15.0) -> None:
+    """Open ``path`` of the server in a browser as soon as it takes connections (from
+    a thread of its own: the server starts meanwhile)."""
+    import socket
+    import threading
+    import time
+    import webbrowser
+
+    def wait_and_open() -> None:
+        until = time.monotonic() + within_s
+        while time.monotonic() < until:
+            try:
+                with socket.create_connection((host, port), timeout=0.5):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            return
+        webbrowser.open(f"http://{host}:{port}{path}")
+
+    threading.Thread(target=wait_and_open, name="open the home page", daemon=True).start()
 
 
 def _lan_address() -> str:
