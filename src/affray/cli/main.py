@@ -97,6 +97,7 @@ def _register() -> None:
     from affray.cli import (
         dice_commands,
         duel_command,
+        examples_command,
         explore_command,
         fight_command,
         midian_commands,
@@ -116,6 +117,7 @@ def _register() -> None:
     cli.add_command(table_commands.table)
     cli.add_command(party_commands.party)
     cli.add_command(serve_command.serve_command)
+    cli.add_command(examples_command.examples_command)
 
 
 _register()
