@@ -159,6 +159,9 @@ def odds_command(
             title=f"{a.name} attacks {d.name}: wounds inflicted",
             xlabel="wounds",
         )
+        from affray.cli.duel_command import wrote
+
+        wrote(plot, as_json)
     if as_json:
         emit_json(
             {
