@@ -518,5 +518,6 @@ def test_the_game_master_may_choose_a_critical_effect() -> None:
     after, events = rules.ruleset.perform(encounter, "Hero", Attack("Foe"), Answers(dice, chooser))
     effect = next(e for e in events if isinstance(e, mev.CriticalEffect))
     assert effect.effect == "knocked down" and effect.die is None
-    assert after.states["Foe"].down_rounds == 2
+    # no turn of its left this round: it spends the next two getting up (issue 25)
+    assert after.states["Foe"].down_rounds == 3
     assert dice.remaining == ()

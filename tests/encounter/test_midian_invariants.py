@@ -1,14 +1,16 @@
 """The chapter's invariants, checked on the event logs of every Midian example
-encounter over many seeds: nobody acts while getting up (nor spends that turn on a
-defence), no one takes more actions than its initiative gives (defences that cost an
-action included), no defence while surprised or after charging, no damage to the
-dead."""
+encounter over many seeds: nobody acts while getting up (no turn, no blow — a set
+weapon's or one struck first at a charger — and no defence that costs an action), no
+charge without a run-up (one who has been in melee charges no more), no one takes more
+actions than its initiative gives (defences that cost an action included), no defence
+while surprised or after charging, no damage to the dead."""
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
+from typing import Any, TypeGuard
 
 import pytest
 
@@ -26,8 +28,15 @@ ENCOUNTERS = [
     for path in sorted((EXAMPLES / "encounters").glob("*.toml"))
     if 'system = "midian"' in path.read_text()
 ]
-SEEDS = range(40)
+SEEDS = range(200)
 NOT_A_TURN = (Squeeze, Wait, Interrupt, PreEmpt, Defend)  # these keep the action
+
+
+def knocked_down(event: object) -> TypeGuard[ev.CriticalEffect | ev.StatusChanged]:
+    """A critical that knocks its target down, or a fumble that trips the fumbler."""
+    if isinstance(event, ev.CriticalEffect):
+        return event.effect == "knocked down"
+    return isinstance(event, ev.StatusChanged) and event.reason == "trips and falls"
 
 
 def violations(path: Path, seed: int, *, played_without_surprise: bool = False) -> list[str]:
@@ -42,6 +51,7 @@ def violations(path: Path, seed: int, *, played_without_surprise: bool = False) 
     slots: dict[str, int] = {}
     used: Counter[str] = Counter()
     charged: set[str] = set()
+    closed_in: set[str] = set()  # who has been in melee: no run-up left
     round_no = 0
     for step in steps(
         setup.encounter,
@@ -49,6 +59,11 @@ def violations(path: Path, seed: int, *, played_without_surprise: bool = False) 
         setup.answers(RandomDice(seed), seed=seed),
         max_rounds=setup.max_rounds,
     ):
+        fell_now: set[str] = set()  # knocked down in this step
+
+        def getting_up(who: str) -> bool:
+            return who in fell_now or before.states[who].down_rounds > 0  # noqa: B023
+
         for event in step.events:
             where = f"{path.stem} seed {seed} round {round_no}"
             if isinstance(event, enc.RoundStarted):
@@ -58,22 +73,29 @@ def violations(path: Path, seed: int, *, played_without_surprise: bool = False) 
                 charged = set()
             elif isinstance(event, ev.InitiativeRolled):
                 slots[event.character] = len(event.slots)
-            elif isinstance(event, enc.Engaged) and event.distance == "charge":
-                charged.add(event.a)
+            elif isinstance(event, enc.Engaged):
+                if event.distance == "charge":
+                    charged.add(event.a)
+                    if event.a in closed_in:
+                        found.append(f"{where}: {event.a} charges {event.b} with no run-up")
+                closed_in.update((event.a, event.b))
+            elif knocked_down(event):
+                fell_now.add(event.character)
+            elif isinstance(event, ev.AttackRolled) and getting_up(event.attacker):
+                found.append(f"{where}: {event.attacker} strikes while getting up")
             elif isinstance(event, enc.ActionChosen) and not isinstance(event.action, NOT_A_TURN):
                 who = event.combatant
-                if before.states[who].down_rounds:
+                if getting_up(who):
                     found.append(f"{where}: {who} acts while getting up")
                 used[who] += 1
             elif isinstance(event, ev.DefenceRolled) and event.defence != "evasion":
                 who = event.defender
-                state = before.states[who]
                 side = setup.encounter.combatant(who).side
                 if round_no == 1 and side in surprised_sides:
                     found.append(f"{where}: surprised {who} defends ({event.defence})")
                 if who in charged:
                     found.append(f"{where}: {who} defends in the round of its charge")
-                if state.down_rounds and event.cost == "action":
+                if getting_up(who) and event.cost == "action":
                     found.append(f"{where}: {who} spends its get-up turn on a {event.defence}")
                 if event.cost == "action":
                     used[who] += 1
@@ -104,3 +126,16 @@ def test_the_checker_sees_a_breach() -> None:
     assert load_encounter(path).ruleset.options.surprised, "the example has a surprised side"
     found = [v for seed in range(20) for v in violations(path, seed, played_without_surprise=True)]
     assert any("surprised" in v and "defends" in v for v in found)
+
+
+def test_the_checker_sees_a_charge_from_inside_the_melee(monkeypatch: pytest.MonkeyPatch) -> None:
+    from affray.rules.midian import strikes
+    from affray.rules.midian.state import CHARGE_RUN_UP
+
+    def old_run_up(options: Any, encounter: Any, cid: str) -> bool:  # before issue 25
+        return options.distance >= CHARGE_RUN_UP and not encounter.engaged_with(cid)
+
+    monkeypatch.setattr(strikes, "has_run_up", old_run_up)
+    path = EXAMPLES / "encounters" / "charge.toml"
+    found = [v for seed in range(10) for v in violations(path, seed)]
+    assert any("with no run-up" in v for v in found)

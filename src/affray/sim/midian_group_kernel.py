@@ -493,16 +493,29 @@ def _attack(
     take_damage(p, s, o, t, damage, ctl, script)
 
 
-def _critical(s: Ints, crit: Ints, t: int, ctl: Ints, script: Ints) -> None:
+def _turn_to_come(s: Ints, q: Ints, g: Ints, i: int) -> bool:
+    """Whether ``i`` has a turn still to come this round (and an action for it)."""
+    if s[i, S_ACTIONS] <= 0:
+        return False
+    for k in range(g[G_QH], g[G_QT]):  # noqa: SIM110 (numba: a plain loop)
+        if q[0, k] == i:
+            return True
+    return False
+
+
+def _critical(s: Ints, q: Ints, g: Ints, crit: Ints, t: int, ctl: Ints, script: Ints) -> None:
     """A damaging critical's effect, rolled on the table (d23, then the effect's
-    duration, which changes nothing here): knocked down, knocked out, decapitated."""
+    duration, which changes nothing here): knocked down (two rounds of turns getting
+    up, :func:`affray.rules.midian.state.knock_down`; a set weapon falls), knocked out,
+    decapitated."""
     face = die(crit.shape[0], ctl, script)
     if ctl[C_MODE] == 1:
         for _ in range(crit[face - 1, 1]):
             die(crit[face - 1, 2], ctl, script)
     effect = crit[face - 1, 0]
     if effect == KNOCKED_DOWN:
-        s[t, S_DOWN] = KNOCKED_DOWN_ROUNDS
+        s[t, S_DOWN] = KNOCKED_DOWN_ROUNDS + (0 if turn_to_come(s, q, g, t) else 1)
+        s[t, S_SET] = 0
     elif effect == KNOCKED_OUT and s[t, S_ALIVE] == 1:
         s[t, S_CONSCIOUS] = 0
     elif effect == DECAPITATED:
@@ -514,6 +527,7 @@ def _strike(
     p: Ints,
     s: Ints,
     e: Ints,
+    q: Ints,
     g: Ints,
     o: Ints,
     res: Ints,
@@ -553,7 +567,7 @@ def _strike(
     )  # fmt: skip
     s[i, S_FOCUS] = t
     if out[0] >= 19 and out[3] > 0 and o[O_CRITICALS] == 1:
-        critical(s, crit, t, ctl, script)
+        critical(s, q, g, crit, t, ctl, script)
     release_fallen(s, e, t)
 
 
@@ -589,20 +603,22 @@ def _melee(
     s[i, S_CLOSED] = 1
     s[t, S_CLOSED] = 1
     if not charging:
-        strike(p, s, e, g, o, res, values, cuts, dice, defence, bonus, crit, i, t, PLAIN,
+        strike(p, s, e, q, g, o, res, values, cuts, dice, defence, bonus, crit, i, t, PLAIN,
                 called, ctl, script, out)  # fmt: skip
         return
     s[i, S_CHARGED] = g[G_ROUND]
-    if s[t, S_SET] == 1:
+    if s[t, S_SET] == 1 and s[t, S_DOWN] == 0:
         set_first = p[t, P_REACH] > p[i, P_REACH]
         for k in range(2):
             if not (fighting(s, i) and fighting(s, t)):
                 break
+            if s[t if (k == 0) == set_first else i, S_DOWN] > 0:
+                continue  # knocked down by the first blow: no strike while getting up
             if (k == 0) == set_first:
-                strike(p, s, e, g, o, res, values, cuts, dice, defence, bonus, crit, t, i,
+                strike(p, s, e, q, g, o, res, values, cuts, dice, defence, bonus, crit, t, i,
                         SET_BLOW, 0, ctl, script, out)  # fmt: skip
             else:
-                strike(p, s, e, g, o, res, values, cuts, dice, defence, bonus, crit, i, t,
+                strike(p, s, e, q, g, o, res, values, cuts, dice, defence, bonus, crit, i, t,
                         CHARGE, called, ctl, script, out)  # fmt: skip
         s[t, S_SET] = 0
         turned_around(s, q, g, t)
@@ -611,14 +627,15 @@ def _melee(
             p[t, P_REACH] > p[i, P_REACH]
             and fighting(s, t)
             and s[t, S_ACTIONS] > 0
+            and s[t, S_DOWN] == 0
             and not defenceless(s, g, t)
         ):
             s[t, S_ACTIONS] -= 1
             take_turn_now(q, g, t)
-            strike(p, s, e, g, o, res, values, cuts, dice, defence, bonus, crit, t, i, PLAIN,
+            strike(p, s, e, q, g, o, res, values, cuts, dice, defence, bonus, crit, t, i, PLAIN,
                     0, ctl, script, out)  # fmt: skip
-        if fighting(s, i) and fighting(s, t):
-            strike(p, s, e, g, o, res, values, cuts, dice, defence, bonus, crit, i, t,
+        if fighting(s, i) and s[i, S_DOWN] == 0 and fighting(s, t):
+            strike(p, s, e, q, g, o, res, values, cuts, dice, defence, bonus, crit, i, t,
                     CHARGE, called, ctl, script, out)  # fmt: skip
     turned_around(s, q, g, i)
 
@@ -1173,7 +1190,8 @@ take_damage: Callable[[Ints, Ints, Ints, int, int, Ints, Ints], None] = _jit(_ta
 finish_damage: Callable[[int, int, int], int] = _jit(_finish_damage)
 hits: Callable[[int, int, int, int], bool] = _jit(_hits)
 attack: Callable[..., None] = _jit(_attack)
-critical: Callable[[Ints, Ints, int, Ints, Ints], None] = _jit(_critical)
+turn_to_come: Callable[[Ints, Ints, Ints, int], bool] = _jit(_turn_to_come)
+critical: Callable[[Ints, Ints, Ints, Ints, int, Ints, Ints], None] = _jit(_critical)
 strike: Callable[..., None] = _jit(_strike)
 melee: Callable[..., None] = _jit(_melee)
 shoot: Callable[..., None] = _jit(_shoot)

@@ -100,6 +100,7 @@ def _can_pre_empt(encounter: MidianEncounter, who: str, cid: str) -> bool:
         and encounter.combatant(who).side != encounter.combatant(cid).side
         and state.fighting
         and not state.held_by
+        and not state.down_rounds
         and state.pool.actions > 0
         and who in encounter.queue
     )

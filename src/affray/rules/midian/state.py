@@ -120,6 +120,17 @@ def foes_fighting(encounter: MidianEncounter, cid: str) -> list[str]:
     return [f.id for f in encounter.foes(cid) if encounter.states[f.id].fighting]
 
 
+def knock_down(encounter: MidianEncounter, cid: str) -> MidianEncounter:
+    """``cid`` is knocked down: "must spend 2 rounds getting back up". The rounds are
+    counted in turns lost: the rest of this round counts only if a turn of it is still
+    to come (knocked down after its last turn, it spends the next two rounds on the
+    ground). Fallen, its weapon is no longer set against a charge."""
+    state = encounter.states[cid]
+    to_come = cid in encounter.queue and state.pool.actions > 0
+    down = KNOCKED_DOWN_ROUNDS + (0 if to_come else 1)
+    return encounter.with_state(cid, replace(state, down_rounds=down, set_against_charge=False))
+
+
 def close_in(encounter: MidianEncounter, *cids: str) -> MidianEncounter:
     """``cids`` meet in melee: none of them has a run-up for a charge any more."""
     for cid in cids:

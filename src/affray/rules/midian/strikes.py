@@ -27,7 +27,6 @@ from affray.rules.midian.resolve import AttackOutcome, DefenceChooser, Situation
 from affray.rules.midian.retests import note_retests, retester
 from affray.rules.midian.situations import bodies_in_the_way, cover_penalty, strikes_obstacle
 from affray.rules.midian.state import (
-    KNOCKED_DOWN_ROUNDS,
     MidianAnswers,
     MidianEncounter,
     MidianOptions,
@@ -36,6 +35,7 @@ from affray.rules.midian.state import (
     close_in,
     defenceless,
     has_run_up,
+    knock_down,
     release_fallen,
 )
 from affray.rules.midian.topics import MidianTopic
@@ -91,7 +91,11 @@ def melee(
             cid, replace(encounter.states[cid], charged=encounter.round)
         )
     situation = Situation(charging=charging, called_shot=called, extra_attack=extra)
-    braced = charging and encounter.states[target].set_against_charge
+    braced = (
+        charging
+        and encounter.states[target].set_against_charge
+        and not encounter.states[target].down_rounds
+    )
     if not charging:
         encounter, more = strike(options, encounter, cid, target, answers, situation)
         return encounter, [*events, *more]
@@ -102,6 +106,8 @@ def melee(
         for blow in order:
             if not (encounter.states[cid].fighting and encounter.states[target].fighting):
                 break
+            if encounter.states[target if blow == "set" else cid].down_rounds:
+                continue  # knocked down by the first blow: no strike while getting up
             if blow == "set":
                 encounter, more = strike(
                     options, encounter, target, cid, answers, Situation(set_against_charge=True)
@@ -113,7 +119,8 @@ def melee(
     else:
         encounter, more = _meet_the_charge(options, encounter, cid, target, answers)
         events.extend(more)
-        if encounter.states[cid].fighting and encounter.states[target].fighting:
+        me = encounter.states[cid]
+        if me.fighting and not me.down_rounds and encounter.states[target].fighting:
             encounter, more = strike(options, encounter, cid, target, answers, situation)
             events.extend(more)
     # "Hit or miss, multiple attacks are generally precluded by having to turn around
@@ -141,7 +148,11 @@ def _meet_the_charge(
     them = encounter.states[target]
     longer = armed(encounter, target).weapon.reach > armed(encounter, cid).weapon.reach
     if not (
-        longer and them.fighting and them.pool.actions > 0 and not defenceless(encounter, target)
+        longer
+        and them.fighting
+        and them.pool.actions > 0
+        and not them.down_rounds  # nobody strikes first while getting up
+        and not defenceless(encounter, target)
     ):
         return encounter, []
     prompt = f"{cid} charges {target}, whose reach is longer: does {target} strike first?"
@@ -183,7 +194,8 @@ def both_weapons(
         )
 
     encounter, events = melee(options, encounter, cid, target, answers, extra=penalties(False))
-    if encounter.states[cid].fighting and encounter.states[target].fighting:
+    me = encounter.states[cid]
+    if me.fighting and not me.down_rounds and encounter.states[target].fighting:
         situation = Situation(extra_attack=penalties(True))
         encounter, more = strike(
             options, encounter, cid, target, answers, situation, weapon=off_hand
@@ -404,7 +416,7 @@ def critical(
     state = encounter.states[target]
     events: list[Event] = list(rolled)
     if effect is Critical.KNOCKED_DOWN:
-        state = replace(state, down_rounds=KNOCKED_DOWN_ROUNDS)
+        state = knock_down(encounter, target).states[target]
     elif effect is Critical.BLOW_TO_THE_JAW_OR_SKULL and state.health.alive:
         state = replace(state, health=replace(state.health, conscious=False))
         events.append(StatusChanged(target, "unconscious", "critical: blow to the jaw"))
@@ -442,7 +454,7 @@ def fumble(encounter: MidianEncounter, cid: str, answers: MidianAnswers) -> Midi
     natural = encounter.sheet(cid).weapon.encumbrance is Encumbrance.NONE
     if mishap is Mishap.TRIPPED or natural:  # fists cannot be dropped: a stumble
         mishap = Mishap.TRIPPED
-        state = replace(state, down_rounds=KNOCKED_DOWN_ROUNDS)
+        state = knock_down(encounter, cid).states[cid]
     else:
         state = replace(state, weapon_lost=True)
     event = StatusChanged(cid, "fumbled", mishap.value)
