@@ -856,7 +856,7 @@ def _legal(p: Ints, s: Ints, e: Ints, o: Ints, i: int, kind: int, t: int) -> boo
             and p[t, P_SIDE] == p[i, P_SIDE]
             and s[t, S_ALIVE] == 1
             and s[t, S_FLED] == 0
-            and s[t, S_SERIOUS] > 0
+            and (s[t, S_SERIOUS] > 0 or s[t, S_LIFE] < 0)  # serious wounds, or below 0
             and s[t, S_TENDED] == 0
         )
     if t < 0 or p[t, P_SIDE] == p[i, P_SIDE] or not fighting(s, t):

@@ -199,17 +199,24 @@ def disarmable(encounter: MidianEncounter, cid: str) -> bool:
     return not encounter.states[cid].weapon_lost and weapon.encumbrance is not Encumbrance.NONE
 
 
+def bleeds(health: Health) -> bool:
+    """Whether untended wounds bleed at the end of the round: serious wounds, or life
+    points below 0 ("If you receive treatment to your wounds, you stop taking additional
+    damage")."""
+    return (
+        health.alive and not health.tended and (health.serious_wounds > 0 or health.life_points < 0)
+    )
+
+
 def _bleeding(encounter: MidianEncounter, cid: str) -> list[str]:
-    """``cid`` and its allies still alive and on the field with untended serious wounds."""
+    """``cid`` and its allies still alive and on the field whose wounds bleed."""
     side = encounter.combatant(cid).side
     return [
         c.id
         for c in encounter.combatants
         if c.side == side
-        and encounter.states[c.id].health.alive
         and not encounter.states[c.id].fled
-        and encounter.states[c.id].health.serious_wounds > 0
-        and not encounter.states[c.id].health.tended
+        and bleeds(encounter.states[c.id].health)
     ]
 
 
