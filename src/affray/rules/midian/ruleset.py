@@ -33,6 +33,7 @@ from affray.rules.midian.actions import (
 from affray.rules.midian.character import Character, Encumbrance
 from affray.rules.midian.defence import DefencePool
 from affray.rules.midian.events import StatusChanged
+from affray.rules.midian.initiative import action_slots
 from affray.rules.midian.injury import Health, tend_wounds
 from affray.rules.midian.interrupts import interruptions
 from affray.rules.midian.resolve import Rules
@@ -249,13 +250,7 @@ def perform(
         case Flee():
             return _flee(encounter, cid)
         case Wait(target=str(other)):
-            state = encounter.states[cid]  # the action is not used up: it comes later
-            state = replace(
-                state,
-                pool=replace(state.pool, actions=state.pool.actions + 1),
-                waiting_for=other,
-            )
-            return encounter.with_state(cid, state).wait_for(cid, other), []
+            return wait(encounter, cid, other), []
         case TendWounds(target=str(target)):
             patient = encounter.states[target]
             health, events = tend_wounds(encounter.sheet(target), patient.health)
@@ -271,6 +266,61 @@ def perform(
         f"{action.label!r} is not a Midian action",
         hint="choose one of: " + ", ".join(a.label for a in legal_actions(options, encounter, cid)),
     )
+
+
+def upcoming(encounter: MidianEncounter, cid: str) -> list[int]:
+    """The initiative of each of ``cid``'s turns still to come this round, in order: the
+    last of its action slots (those before are taken; a waiter's initiative is the one
+    it waited down to)."""
+    slots = action_slots(encounter.states[cid].initiative)
+    count = encounter.queue.count(cid)
+    values = list(slots[max(0, len(slots) - count) :])
+    return [values[0]] * (count - len(values)) + values  # more turns than slots: a GM's
+
+
+def wait(encounter: MidianEncounter, cid: str, other: str) -> MidianEncounter:
+    """``cid`` holds its action until ``other`` (the next to act) has acted: "you
+    voluntarily lower your initiative one 'step' at a time until you use your action.
+    This may prevent you from having multiple attacks if you reduce your initiative
+    until it is 10 or lower." Its initiative becomes that of ``other``'s turn, and its
+    later turns fall with it (N - 10, N - 20, ... while positive): those now below 0
+    are lost, the rest move to their new places in the order."""
+    state = encounter.states[cid]
+    lowered = upcoming(encounter, other)[0]
+    keep = len(action_slots(lowered)) - 1  # later turns at the new initiative
+    later = encounter.queue.count(cid)
+    values = {c: upcoming(encounter, c) for c in set(encounter.queue) if c != cid}
+    seen: dict[str, int] = {}
+    others: list[tuple[str, int]] = []
+    for c in encounter.queue:
+        if c != cid:
+            others.append((c, values[c][seen.get(c, 0)]))
+            seen[c] = seen.get(c, 0) + 1
+    queue = [c for c, _ in others]
+    at = queue.index(other) + 1
+    queue.insert(at, cid)  # the waited turn, right after the one waited for
+    for k in range(1, min(keep, later) + 1):  # each later turn at its new initiative
+        value = lowered - 10 * k
+        place = at + 1
+        while place < len(queue) and _value_at(queue, others, place) >= value:
+            place += 1
+        queue.insert(place, cid)
+    actions = min(state.pool.actions + 1, 1 + keep)  # the waited action is not used up
+    state = replace(
+        state,
+        initiative=lowered,
+        pool=replace(state.pool, actions=actions),
+        waiting_for=other,
+    )
+    return encounter.with_state(cid, state).queued(tuple(queue))
+
+
+def _value_at(queue: list[str], others: list[tuple[str, int]], place: int) -> int:
+    """The initiative of the turn at ``place`` of ``queue`` (one of ``others``'s; a
+    waiter's own turns, already placed, count as the highest)."""
+    before = sum(1 for c in queue[:place] if c == queue[place])
+    mine = [v for c, v in others if c == queue[place]]
+    return mine[before] if before < len(mine) else 10**9
 
 
 def _set(state: MidianState) -> MidianState:
