@@ -27,7 +27,7 @@ from affray.dice import Dice, distribution
 from affray.errors import AffrayError
 from affray.rules.midian.attack import armour_class, attack_modifiers, over_twenty, roll_attack
 from affray.rules.midian.character import Character
-from affray.rules.midian.damage import damage_modifiers, finish_damage
+from affray.rules.midian.damage import damage_modifiers, finish_damage, striking_dice
 from affray.rules.midian.defence import (
     Defence,
     DefencePool,
@@ -176,9 +176,17 @@ def _damage(
     """What a blow that lands takes off, by points (as ``roll_damage`` carries the
     dice's total through doubling, resistance and reduction)."""
     weapon = attacker.weapon
-    bonus = total(damage_modifiers(attacker, weapon, over_20=over_20, penalty=penalty))
+    bonus = total(
+        damage_modifiers(
+            attacker,
+            weapon,
+            over_20=over_20,
+            penalty=penalty,
+            untrained_brawl=attacker.untrained_brawler,
+        )
+    )
     found: dict[int, Fraction] = defaultdict(Fraction)
-    for rolled, q in distribution(weapon.damage):
+    for rolled, q in distribution(striking_dice(attacker)):
         final, _, _ = finish_damage(
             max(rolled + bonus, 0), defender, weapon.type, critical=critical
         )

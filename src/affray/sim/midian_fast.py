@@ -13,7 +13,8 @@ for every duel still going:
   parries and blocks first, one that costs an action only when the AI would pay it
   (:func:`affray.rules.midian.tactics.worth_an_action`), an action spent that way
   taking the defender's last turn of the round;
-- damage doubled on a critical, resistance, reduction; hit points then life points;
+- damage doubled on a critical, resistance, reduction (an untrained brawler's bare
+  fists: the damage bonus only); hit points then life points;
   the Willpower check when hit points run out (once a fight, with the shock of the
   round's earlier blows), system shock at 0 life points or below; serious wounds;
 - at the end of the round bleeding, heroic armour's fatigue and system shock; a
@@ -25,7 +26,8 @@ for every duel still going:
 What the AI never does in a plain duel needs no modelling (waiting, interrupts,
 grappling, disarming, charges, stances other than normal, binding wounds). What a
 sheet can ask that this engine does not play (a ranged weapon, two weapons,
-regeneration) is refused with :class:`~affray.errors.NotModelledError`
+regeneration, an untrained brawler whose best defence would be a bare-hand parry,
+which hurts) is refused with :class:`~affray.errors.NotModelledError`
 (:func:`unsupported` lists it) and ``affray duel`` falls back to the reference engine.
 
 The constants of each side (attack, damage and initiative modifiers, armour class,
@@ -57,7 +59,7 @@ from affray.dice import Dice, distribution, roll
 from affray.errors import DiceLimitError, NotModelledError
 from affray.rules.midian.attack import armour_class, attack_modifiers
 from affray.rules.midian.character import Character
-from affray.rules.midian.damage import damage_modifiers
+from affray.rules.midian.damage import damage_modifiers, striking_dice
 from affray.rules.midian.defence import Cost, Defence, DefencePool, Stance, options
 from affray.rules.midian.equipment import armour_row
 from affray.rules.midian.initiative import initiative_modifiers
@@ -95,6 +97,9 @@ def unsupported(a: Character, b: Character) -> tuple[str, ...]:
             found.append(f"{sheet.name}'s two weapons")
         if sheet.regenerates:
             found.append(f"{sheet.name}'s regeneration")
+        best = options(sheet, DefencePool(1, 1, 1, Stance.NORMAL))
+        if sheet.untrained_brawler and best and best[0].kind is Defence.PARRY:
+            found.append(f"{sheet.name}'s bare-hand parries (they hurt)")
     return tuple(found)
 
 
@@ -142,7 +147,7 @@ class DuelSide:
             NotModelledError: its weapon's dice are too many for an exact distribution.
         """
         try:
-            dice = distribution(sheet.weapon.damage)
+            dice = distribution(striking_dice(sheet))
         except DiceLimitError:
             reason = f"{sheet.name}'s weapon dice ({sheet.weapon.damage}): too many to draw"
             raise NotModelledError(ENGINE, (reason,)) from None
@@ -169,8 +174,10 @@ class DuelSide:
             attack=total(
                 attack_modifiers(sheet, situational=situation_modifiers(sheet, Situation()))
             ),
-            damage=total(damage_modifiers(sheet, sheet.weapon)),
-            damage_dice=sheet.weapon.damage,
+            damage=total(
+                damage_modifiers(sheet, sheet.weapon, untrained_brawl=sheet.untrained_brawler)
+            ),
+            damage_dice=striking_dice(sheet),
             damage_values=dice.outcomes,
             damage_cut=cut,
             likely_damage=mean_damage(sheet),

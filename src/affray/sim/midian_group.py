@@ -32,7 +32,8 @@ goes"):
 - grapples (a touch attack that hurts and starts a hold), holds that squeeze at the
   end of each round after the first, breaking free (a Strength-or-Agility challenge);
   fleeing;
-- damage: resistance, reduction, hit points then life points, serious wounds, shock,
+- damage: an untrained brawler's bare fists (the damage bonus only), resistance,
+  reduction, hit points then life points, serious wounds, shock,
   the Willpower check (``willpower`` and ``willpower_shock`` options), system shock,
   bleeding, fatigue; the hit rule option.
 
@@ -40,10 +41,12 @@ Fights start where the cursor stands: a fresh encounter, or a table's fight betw
 turns (wounds, holds, engagements, whose turn it is and whether its bookkeeping is
 done, the round's turns still to come, the actions and free defences left), with the
 first action of the one whose turn it is given (``first``: attack, called shots,
-shoot, grapple, escape, flee, hold, keep hold, set, keep set, tend).
+shoot, grapple, escape, flee, hold, keep hold, set, keep set, tend: one with serious
+wounds or below 0 life points).
 
 What it refuses (:class:`~affray.errors.NotModelledError`, naming the combatant; the
-reference engine then plays): fumble effects, two weapons, regeneration, a stance
+reference engine then plays): fumble effects, two weapons, regeneration, an untrained
+brawler whose best defence would be a (hurting) bare-hand parry, a stance
 other than normal or ``defend_at`` (tactics or a table's state), a disarmer with a
 weapon, a lost weapon, a ranged weapon out of range, weapon dice too many for an exact
 distribution, a first action of another kind (disarm, wait, defend, both weapons),
@@ -76,7 +79,7 @@ from affray.errors import DiceLimitError, NotModelledError, RulesError
 from affray.rules.midian.attack import armour_class, attack_modifiers
 from affray.rules.midian.character import Character, Encumbrance
 from affray.rules.midian.criticals import EFFECTS, Critical
-from affray.rules.midian.damage import damage_modifiers
+from affray.rules.midian.damage import damage_modifiers, striking_dice
 from affray.rules.midian.defence import Cost, Defence, DefencePool, Stance, options
 from affray.rules.midian.equipment import armour_row
 from affray.rules.midian.initiative import initiative_modifiers
@@ -151,6 +154,8 @@ def refusals(
             found.append(f"{c.id}'s spare dodges")
         if state.weapon_lost:
             found.append(f"{c.id}'s lost weapon")
+        if sheet.untrained_brawler and _parries_bare_handed(sheet):
+            found.append(f"{c.id}'s bare-hand parries (they hurt)")
         try:
             distribution(sheet.weapon.damage)
         except DiceLimitError:
@@ -165,6 +170,14 @@ def refusals(
     if first is not None and cursor.phase(ruleset) is Phase.TURN and first[0] not in FIRST_ACTIONS:
         found.append(f"the first action {first[0]!r}")
     return tuple(found)
+
+
+def _parries_bare_handed(sheet: Character) -> bool:
+    """Whether the AI's best defence for ``sheet`` is ever a parry (for an untrained
+    brawler, a bare-hand parry that hurts; a dodge, at no penalty, always beats it)."""
+    pool = DefencePool(1, 1, 1, Stance.NORMAL)
+    found = options(sheet, pool)
+    return bool(found) and found[0].kind is Defence.PARRY
 
 
 def _range(sheet: Character, distance: int) -> int:
@@ -335,7 +348,7 @@ def midian_fast_fights(
     opts = ruleset.options
     figures = np.zeros((n, k.P_FIELDS), dtype=np.int64)
     resistance = np.zeros((n, n), dtype=np.int64)
-    tables = [[_Dice.of(c.sheet.weapon.damage), _Dice.of(_hold_dice(c.sheet))] for c in combatants]
+    tables = [[_Dice.of(striking_dice(c.sheet)), _Dice.of(_hold_dice(c.sheet))] for c in combatants]
     width = max(len(d.values) for row in tables for d in row)
     depth = max(max((len(d.dice) for row in tables for d in row), default=0), 1)
     values = np.zeros((n, 2, width), dtype=np.int64)
@@ -357,7 +370,9 @@ def midian_fast_fights(
         )
         row[k.P_INIT] = total(initiative_modifiers(sheet))
         row[k.P_ATK] = total(attack_modifiers(sheet))
-        row[k.P_DMG] = total(damage_modifiers(sheet, sheet.weapon))
+        row[k.P_DMG] = total(
+            damage_modifiers(sheet, sheet.weapon, untrained_brawl=sheet.untrained_brawler)
+        )
         row[k.P_AC] = armour_class(sheet)
         row[k.P_AC_RANGED] = armour_class(sheet, ranged=True)
         row[k.P_AC_TOUCH] = armour_class(sheet, touch=True)

@@ -202,3 +202,13 @@ class Character:
 
     def resistance(self, damage_type: str) -> int:
         return self.resistances.get(damage_type, 0)
+
+    @property
+    def untrained_brawler(self) -> bool:
+        """Whether it fights with bare hands it has no training with: a sheet without a
+        weapon (or one whose weapon is lost, :func:`affray.rules.midian.state.armed`).
+        "Those untrained in fighting hand-to-hand roll to attack using only their attack
+        bonuses from Agility & traits … but damage is only the strength bonus (if any).
+        Untrained brawlers use up an action to parry with their bare hands." Fists on a
+        sheet (a brawler's, with their skill and dice) are a trained fighter's."""
+        return self.weapon == UNARMED

@@ -59,6 +59,12 @@ def damage_modifiers(
     )
 
 
+def striking_dice(attacker: Character, *, untrained_brawl: bool = False) -> str:
+    """The dice ``attacker``'s blows roll: its weapon's, none for an untrained brawler
+    ("damage is only the strength bonus")."""
+    return "0" if untrained_brawl or attacker.untrained_brawler else attacker.weapon.damage
+
+
 @dataclass(frozen=True, slots=True)
 class DamageOutcome:
     event: DamageRolled

@@ -16,7 +16,6 @@ from dataclasses import dataclass, replace
 from enum import Enum, StrEnum
 
 from affray.dice import Dice
-from affray.errors import RulesError
 from affray.rules.midian.character import Character
 from affray.rules.midian.equipment import free_blocks, shield_block_modifiers
 from affray.rules.midian.events import DefenceRolled
@@ -221,10 +220,13 @@ def allowed_defences(
 
 
 def bare_hand_parry_damage(damage: int, damage_type: str) -> int:
-    """An untrained brawler's bare-hand parry still hurts, even when it works: 1 point
-    from a stabbing weapon, a quarter (rounded down) from a hacking or smashing one."""
+    """What an untrained brawler's bare-hand parry costs it even when it works ("Even on
+    a successful parry, stabbing weapons do 1 point of damage, and hacking or smashing
+    weapons do 1/4th damage (round down)"), from ``damage``, what the blow would have
+    done (after resistance and reduction): 1 point of a stabbing blow, a quarter of any
+    other (rounded down); never more than the blow would have done."""
+    if damage <= 0:
+        return 0
     if damage_type == "stabbing":
         return 1
-    if damage_type in ("hacking", "smashing"):
-        return damage // 4
-    raise RulesError(f"bare hands cannot parry {damage_type} damage")
+    return damage // 4

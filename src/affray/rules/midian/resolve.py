@@ -24,7 +24,7 @@ from affray.rules.midian.attack import (
     roll_attack,
 )
 from affray.rules.midian.character import Character
-from affray.rules.midian.damage import damage_modifiers, roll_damage
+from affray.rules.midian.damage import damage_modifiers, roll_damage, striking_dice
 from affray.rules.midian.defence import (
     DEFENSIVE_ATTACK,
     Choice,
@@ -32,6 +32,7 @@ from affray.rules.midian.defence import (
     DefencePool,
     Stance,
     allowed_defences,
+    bare_hand_parry_damage,
     evaded,
     options,
     roll_defence,
@@ -177,11 +178,12 @@ def resolve_attack(
     ``attack_retest`` the attacker's after a missed attack roll (the last roll counts),
     ``retest`` the defender's after a failed Willpower check or system shock roll."""
     pool = pool or DefencePool.fresh(defender, stance=situation.defender_stance)
+    brawl = situation.untrained_brawl or attacker.untrained_brawler
     modifiers = attack_modifiers(
         attacker,
         penalty=attacker_penalty,
         situational=situation_modifiers(attacker, situation),
-        unarmed_untrained=situation.untrained_brawl,
+        unarmed_untrained=brawl,
     )
     target = armour_class(
         defender,
@@ -201,6 +203,7 @@ def resolve_attack(
             break
         events.append(RetestUsed(attacker.name, spent, RollKind.ATTACK.value))
     defended = False
+    bare_hands = False
     if attack.hit and defend:
         allowed = allowed_defences(
             critical=attack.critical,
@@ -223,6 +226,53 @@ def resolve_attack(
                 events.append(defence)
                 pool = spend(pool, choice)
                 defended = defence.success
+                bare_hands = choice.kind is Defence.PARRY and defender.untrained_brawler
+    damage_mods = damage_modifiers(
+        attacker,
+        attacker.weapon,
+        over_20=over_twenty(attack.total),
+        penalty=attacker_penalty,
+        extra=situation.extra_damage,
+        untrained_brawl=brawl,
+    )
+    multiplier = 2 if (situation.charging or situation.set_against_charge) else 1
+    if defended and bare_hands:  # the parry works, but the hand in the way is hurt
+        blow = roll_damage(
+            attacker,
+            defender,
+            dice,
+            critical=False,
+            modifiers=damage_mods,
+            damage_dice=striking_dice(attacker, untrained_brawl=brawl),
+            multiplier=multiplier,
+        )
+        hurt = bare_hand_parry_damage(blow.final, attacker.weapon.type)
+        events.append(blow.event)
+        injury = take_damage(
+            defender,
+            health,
+            hurt,
+            dice,
+            source=f"a bare-hand parry of {attacker.name}'s {attacker.weapon.name.lower()}",
+            willpower=rules.willpower,
+            retest=retest,
+            willpower_shock=rules.willpower_shock,
+        )
+        events.extend(injury.events)
+        health = injury.health
+        return AttackOutcome(
+            attack.die.face,
+            attack.total,
+            attack.hit,
+            attack.critical,
+            attack.fumble,
+            True,
+            blow.rolled,
+            hurt,
+            health,
+            pool,
+            tuple(events),
+        )
     if not attack.hit or defended:
         return AttackOutcome(
             attack.die.face,
@@ -242,16 +292,9 @@ def resolve_attack(
         defender,
         dice,
         critical=attack.critical,
-        modifiers=damage_modifiers(
-            attacker,
-            attacker.weapon,
-            over_20=over_twenty(attack.total),
-            penalty=attacker_penalty,
-            extra=situation.extra_damage,
-            untrained_brawl=situation.untrained_brawl,
-        ),
-        damage_dice="0" if situation.untrained_brawl else None,
-        multiplier=2 if (situation.charging or situation.set_against_charge) else 1,
+        modifiers=damage_mods,
+        damage_dice=striking_dice(attacker, untrained_brawl=brawl),
+        multiplier=multiplier,
     )
     events.append(damage.event)
     injury = take_damage(

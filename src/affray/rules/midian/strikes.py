@@ -233,7 +233,7 @@ def attack_roll(
     them = encounter.states[target]
     outcome = resolve_attack(
         attacker,
-        encounter.sheet(target),
+        armed(encounter, target),  # disarmed, it parries with bare hands
         them.health,
         answers.dice,
         situation=situation,

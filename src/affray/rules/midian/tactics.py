@@ -22,6 +22,7 @@ from affray.rules.midian.actions import (
     SetAgainstCharge,
 )
 from affray.rules.midian.character import Character
+from affray.rules.midian.damage import striking_dice
 from affray.rules.midian.defence import Choice, Cost, Stance
 from affray.rules.midian.ruleset import MidianRuleset, disarmable
 from affray.rules.midian.state import (
@@ -172,6 +173,6 @@ def likely_damage(encounter: MidianEncounter, attacker: str) -> float:
 
 
 def mean_damage(sheet: Character) -> float:
-    """The mean of a sheet's weapon dice (by linearity: no distribution needed) plus
-    its damage bonus."""
-    return float(mean(sheet.weapon.damage)) + sheet.damage_bonus
+    """The mean of a sheet's weapon dice (by linearity: no distribution needed; none for
+    an untrained brawler) plus its damage bonus."""
+    return float(mean(striking_dice(sheet))) + sheet.damage_bonus
