@@ -460,7 +460,7 @@ def hazard_command(
 
     A fall (dice per 10 ft by surface; a crushing save at half the feet halves it)
     or a round of fire (3d6; a fire save at the damage, or the cumulative damage,
-    halves it).
+    halves it; then the sheet's fire resistance, 100% or more immune).
 
     Dice order: the damage dice, then the d20 save.
     """
@@ -482,6 +482,7 @@ def hazard_command(
         "rolled": result.rolled,
         "save_target": result.save.target if result.save else None,
         "saved": result.save.success if result.save else None,
+        "resisted": result.resisted,
         "damage": result.taken,
     }
     if as_json:
@@ -490,7 +491,10 @@ def hazard_command(
     if result.save is not None:
         _print_events([result.save])
     faces = ",".join(str(d.face) for d in result.dice)
-    click.echo(f"{character.name}: {kind} [{faces}] = {result.rolled} → {result.taken} damage")
+    resisted = f", {result.resisted} resisted" if result.resisted else ""
+    click.echo(
+        f"{character.name}: {kind} [{faces}] = {result.rolled}{resisted} → {result.taken} damage"
+    )
 
 
 @midian.command("critical")

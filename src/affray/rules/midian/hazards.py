@@ -12,8 +12,11 @@
 - Torches: 1d4 + the damage bonus, smashing, +2 for the flame; flaming arrows
   +2. The flame adds to the total, not as a separate attack.
 
-Halving rounds down. Hazard damage is not an attack: armour's reduction and
-resistances do not apply unless the game master says so.
+Halving rounds down. Hazard damage is not an attack: damage reduction (which the
+chapter gives against "all attacks") does not apply unless the game master says so.
+A resistance to the hazard's type of damage does: fire resistance removes its
+percentage (rounded up) of a burn after the save, and 100% or more is immunity
+("completely immune to that type of damage").
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from affray.dice import Dice, DieRoll, roll
 from affray.errors import RulesError
 from affray.rules.midian.character import Character, Encumbrance, Weapon
 from affray.rules.midian.checks import SaveType, saving_throw
+from affray.rules.midian.damage import resist
 from affray.rules.midian.events import SaveRolled
 from affray.rules.midian.modifiers import Modifier
 
@@ -35,12 +39,13 @@ FLAME = 2
 
 @dataclass(frozen=True, slots=True)
 class HazardDamage:
-    """Damage rolled, the save (if any), and what is taken."""
+    """Damage rolled, the save (if any), what the resistance removed, and what is taken."""
 
     dice: tuple[DieRoll, ...]
     rolled: int
     save: SaveRolled | None
     taken: int
+    resisted: int = 0
 
 
 def fall(
@@ -77,12 +82,15 @@ def burn(
     save_modifiers: tuple[Modifier, ...] = (),
 ) -> HazardDamage:
     """One round in flames: 3d6, halved by a save against fire at or above the damage,
-    or, in continuous contact, the cumulative damage (``earlier`` + this round's)."""
+    or, in continuous contact, the cumulative damage (``earlier`` + this round's); then
+    the character's fire resistance (100% or more: immune). The save is rolled even by
+    the immune (the dice keep their order; the clothing still saves)."""
     result = roll(FIRE_DICE, dice, f"{character.name} burns")
     target = result.total + (earlier if continuous else 0)
     save = saving_throw(character, SaveType.FIRE, target, dice, modifiers=save_modifiers)
-    taken = result.total // 2 if save.success else result.total
-    return HazardDamage(result.rolls, result.total, save, taken)
+    halved = result.total // 2 if save.success else result.total
+    taken, resisted = resist(halved, character.resistance("fire"))
+    return HazardDamage(result.rolls, result.total, save, taken, resisted)
 
 
 def catches_fire(
