@@ -346,7 +346,7 @@ def test_another_rule_system_is_not_modelled() -> None:
         exact_limit(setup.ruleset, Cursor(setup.encounter, setup.max_rounds), setup.tactics)
 
 
-def test_listed_order_of_two_against_two_runs_and_shuffled_answers_or_names_its_limit(
+def test_two_against_two_runs_in_listed_and_shuffled_order(
     tmp_path: Path,
 ) -> None:
     for order in (TurnOrder.LISTED.value, TurnOrder.SHUFFLED.value):
@@ -359,9 +359,92 @@ def test_listed_order_of_two_against_two_runs_and_shuffled_answers_or_names_its_
             ],
             order=order,
         )
-        if order == TurnOrder.SHUFFLED.value:
-            with pytest.raises(RulesError, match="over the limit of"):
-                _exact(path)
-            continue
         odds = _exact(path)
         assert sum(odds.p_wins.values()) + odds.p_draw == pytest.approx(1.0, abs=1e-12)
+
+
+# -- 2 against 2 with 3d10 hit dice, and the two sweeps --------------------------------------
+
+
+def test_the_compiled_and_numpy_sweeps_agree(tmp_path: Path) -> None:
+    """The kernel's blocks (a DAG and the round states' loop) against the numpy sweep's
+    dense solves, on every component (probability, rounds, bounds)."""
+    from affray.odds import encounter_exact as chain
+
+    for order in (TurnOrder.LISTED.value, TurnOrder.SHUFFLED.value):
+        path = _file(
+            tmp_path,
+            f"s{order}",
+            [
+                ("A", ["sellsword.toml", "goblin.toml"], "weakest"),
+                ("B", ["spearman.toml"], "focus"),
+            ],
+            order=order,
+        )
+        setup = load_encounter(path)
+        cursor = Cursor(setup.encounter, setup.max_rounds)
+        found = []
+        for kernel in (True, False):
+            plan = chain._plan(setup.ruleset, cursor, setup.tactics)
+            bounds = [chain._z_limit(plan) ** f for f in chain.BOUND_EXPONENTS]
+            found.append(chain._sweep(plan, bounds, kernel=kernel))
+        compiled, dense = found
+        assert compiled[:, :2] == pytest.approx(dense[:, :2], abs=1e-12)
+        assert compiled[:, 2:] == pytest.approx(dense[:, 2:], rel=1e-9)
+
+
+@pytest.mark.parametrize("order", [TurnOrder.LISTED.value])
+def test_two_knights_against_an_ogre_and_a_sellsword_agree_with_the_fast_engine(
+    tmp_path: Path, order: str
+) -> None:
+    path = _file(
+        tmp_path,
+        f"k{order}",
+        [
+            ("K", ["knight.json", "knight.json"], "nearest"),
+            ("O", ["ogre.toml", "sellsword.toml"], "weakest"),
+        ],
+        order=order,
+    )
+    began = time.process_time()
+    odds = _exact(path)
+    assert time.process_time() - began < 10  # under 1 s on a quiet machine
+    n = 200_000
+    sim = simulate_fights(encounter_file(path), n, seed=1)
+    for side, p in odds.p_wins.items():
+        sigma = math.sqrt(max(p * (1 - p), 1e-4) / n)
+        assert abs(sim.p_wins(side) - p) < 4 * sigma
+    for cid, p in odds.p_standing.items():
+        sigma = math.sqrt(max(p * (1 - p), 1e-4) / n)
+        assert abs(sim.p_standing(cid) - p) < 4 * sigma
+    spread = math.sqrt(
+        sum(c * (r - sim.totals.mean_rounds) ** 2 for r, c in sim.totals.rounds.items()) / n
+    )
+    assert abs(sim.totals.mean_rounds - odds.mean_rounds) < 4 * spread / math.sqrt(n) + 1e-9
+
+
+def test_the_ford_is_answered(tmp_path: Path) -> None:
+    odds = _exact(EXAMPLES / "encounters" / "ford.toml")
+    assert odds.method == "sweep"
+    n = 200_000
+    sim = simulate_fights(encounter_file(EXAMPLES / "encounters" / "ford.toml"), n, seed=1)
+    for side, p in odds.p_wins.items():
+        sigma = math.sqrt(max(p * (1 - p), 1e-4) / n)
+        assert abs(sim.p_wins(side) - p) < 4 * sigma
+
+
+def test_a_fight_that_lasts_to_its_cap_past_the_push_is_refused_at_once(tmp_path: Path) -> None:
+    """Four knights fight some 45 rounds: the cap of 100 matters, and pushing 900,000
+    cells round by round is past the limit."""
+    path = _file(
+        tmp_path,
+        "knights",
+        [
+            ("A", ["knight.json", "knight.json"], "nearest"),
+            ("B", ["knight.json", "knight.json"], "focus"),
+        ],
+    )
+    began = time.process_time()
+    with pytest.raises(RulesError, match="round by round"):
+        _exact(path)
+    assert time.process_time() - began < 10

@@ -27,30 +27,37 @@ Decisions:
   hit-dice total), so the cells of the wounds grid with the same answers to those
   comparisons (a *code*) share one decision at every state.
 - Wounds never decrease, so for each family the chain is a DAG of *blocks* (one per
-  vector of wounds) swept in order of total wounds, with numpy over every block of a
-  total at once; inside a block only misses, wound-less hits and moves of the
-  engagements and of the turn move the chain, and those loops are solved once per
-  distinct set of decisions, ``(I - Q)^-1``. Families are swept from the largest down
-  (a fall only leaves a smaller family). Floats throughout (as ``affray duel --exact``
-  reports): the answers agree with the exact duel fractions to about 1e-12.
-- Rounds: every new round multiplies a path's weight by ``z``. With ``z = 1 + ih``
-  (complex step, ``h = 1e-20``) the real part is the probability and the imaginary part
-  over ``h`` is the expected number of rounds begun, exactly to float precision.
+  vector of wounds); a block's cells are swept after every cell that leads into them
+  (in order of flat index by the compiled kernel of :mod:`affray.odds.encounter_kernel`,
+  cell by cell, skipping cells no mass reaches; without numba, with numpy over every
+  block of a total of wounds at once). Inside a block only misses, wound-less hits and
+  moves of the engagements and of the turn move the chain: the moves that begin no
+  round shorten the queue (a DAG, ``N = (I - Q_plain)^-1``), those that begin one lead
+  to the few *round states* (a full queue), whose loop is solved once per distinct set
+  of decisions. Families are swept from the largest down (a fall only leaves a
+  smaller family). Floats throughout (as ``affray duel --exact`` reports), outcomes
+  summed with Neumaier's compensation: the answers agree with the exact duel
+  fractions to about 1e-12.
+- Rounds: every new round multiplies a path's weight by ``z``. The sweep carries the
+  probability and, as a second real component, its derivative in ``z`` at 1 (the
+  same linear recursion differentiated: ``E[N; outcome]``, ``N`` the rounds begun).
 - A loop from which no wound and no flight can ever come (nobody can hurt anybody
   any more) is a *trap*: such a fight runs to the round cap and is a draw at
   ``max_rounds`` rounds, exactly.
 - The round cap otherwise: the sweep ignores it. With real ``z > 1`` the same sweep
-  gives ``E[z^N]`` (``N``: rounds begun), so P(the fight outlasts the cap) is at most
-  ``E[z^N] / z^(cap+1)`` (Chernoff; the best of a few ``z``), and the error of the
-  mean rounds at most that over ``1 - 1/z``. When those bounds are under
+  (two more components) gives ``E[z^N]``, so P(the fight outlasts the cap) is at most
+  ``E[z^N] / z^(cap+1)`` (Chernoff; the better of two ``z``, powers of the largest at
+  which the loops converge, ``1 / radius`` of the round states' loop), and the error
+  of the mean rounds at most that over ``1 - 1/z``. When those bounds are under
   :data:`CAP_TOLERANCE` the sweep's answer stands; otherwise (a fight near its cap, or
   fights that can last as long as the cap) the fight is pushed forward turn by turn
   with the round counted, to the cap (:func:`_forward`), within :data:`FORWARD_BUDGET`
-  states, else refused.
+  states, else refused (at once when the states the sweep reached say so).
 
 Limits (refused at once by :func:`exact_limit`): at most :data:`MAX_COMBATANTS`
-combatants fighting, and a sweep of at most :data:`WORK_BUDGET` steps (cells of the
-wounds grids times states within a block, squared: the cost of the block solves).
+combatants fighting, a wounds grid of at most :data:`MAX_CELLS` cells, and a sweep of
+at most :data:`WORK_BUDGET` steps (:func:`_work`: every cell of the wounds grids times
+the multiply-adds of a block).
 """
 
 from __future__ import annotations
@@ -89,13 +96,20 @@ __all__ = [
 MAX_COMBATANTS = 5
 """Combatants still fighting an exact encounter may have (the wounds grid has one axis
 each)."""
-WORK_BUDGET = 20_000_000
-"""Steps the sweep may take: for each family, cells of its wounds grid times its states
-within a block, squared (the block solves). Measured about 3-4 million a second on one
-core (2 against 2 with 3d10 hit dice is some 7*10^7-1.4*10^8 steps, 20-50 s: refused),
-so this keeps an answer within about 10 s."""
-FORWARD_BUDGET = 3_000_000
-"""States the turn-by-turn push to the round cap may visit (a few seconds)."""
+WORK_BUDGET = 1_500_000_000
+"""Steps the sweep may take (:func:`_work`: cells of each family's wounds grid times the
+multiply-adds of one block). The compiled sweep takes some 4*10^8 (a shuffled order,
+where the round states' loop weighs most) to 1.5*10^9 (listed order) steps a second on
+one core, so this keeps an answer within a few seconds (2 against 2 with 3d10 hit dice:
+some 2.6*10^8 steps in listed order, 5*10^9 shuffled, refused)."""
+NUMPY_SLOWER = 8
+"""How much slower a step of the numpy sweep (no numba) is than a compiled one."""
+FORWARD_BUDGET = 300_000
+"""States the turn-by-turn push to the round cap may visit (Python: some 50,000 a
+second, so a few seconds)."""
+FORWARD_LAYERS = 30
+"""Rounds in which the push is taken to meet each state the sweep reached, to refuse at
+once (after the sweep) a push past :data:`FORWARD_BUDGET`."""
 CAP_TOLERANCE = 1e-13
 """The weight of fights outlasting the cap below which the sweep's answer stands."""
 
@@ -789,6 +803,8 @@ class _Plan:
     pieces: dict[Family, _Pieces] = field(default_factory=dict)
     outcomes: list[tuple[int | None, Family, bool]] = field(default_factory=list)
     decided: ExactFightOdds | None = None
+    reached: int = 0
+    """States (cells and states within a block) the sweep's mass entered."""
 
     def outcome(self, dest: Dest, capped: bool = False) -> int:
         return self.number((dest[1], dest[2], capped))
@@ -964,8 +980,26 @@ def _limit_of(plan: _Plan) -> ExactLimit:
         combatants=max((len(f.members) for f in fams), default=0),
         families=len(plan.fams),
         states=sum(len(f.shapes) for f in fams),
-        work=sum(f.cells * len(f.shapes) ** 2 for f in fams),
+        work=sum(_work(f, plan.pieces[family]) for family, f in plan.fams.items()),
     )
+
+
+def _work(fam: _Fam, pieces: _Pieces, comps: int = 2 + len(BOUND_EXPONENTS)) -> int:
+    """The sweep's steps for one family: its cells times the multiply-adds of a block.
+    Compiled: the states, the moves inside a block (the DAG twice), the ways out and
+    the round states' loop (``R x R``, dense); numpy: the dense solve (``S x S``) and
+    the ways out, dense, plus a fixed cost per diagonal (a weight of
+    :data:`NUMPY_SLOWER` brings the two to one clock)."""
+    size = len(fam.shapes)
+    rounds = pieces.round_states.size
+    if compiled():
+        moves = 2 * int(np.count_nonzero(fam.q_plain)) + int(np.count_nonzero(fam.q_round))
+        ways = sum(int(np.count_nonzero((ch.plain != 0) | (ch.fresh != 0))) for ch in fam.channels)
+        per_cell = comps * (size + moves + ways) + (2 * comps - 3) * rounds * rounds
+        return fam.cells * per_cell
+    ways = sum(ch.rows.size * ch.cols.size for ch in fam.channels)
+    per_cell = comps * (size * size + fam.decisions + ways)
+    return NUMPY_SLOWER * fam.cells * per_cell
 
 
 def _plan(
@@ -1164,6 +1198,7 @@ def _sweep(plan: _Plan, bounds: Sequence[float], kernel: bool | None = None) -> 
             _sweep_kernel(plan, buffer, family, pieces, loops, bounds, out, trap)
         else:
             _sweep_numpy(plan, buffer, family, pieces, loops, bounds, out, trap)
+        plan.reached += int(np.count_nonzero(buffer.view(plan, family)[:, 0]))
     return out
 
 
@@ -1390,12 +1425,7 @@ def _forward(plan: _Plan) -> dict[tuple[int | None, Family, bool], tuple[float, 
             for state, mass in pending.items():
                 visited += 1
                 if visited > FORWARD_BUDGET:
-                    raise RulesError(
-                        f"this fight may last to its cap of {game.max_rounds} rounds, and "
-                        f"its exact odds round by round would visit more than "
-                        f"{FORWARD_BUDGET:,} states",
-                        hint="simulate it instead: affray fight ENCOUNTER -n 100000",
-                    )
+                    raise _too_long(game.max_rounds)
                 moves = turns.get(state)
                 family, shape, wounds = state
                 if moves is None:
@@ -1420,6 +1450,14 @@ def _forward(plan: _Plan) -> dict[tuple[int | None, Family, bool], tuple[float, 
                         layer[there] = layer.get(there, 0.0) + p
             pending = later
     return result
+
+
+def _too_long(cap: int) -> RulesError:
+    return RulesError(
+        f"this fight may last to its cap of {cap} rounds, and its exact odds round by "
+        f"round would visit more than {FORWARD_BUDGET:,} states",
+        hint="simulate it instead: affray fight ENCOUNTER -n 100000",
+    )
 
 
 # -- the door ---------------------------------------------------------------------------------
@@ -1474,6 +1512,8 @@ def exact_fight(
         }
         method = "sweep"
     else:
+        if plan.reached * min(plan.n_cap, FORWARD_LAYERS) > FORWARD_BUDGET:
+            raise _too_long(game.max_rounds)
         result = _forward(plan)
         method = "rounds"
     return _answer(game, result, method, states)

@@ -157,6 +157,13 @@ def sweep_family(
                     a[k, col] += y[k, s] * w
         r[:, :] = 0.0
         for i in range(rounds):
+            nothing = True
+            for k in range(comps):
+                if a[k, i] != 0.0:
+                    nothing = False
+                    break
+            if nothing:
+                continue
             for j in range(rounds):
                 g0 = gmat[g, 0, i, j]
                 r[0, j] += a[0, i] * g0

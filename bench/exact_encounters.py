@@ -1,0 +1,142 @@
+"""Exact odds of small MST-2 encounters: time per fight, from a fresh encounter and
+from a table state.
+
+Targets (issue 22, items 3 and 4): 2-vs-2 fighters of up to 3d10 hit dice under 1 s;
+1-vs-1 from a table state under 10 ms. Prints the best of several runs (process time:
+the machine is shared) for 1v1, 2v1, 2v2 in listed and shuffled order, and a 1v1 in
+the middle of a fight, and how long a fight past the limits takes to be refused.
+Whether the sweep ran compiled (numba) is said first: without numba it is slower.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from affray.encounter import Combatant, Cursor, Encounter
+from affray.encounter.model import pair
+from affray.errors import RulesError
+from affray.odds.encounter_exact import exact_fight
+from affray.odds.encounter_kernel import compiled
+from affray.rules.mst2.ruleset import Mst2Ruleset
+from affray.rules.mst2.state import FighterState
+from affray.sheets import load_encounter, load_sheet
+
+ROOT = Path(__file__).resolve().parent.parent
+MST2 = ROOT / "examples" / "mst2"
+FORD = ROOT / "examples" / "encounters" / "ford.toml"
+
+
+def _file(folder: Path, name: str, sides: list[tuple[str, list[str], str]], order: str) -> Path:
+    lines = ['system = "mst2"', f'order = "{order}"']
+    for side, members, tactics in sides:
+        listed = ", ".join(f'"{MST2 / m}"' for m in members)
+        lines += ["[[sides]]", f'name = "{side}"', f'tactics = "{tactics}"']
+        lines.append(f"members = [{listed}]")
+    path = folder / f"{name}-{order}.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def _fresh(path: Path) -> Callable[[], object]:
+    setup = load_encounter(path)
+    cursor = Cursor(setup.encounter, setup.max_rounds)
+    return lambda: exact_fight(setup.ruleset, cursor, setup.tactics)
+
+
+def _mid_fight() -> Callable[[], object]:
+    """A knight with 7 wounds against an ogre with 4, engaged, round 6 of 100, the
+    ogre's turn (the knight has acted)."""
+    knight, ogre = load_sheet(MST2 / "knight.json"), load_sheet(MST2 / "ogre.toml")
+    encounter: Encounter[Any, Any] = Encounter(
+        (Combatant("Knight", "K", knight), Combatant("Ogre", "O", ogre)),
+        {"Knight": FighterState(7), "Ogre": FighterState(4)},
+        {pair("Knight", "Ogre"): "mid"},
+        round=6,
+        queue=(),
+    )
+    cursor: Cursor[Any, Any] = Cursor(
+        encounter, 100, started=True, order=("Knight", "Ogre"), current="Ogre"
+    )
+    return lambda: exact_fight(Mst2Ruleset(), cursor, {})
+
+
+def _best_ms(work: Callable[[], object], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.process_time()
+        work()
+        times.append(time.process_time() - start)
+    return min(times) * 1000
+
+
+def measure(folder: Path, say: Callable[[str], None] = print) -> dict[str, float]:
+    """Time every case and print a line for each, in this one run."""
+    say(f"== Exact MST-2 encounters (best of several runs; compiled sweep: {compiled()})")
+    knights_ogre = [("K", ["knight.json"], "nearest"), ("O", ["ogre.toml"], "weakest")]
+    two_one = [("K", ["knight.json", "knight.json"], "nearest"), ("O", ["ogre.toml"], "weakest")]
+    two_two = [
+        ("K", ["knight.json", "knight.json"], "nearest"),
+        ("O", ["ogre.toml", "sellsword.toml"], "weakest"),
+    ]
+    ford_shuffled = folder / "ford-shuffled.toml"
+    text = FORD.read_text().replace("../mst2/", f"{MST2}/")
+    ford_shuffled.write_text(text.replace('system = "mst2"', 'system = "mst2"\norder = "shuffled"'))
+    cases: list[tuple[str, Callable[[], object], int, float]] = [
+        ("1v1 knight vs ogre, fresh", _fresh(_file(folder, "ko", knights_ogre, "listed")), 9, 10),
+        ("1v1 knight vs ogre, mid-fight table", _mid_fight(), 9, 10),
+        ("2v1 two knights vs ogre", _fresh(_file(folder, "kko", two_one, "listed")), 5, 1000),
+        (
+            "2v2 knights vs ogre+sellsword, listed",
+            _fresh(_file(folder, "kkos", two_two, "listed")),
+            3,
+            1000,
+        ),
+        (
+            "2v2 knights vs ogre+sellsword, shuffled",
+            _fresh(_file(folder, "kkos", two_two, "shuffled")),
+            1,
+            1000,
+        ),
+        ("2v2 the ford (examples), listed", _fresh(FORD), 3, 1000),
+        ("2v2 the ford, shuffled", _fresh(ford_shuffled), 1, 1000),
+    ]
+    figures = {}
+    for label, work, runs, target in cases:
+        start = time.process_time()
+        try:
+            work()  # loads the compiled kernel from its cache (or compiles it, once)
+        except RulesError as error:
+            ms = (time.process_time() - start) * 1000
+            say(f"  {label:42s} {ms:9.1f} ms: refused, {str(error).splitlines()[0][:60]}...")
+            continue
+        ms = _best_ms(work, runs)
+        figures[label] = ms
+        say(f"  {label:42s} {ms:9.1f} ms ({ms / target:.2f} of {target:g} ms)")
+    four = [
+        ("A", ["knight.json", "knight.json"], "nearest"),
+        ("B", ["knight.json", "knight.json"], "focus"),
+    ]
+    refused = _fresh(_file(folder, "kkkk", four, "listed"))
+    start = time.process_time()
+    try:
+        refused()
+        say("  2v2 four knights: answered")
+    except RulesError as error:
+        ms = (time.process_time() - start) * 1000
+        figures["four knights refused"] = ms
+        say(f"  {'2v2 four knights (refused)':42s} {ms:9.1f} ms: {str(error).splitlines()[0]}")
+    return figures
+
+
+def main() -> None:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        measure(Path(folder))
+
+
+if __name__ == "__main__":
+    main()
