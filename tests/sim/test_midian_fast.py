@@ -88,7 +88,8 @@ def test_plays_every_duel_as_the_reference_engine_does_with_the_same_dice(
     reference, rolled = reference_duels(a, b, range(SEEDS), cap)
     model = MidianDuelModel.of(a, b, cap)
     streams = [RandomDice(seed, record=True) for seed in range(SEEDS)]
-    fast = play(model, DiceRoller(list(streams), (a.weapon.damage, b.weapon.damage)), SEEDS)
+    dice = (model.sides[0].damage_dice, model.sides[1].damage_dice)  # bare fists: none
+    fast = play(model, DiceRoller(list(streams), dice), SEEDS)
     assert fast == reference
     if model.can_hurt(0) or model.can_hurt(1):  # otherwise no die is needed to know
         assert [dice.recorded for dice in streams] == rolled
