@@ -9,7 +9,13 @@ from pathlib import Path
 import affray
 
 SRC = Path(affray.__file__).resolve().parent
-OWN_FACES = {"cli/mst2_commands.py", "cli/midian_commands.py"}
+OWN_FACES = {
+    "cli/mst2_commands.py",
+    "cli/midian_commands.py",
+    # MST-2's own exact chain of encounters: it refuses what is not MST-2 at its door
+    # (issue 27 moves every system's modules into the system's own package)
+    "odds/encounter_exact.py",
+}
 SYSTEM_CLASSES = {"Fighter", "Character", "Mst2Ruleset", "MidianRuleset"}
 
 

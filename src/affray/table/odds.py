@@ -247,7 +247,7 @@ def default_fights(rules: Rules, state: TableState) -> int:
     return 1_000 if _fast(from_state(rules, state)) is None else 20_000
 
 
-WEB_WORK = 1_000_000
+WEB_WORK = 150_000_000
 """The largest exact chain (its steps, :func:`exact_odds`) the web's quick odds work out
 (a few tenths of a second); past it, the fast engine simulates."""
 
