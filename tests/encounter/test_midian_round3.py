@@ -208,7 +208,7 @@ def test_waiting_from_15_to_7_loses_the_action_at_5() -> None:
     encounter, rules = waiting_round({"X": 15, "Y": 7}, ("Y", "X"))
     after, _ = rules.perform(encounter, "X", Wait("Y"), ScriptedDice([]))
     assert after.queue == ("Y", "X")  # the turn at 5 is gone
-    assert after.states["X"].pool.actions == 1 and after.states["X"].initiative == 7
+    assert after.states["X"].pool.actions == 1 and after.states["X"].waited_to == 7
 
 
 def test_waiting_from_25_to_12_keeps_one_later_action_moved_down() -> None:

@@ -100,6 +100,7 @@ def begin_round(
                 interrupts_left=sheet.interrupts,
                 waiting_for=None,
                 waited=False,
+                waited_to=None,
             ),
         )
         entries.append((c.id, rolled.total, sheet.wits))

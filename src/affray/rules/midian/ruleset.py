@@ -272,7 +272,8 @@ def upcoming(encounter: MidianEncounter, cid: str) -> list[int]:
     """The initiative of each of ``cid``'s turns still to come this round, in order: the
     last of its action slots (those before are taken; a waiter's initiative is the one
     it waited down to)."""
-    slots = action_slots(encounter.states[cid].initiative)
+    state = encounter.states[cid]
+    slots = action_slots(state.initiative if state.waited_to is None else state.waited_to)
     count = encounter.queue.count(cid)
     values = list(slots[max(0, len(slots) - count) :])
     return [values[0]] * (count - len(values)) + values  # more turns than slots: a GM's
@@ -308,7 +309,7 @@ def wait(encounter: MidianEncounter, cid: str, other: str) -> MidianEncounter:
     actions = min(state.pool.actions + 1, 1 + keep)  # the waited action is not used up
     state = replace(
         state,
-        initiative=lowered,
+        waited_to=lowered,
         pool=replace(state.pool, actions=actions),
         waiting_for=other,
     )

@@ -46,6 +46,9 @@ class MidianState:
     """Whom this combatant is waiting for (it may try to pre-empt them)."""
     waited: bool = False
     """This turn is one it waited for: it cannot wait again."""
+    waited_to: int | None = None
+    """The initiative it waited down to this round (its turns to come count from it;
+    ``initiative`` keeps the roll)."""
 
     @property
     def fighting(self) -> bool:
