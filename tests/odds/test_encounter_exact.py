@@ -433,9 +433,23 @@ def test_the_ford_is_answered(tmp_path: Path) -> None:
         assert abs(sim.p_wins(side) - p) < 4 * sigma
 
 
-def test_a_fight_that_lasts_to_its_cap_past_the_push_is_refused_at_once(tmp_path: Path) -> None:
-    """Four knights fight some 45 rounds: the cap of 100 matters, and pushing 900,000
-    cells round by round is past the limit."""
+def _agree_with_the_fast_engine(path: Path, odds: ExactFightOdds) -> None:
+    n = 200_000
+    sim = simulate_fights(encounter_file(path), n, seed=1)
+    for side, p in odds.p_wins.items():
+        sigma = math.sqrt(max(p * (1 - p), 1e-4) / n)
+        assert abs(sim.p_wins(side) - p) < 4 * sigma
+    p = odds.p_draw
+    assert abs(sim.p_draw - p) < 4 * math.sqrt(max(p * (1 - p), 1e-4) / n)
+    spread = math.sqrt(
+        sum(c * (r - sim.totals.mean_rounds) ** 2 for r, c in sim.totals.rounds.items()) / n
+    )
+    assert abs(sim.totals.mean_rounds - odds.mean_rounds) < 4 * spread / math.sqrt(n) + 1e-9
+
+
+def test_four_knights_last_to_the_cap_and_are_swept_round_by_round(tmp_path: Path) -> None:
+    """Four knights fight some 45 rounds, 16 % of them past round 60: the cap of 100
+    matters, and the sweep of round-by-round distributions answers."""
     path = _file(
         tmp_path,
         "knights",
@@ -445,6 +459,40 @@ def test_a_fight_that_lasts_to_its_cap_past_the_push_is_refused_at_once(tmp_path
         ],
     )
     began = time.process_time()
-    with pytest.raises(RulesError, match="round by round"):
-        _exact(path)
-    assert time.process_time() - began < 10
+    odds = _exact(path)
+    assert time.process_time() - began < 10  # under 1 s on a quiet machine
+    assert odds.method == "rounds"
+    assert 0 < odds.p_draw < 1e-3
+    _agree_with_the_fast_engine(path, odds)
+
+
+@pytest.mark.parametrize(("order", "cap"), [("listed", 4), ("shuffled", 3)])
+def test_a_small_cap_swept_round_by_round_is_the_turn_by_turn_push(
+    tmp_path: Path, order: str, cap: int
+) -> None:
+    """Round-by-round distributions through the sweep against the push turn by turn
+    (and brute force), from a fresh encounter whose cap cuts most fights short."""
+    from affray.odds import encounter_exact as chain
+
+    path = _file(
+        tmp_path,
+        f"c{order}",
+        [
+            ("A", ["sellsword.toml", "goblin.toml"], "weakest"),
+            ("B", ["spearman.toml", "goblin.toml"], "focus"),
+        ],
+        order=order,
+        max_rounds=cap,
+    )
+    setup = load_encounter(path)
+    cursor = Cursor(setup.encounter, setup.max_rounds)
+    odds = exact_fight(setup.ruleset, cursor, setup.tactics)
+    assert odds.method == "rounds"
+    plan = chain._plan(setup.ruleset, cursor, setup.tactics)
+    pushed = chain._answer(plan.game, chain._forward(plan), "rounds", 0)
+    for side, p in odds.p_wins.items():
+        assert p == pytest.approx(pushed.p_wins[side], abs=1e-12)
+    assert odds.p_draw == pytest.approx(pushed.p_draw, abs=1e-12)
+    assert odds.mean_rounds == pytest.approx(pushed.mean_rounds, abs=1e-11)
+    for cid, p in odds.p_standing.items():
+        assert p == pytest.approx(pushed.p_standing[cid], abs=1e-12)

@@ -75,7 +75,14 @@ from affray.encounter import Action, Attack, Encounter, Flee, Hold, Shoot, Targe
 from affray.encounter.cursor import Cursor, Phase
 from affray.errors import NotModelledError, RulesError
 from affray.odds.duel import Strike
-from affray.odds.encounter_kernel import END, FALL, HURT, compiled, sweep_family
+from affray.odds.encounter_kernel import (
+    END,
+    FALL,
+    HURT,
+    compiled,
+    sweep_family,
+    sweep_family_rounds,
+)
 from affray.odds.mst2 import hit_dice_distribution, wound_distribution
 from affray.rules.mst2.fighter import Fighter
 from affray.rules.mst2.ruleset import Mst2Ruleset, NonCombat, StepAway, TurnOrder
@@ -107,6 +114,9 @@ NUMPY_SLOWER = 8
 FORWARD_BUDGET = 300_000
 """States the turn-by-turn push to the round cap may visit (Python: some 50,000 a
 second, so a few seconds)."""
+ROUNDS_BUDGET = 1_000_000_000
+"""Steps the sweep of round-by-round distributions (the cap matters, compiled) may take
+(:func:`_rounds_work`)."""
 FORWARD_LAYERS = 30
 """Rounds in which the push is taken to meet each state the sweep reached, to refuse at
 once (after the sweep) a push past :data:`FORWARD_BUDGET`."""
@@ -805,6 +815,8 @@ class _Plan:
     decided: ExactFightOdds | None = None
     reached: int = 0
     """States (cells and states within a block) the sweep's mass entered."""
+    live: dict[Family, Ints] = field(default_factory=dict)
+    """Each family's cells the sweep's mass entered."""
 
     def outcome(self, dest: Dest, capped: bool = False) -> int:
         return self.number((dest[1], dest[2], capped))
@@ -1198,7 +1210,9 @@ def _sweep(plan: _Plan, bounds: Sequence[float], kernel: bool | None = None) -> 
             _sweep_kernel(plan, buffer, family, pieces, loops, bounds, out, trap)
         else:
             _sweep_numpy(plan, buffer, family, pieces, loops, bounds, out, trap)
-        plan.reached += int(np.count_nonzero(buffer.view(plan, family)[:, 0]))
+        entered = buffer.view(plan, family)[:, 0]
+        plan.reached += int(np.count_nonzero(entered))
+        plan.live[family] = np.flatnonzero(entered.any(axis=1)).astype(np.int64)
     return out
 
 
@@ -1275,33 +1289,45 @@ def _sweep_numpy(
                 out[ch.cols] += flow.sum(axis=0).T
 
 
-def _sweep_kernel(
-    plan: _Plan,
-    buffer: _Buffer,
-    family: Family,
-    pieces: _Pieces,
-    loops: Floats,
-    bounds: Sequence[float],
-    out: Floats,
-    trap: int,
-) -> None:
-    """One family's sweep through the compiled kernel (:mod:`affray.odds.encounter_kernel`)."""
+@dataclass(frozen=True, slots=True, eq=False)
+class _Flat:
+    """A family's block structure as the kernels take it: flat arrays of the moves
+    inside a block (CSR, by decision state) and of its ways out (channels)."""
+
+    qp: tuple[Ints, Ints, Floats]
+    qr: tuple[Ints, Ints, Floats]
+    """The moves that begin a round, columns numbered among the round states."""
+    kinds: Ints
+    axes: Ints
+    table_at: Ints
+    extras: Ints
+    targets: list[Family | None]
+    """The family a fall leads into, per channel."""
+    strides: Ints
+    """Per channel, the strides of the fallen-into family's cells on this one's axes."""
+    ptr: Ints
+    tables: Floats
+    e_dec: Ints
+    e_col: Ints
+    e_plain: Floats
+    e_fresh: Floats
+    topo: Ints
+
+
+def _flat(plan: _Plan, family: Family, pieces: _Pieces) -> _Flat:
     game = plan.game
     fam = plan.fams[family]
     where = {m: i for i, m in enumerate(fam.members)}
     r_index = np.full(len(fam.shapes), -1, dtype=np.int64)
     r_index[pieces.round_states] = np.arange(pieces.round_states.size)
-    qp_ptr, qp_col, qp_w = _csr(fam.q_plain)
     qr_ptr, qr_col, qr_w = _csr(fam.q_round)
-    qr_col = r_index[qr_col]
     tables: list[Floats] = []
     offset = 0
     kinds: list[int] = []
     axes: list[int] = []
     table_at: list[int] = []
     extras: list[int] = []
-    bases: list[int] = []
-    sizes: list[int] = []
+    targets: list[Family | None] = []
     ptr = [0]
     strides = np.zeros((len(fam.channels), len(fam.members)), dtype=np.int64)
     e_dec: list[int] = []
@@ -1319,15 +1345,11 @@ def _sweep_kernel(
             table_at.append(offset)
             offset += tables[-1].size
         extras.append(extra if kind == "hurt" else 0)
+        targets.append(extra if kind == "fall" else None)
         if kind == "fall":
             other = plan.fams[extra]
-            bases.append(buffer.base[extra])
-            sizes.append(len(other.shapes))
             for m, stride in zip(other.members, other.strides, strict=True):
                 strides[c, where[m]] = stride
-        else:
-            bases.append(0)
-            sizes.append(0)
         rows, cols = np.nonzero((ch.plain != 0) | (ch.fresh != 0))
         e_dec.extend(ch.rows[rows])
         e_col.extend(ch.cols[cols])
@@ -1344,44 +1366,155 @@ def _sweep_kernel(
     def floats(values: Sequence[Any]) -> Floats:
         return np.array(values, dtype=np.float64)
 
+    return _Flat(
+        qp=_csr(fam.q_plain),
+        qr=(qr_ptr, r_index[qr_col], qr_w),
+        kinds=ints(kinds),
+        axes=ints(axes),
+        table_at=ints(table_at),
+        extras=ints(extras),
+        targets=targets,
+        strides=strides,
+        ptr=ints(ptr),
+        tables=np.concatenate(tables) if tables else np.zeros(1),
+        e_dec=ints(e_dec),
+        e_col=ints(e_col),
+        e_plain=floats(e_plain),
+        e_fresh=floats(e_fresh),
+        topo=topo,
+    )
+
+
+def _sweep_kernel(
+    plan: _Plan,
+    buffer: _Buffer,
+    family: Family,
+    pieces: _Pieces,
+    loops: Floats,
+    bounds: Sequence[float],
+    out: Floats,
+    trap: int,
+) -> None:
+    """One family's sweep through the compiled kernel (:mod:`affray.odds.encounter_kernel`)."""
+    fam = plan.fams[family]
+    flat = _flat(plan, family, pieces)
+    bases = [0 if t is None else buffer.base[t] for t in flat.targets]
+    sizes = [0 if t is None else len(plan.fams[t].shapes) for t in flat.targets]
     sweep_family(
         buffer.mass,
         buffer.base[family],
         len(fam.shapes),
         buffer.comps,
         fam.cells,
-        ints(fam.strides),
-        ints(fam.sizes),
+        np.array(fam.strides, dtype=np.int64),
+        np.array(fam.sizes, dtype=np.int64),
         fam.sig_of_cell,
         np.array(fam.signatures, dtype=np.int64).reshape(len(fam.signatures), -1),
         pieces.escapes,
-        topo,
-        qp_ptr,
-        qp_col,
-        qp_w,
-        qr_ptr,
-        qr_col,
-        qr_w,
+        flat.topo,
+        *flat.qp,
+        *flat.qr,
         pieces.round_states,
         np.ascontiguousarray(loops),
-        floats(bounds),
+        np.array(bounds, dtype=np.float64),
         fam.state_of,
-        ints(kinds),
-        ints(axes),
-        ints(table_at),
-        ints(extras),
-        ints(bases),
-        ints(sizes),
-        strides,
-        ints(ptr),
-        np.concatenate(tables) if tables else np.zeros(1),
-        ints(e_dec),
-        ints(e_col),
-        floats(e_plain),
-        floats(e_fresh),
+        flat.kinds,
+        flat.axes,
+        flat.table_at,
+        flat.extras,
+        np.array(bases, dtype=np.int64),
+        np.array(sizes, dtype=np.int64),
+        flat.strides,
+        flat.ptr,
+        flat.tables,
+        flat.e_dec,
+        flat.e_col,
+        flat.e_plain,
+        flat.e_fresh,
         out,
         trap,
     )
+
+
+def _sweep_rounds(plan: _Plan) -> Floats:
+    """The sweep again, over the cells the first one reached only, each state's mass a
+    distribution over the rounds begun (0 .. :attr:`_Plan.n_cap`): the exact capped
+    answer (compiled only). Returns (outcome, rounds begun) masses; a draw at the cap
+    holds all its mass in its first column."""
+    degrees = plan.n_cap + 1
+    order = list(plan.fams)
+    cell_base: dict[Family, int] = {}
+    offsets: list[Ints] = []
+    total = 0
+    start = 0
+    for family in order:
+        fam = plan.fams[family]
+        cell_base[family] = start
+        start += fam.cells
+        at = np.full(fam.cells, -1, dtype=np.int64)
+        live = plan.live[family]
+        at[live] = total + np.arange(live.size, dtype=np.int64) * (len(fam.shapes) * degrees)
+        total += live.size * len(fam.shapes) * degrees
+        offsets.append(at)
+    offset = np.concatenate(offsets)
+    mass = np.zeros(max(total, 1))
+    for entry in plan.entries:
+        fam = plan.fams[entry.family]
+        at = offset[cell_base[entry.family] + fam.cell(entry.wounds)]
+        mass[at + fam.index[entry.shape] * degrees + entry.rounds] += entry.p
+    traps = {f: plan.outcome(("end", None, f), capped=True) for f in plan.fams}
+    ends = [(p, plan.number(key), 0 if key[2] else rounds) for p, key, rounds in plan.ended]
+    out = np.zeros((len(plan.outcomes), degrees))
+    for p, end, column in ends:
+        out[end, column] += p
+    for family in sorted(plan.fams, key=len, reverse=True):
+        fam = plan.fams[family]
+        if not plan.live[family].size:
+            continue
+        pieces = plan.pieces[family]
+        flat = _flat(plan, family, pieces)
+        returns = np.zeros(
+            (len(pieces.returns), pieces.round_states.size, pieces.round_states.size)
+        )
+        for g, c in enumerate(pieces.returns):
+            returns[g] = c
+        sweep_family_rounds(
+            mass,
+            offset,
+            cell_base[family],
+            len(fam.shapes),
+            degrees,
+            fam.cells,
+            np.array(fam.strides, dtype=np.int64),
+            np.array(fam.sizes, dtype=np.int64),
+            fam.sig_of_cell,
+            np.array(fam.signatures, dtype=np.int64).reshape(len(fam.signatures), -1),
+            pieces.escapes,
+            flat.topo,
+            *flat.qp,
+            *flat.qr,
+            pieces.round_states,
+            returns,
+            fam.state_of,
+            flat.kinds,
+            flat.axes,
+            flat.table_at,
+            flat.extras,
+            np.array([0 if t is None else cell_base[t] for t in flat.targets], dtype=np.int64),
+            np.array(
+                [traps[family] if t is None else traps[t] for t in flat.targets], dtype=np.int64
+            ),
+            flat.strides,
+            flat.ptr,
+            flat.tables,
+            flat.e_dec,
+            flat.e_col,
+            flat.e_plain,
+            flat.e_fresh,
+            out,
+            traps[family],
+        )
+    return out
 
 
 def _csr(dense: Floats) -> tuple[Ints, Ints, Floats]:
@@ -1452,12 +1585,29 @@ def _forward(plan: _Plan) -> dict[tuple[int | None, Family, bool], tuple[float, 
     return result
 
 
-def _too_long(cap: int) -> RulesError:
+def _too_long(cap: int, past: str | None = None) -> RulesError:
+    if past is None:
+        past = f"visit more than {FORWARD_BUDGET:,} states"
     return RulesError(
         f"this fight may last to its cap of {cap} rounds, and its exact odds round by "
-        f"round would visit more than {FORWARD_BUDGET:,} states",
+        f"round would {past}",
         hint="simulate it instead: affray fight ENCOUNTER -n 100000",
     )
+
+
+def _rounds_work(plan: _Plan) -> int:
+    """The steps of :func:`_sweep_rounds`: the cells the first sweep reached times the
+    rounds left times the multiply-adds of a block (its moves and ways out, and the
+    round states' loop, ``R x R``)."""
+    degrees = plan.n_cap + 1
+    work = 0
+    for family, fam in plan.fams.items():
+        pieces = plan.pieces[family]
+        moves = 2 * int(np.count_nonzero(fam.q_plain)) + int(np.count_nonzero(fam.q_round))
+        ways = sum(int(np.count_nonzero((ch.plain != 0) | (ch.fresh != 0))) for ch in fam.channels)
+        per_cell = 2 * len(fam.shapes) + moves + 2 * ways + pieces.round_states.size**2
+        work += int(plan.live[family].size) * degrees * per_cell
+    return work
 
 
 # -- the door ---------------------------------------------------------------------------------
@@ -1511,6 +1661,31 @@ def exact_fight(
             for i, o in enumerate(plan.outcomes)
         }
         method = "sweep"
+    elif compiled():
+        work = _rounds_work(plan)
+        room = sum(plan.live[f].size * len(fam.shapes) for f, fam in plan.fams.items())
+        if room * (plan.n_cap + 1) > MAX_CELLS * 16:
+            raise _too_long(
+                game.max_rounds,
+                f"hold {room:,} states times {plan.n_cap + 1} rounds, over the limit of "
+                f"{MAX_CELLS * 16:,}",
+            )
+        if work > ROUNDS_BUDGET:
+            raise _too_long(
+                game.max_rounds, f"take {work:,} steps, over the limit of {ROUNDS_BUDGET:,}"
+            )
+        by_round = _sweep_rounds(plan)
+        begun = plan.r0 + np.arange(by_round.shape[1])
+        result = {
+            o: (
+                math.fsum(by_round[i]),
+                math.fsum(by_round[i]) * max(plan.r0, game.max_rounds)
+                if o[2]
+                else math.fsum(by_round[i] * begun),
+            )
+            for i, o in enumerate(plan.outcomes)
+        }
+        method = "rounds"
     else:
         if plan.reached * min(plan.n_cap, FORWARD_LAYERS) > FORWARD_BUDGET:
             raise _too_long(game.max_rounds)

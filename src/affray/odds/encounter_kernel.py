@@ -235,3 +235,185 @@ def sweep_family(
     for i in range(out.shape[0]):
         for k in range(comps):
             out[i, k] += carry[i, k]
+
+
+@_entry
+def sweep_family_rounds(
+    mass: Floats,
+    offsets: Ints,
+    cell_base: int,
+    size: int,
+    degrees: int,
+    cells: int,
+    strides: Ints,
+    sizes: Ints,
+    sig_of_cell: Ints,
+    sig_dec: Ints,
+    escapes: Ints,
+    topo: Ints,
+    qp_ptr: Ints,
+    qp_col: Ints,
+    qp_w: Floats,
+    qr_ptr: Ints,
+    qr_col: Ints,
+    qr_w: Floats,
+    round_states: Ints,
+    returns: Floats,
+    st_of_dec: Ints,
+    ch_kind: Ints,
+    ch_axis: Ints,
+    ch_table: Ints,
+    ch_extra: Ints,
+    ch_cell_base: Ints,
+    ch_capped: Ints,
+    ch_stride: Ints,
+    ch_ptr: Ints,
+    tables: Floats,
+    e_dec: Ints,
+    e_col: Ints,
+    e_plain: Floats,
+    e_fresh: Floats,
+    out: Floats,
+    capped: int,
+) -> None:
+    """Sweep one set of fighters with each state's mass a distribution over the rounds
+    begun (``degrees`` of them: 0 .. the rounds left to the cap), instead of moments: a
+    move that begins a round shifts it by one, and from the last round it ends the
+    fight, a draw at the cap (outcome ``capped``, or a smaller set's ``ch_capped``).
+
+    Only the cells the scalar sweep reached have room: ``offsets[cell_base + c]`` is
+    where cell ``c``'s mass (state, degree) starts in ``mass``, -1 for none. The round
+    states' loop is taken degree by degree through ``returns`` (``C``, each signature).
+    ``out`` is (outcome, degree); a draw at the cap keeps all its mass in degree 0.
+    """
+    members = strides.size
+    rounds = round_states.size
+    nch = ch_kind.size
+    top = degrees - 1
+    y = np.zeros((size, degrees))
+    u = np.zeros((size, degrees))
+    a = np.zeros((rounds, degrees))
+    r = np.zeros((rounds, degrees))
+    coord = np.zeros(members, dtype=np.int64)
+    carry = np.zeros_like(out)
+    for c in range(cells):
+        off = offsets[cell_base + c]
+        if off < 0:
+            continue
+        g = sig_of_cell[c]
+        for s in range(size):
+            for n in range(degrees):
+                y[s, n] = mass[off + s * degrees + n]
+        # moves that begin no round: down the DAG
+        for i in range(size):
+            s = topo[i]
+            if escapes[g, s] == 0:
+                continue
+            d = sig_dec[g, s]
+            for e in range(qp_ptr[d], qp_ptr[d + 1]):
+                col = qp_col[e]
+                w = qp_w[e]
+                for n in range(degrees):
+                    y[col, n] += y[s, n] * w
+        # into the round states (still at the degree of the round that closes)
+        a[:, :] = 0.0
+        for s in range(size):
+            if escapes[g, s] == 0:
+                continue
+            d = sig_dec[g, s]
+            for e in range(qr_ptr[d], qr_ptr[d + 1]):
+                col = qr_col[e]
+                w = qr_w[e]
+                for n in range(degrees):
+                    a[col, n] += y[s, n] * w
+        # the round states' loop, one round at a time; past the cap, a draw
+        r[:, :] = 0.0
+        for n in range(1, degrees):
+            for j in range(rounds):
+                r[j, n] = a[j, n - 1]
+            for i in range(rounds):
+                x = r[i, n - 1]
+                if x == 0.0:
+                    continue
+                for j in range(rounds):
+                    r[j, n] += x * returns[g, i, j]
+        over = 0.0
+        for i in range(rounds):
+            over += a[i, top]
+            x = r[i, top]
+            if x != 0.0:
+                for j in range(rounds):
+                    over += x * returns[g, i, j]
+        if over != 0.0:
+            _add(out, carry, capped, 0, over)
+        u[:, :] = 0.0
+        for i in range(rounds):
+            for n in range(degrees):
+                u[round_states[i], n] += r[i, n]
+        for i in range(size):
+            s = topo[i]
+            if escapes[g, s] == 0:
+                continue
+            d = sig_dec[g, s]
+            for e in range(qp_ptr[d], qp_ptr[d + 1]):
+                col = qp_col[e]
+                w = qp_w[e]
+                for n in range(degrees):
+                    u[col, n] += u[s, n] * w
+        for s in range(size):
+            for n in range(degrees):
+                u[s, n] += y[s, n]
+        for s in range(size):
+            if escapes[g, s] == 0:
+                total = 0.0
+                for n in range(degrees):
+                    total += u[s, n]
+                _add(out, carry, capped, 0, total)
+        for i in range(members):
+            coord[i] = (c // strides[i]) % sizes[i]
+        # the ways out
+        for ch in range(nch):
+            t = 1.0
+            if ch_table[ch] >= 0:
+                t = tables[ch_table[ch] + coord[ch_axis[ch]]]
+                if t == 0.0:
+                    continue
+            kind = ch_kind[ch]
+            target = -1
+            if kind == HURT:
+                axis = ch_axis[ch]
+                if coord[axis] + ch_extra[ch] >= sizes[axis]:
+                    continue
+                target = offsets[cell_base + c + ch_extra[ch] * strides[axis]]
+            elif kind == FALL:
+                other = 0
+                for i in range(members):
+                    other += coord[i] * ch_stride[ch, i]
+                target = offsets[ch_cell_base[ch] + other]
+            for e in range(ch_ptr[ch], ch_ptr[ch + 1]):
+                d = e_dec[e]
+                s = st_of_dec[d]
+                if sig_dec[g, s] != d:
+                    continue
+                plain = t * e_plain[e]
+                fresh = t * e_fresh[e]
+                col = e_col[e]
+                if kind == END:
+                    for n in range(degrees):
+                        x = u[s, n] * plain
+                        if n > 0:
+                            x += u[s, n - 1] * fresh
+                        if x != 0.0:
+                            _add(out, carry, col, n, x)
+                    continue
+                if fresh != 0.0 and u[s, top] != 0.0:
+                    _add(out, carry, ch_capped[ch], 0, u[s, top] * fresh)
+                if target < 0:
+                    continue
+                at = target + col * degrees
+                mass[at] += u[s, 0] * plain
+                for n in range(1, degrees):
+                    mass[at + n] += u[s, n] * plain + u[s, n - 1] * fresh
+    for i in range(out.shape[0]):
+        for k in range(out.shape[1]):
+            out[i, k] += carry[i, k]
