@@ -49,10 +49,15 @@ Decisions:
   ``E[z^N] / z^(cap+1)`` (Chernoff; the better of two ``z``, powers of the largest at
   which the loops converge, ``1 / radius`` of the round states' loop), and the error
   of the mean rounds at most that over ``1 - 1/z``. When those bounds are under
-  :data:`CAP_TOLERANCE` the sweep's answer stands; otherwise (a fight near its cap, or
-  fights that can last as long as the cap) the fight is pushed forward turn by turn
-  with the round counted, to the cap (:func:`_forward`), within :data:`FORWARD_BUDGET`
-  states, else refused (at once when the states the sweep reached say so).
+  :data:`CAP_TOLERANCE` the sweep's answer stands. Otherwise (a fight near its cap, or
+  fights that can last as long as the cap) the chain over (state, rounds begun) is the
+  same DAG of blocks with each state's mass a distribution over the rounds begun, a
+  polynomial in ``z`` cut at degree ``cap``: a move that begins a round shifts it by
+  one, and from the last round it is a draw at the cap. The compiled kernel sweeps it
+  once more over the cells the first sweep reached (:func:`_sweep_rounds`, within
+  :data:`ROUNDS_BUDGET` steps); without numba the fight is pushed forward turn by turn
+  with the round counted, to the cap (:func:`_forward`), within
+  :data:`FORWARD_BUDGET` states. Past those, refused (right after the first sweep).
 
 Limits (refused at once by :func:`exact_limit`): at most :data:`MAX_COMBATANTS`
 combatants fighting, a wounds grid of at most :data:`MAX_CELLS` cells, and a sweep of
@@ -93,6 +98,7 @@ __all__ = [
     "CAP_TOLERANCE",
     "FORWARD_BUDGET",
     "MAX_COMBATANTS",
+    "ROUNDS_BUDGET",
     "WORK_BUDGET",
     "ExactFightOdds",
     "ExactLimit",
@@ -103,20 +109,21 @@ __all__ = [
 MAX_COMBATANTS = 5
 """Combatants still fighting an exact encounter may have (the wounds grid has one axis
 each)."""
-WORK_BUDGET = 1_500_000_000
+WORK_BUDGET = 6_000_000_000
 """Steps the sweep may take (:func:`_work`: cells of each family's wounds grid times the
-multiply-adds of one block). The compiled sweep takes some 4*10^8 (a shuffled order,
-where the round states' loop weighs most) to 1.5*10^9 (listed order) steps a second on
-one core, so this keeps an answer within a few seconds (2 against 2 with 3d10 hit dice:
-some 2.6*10^8 steps in listed order, 5*10^9 shuffled, refused)."""
+multiply-adds of one block). The compiled sweep skips the cells and states no mass
+reaches, so a grid mostly unreached goes far faster than its steps say (2 against 2
+with 3d10 hit dice in listed order: 2.6*10^8 steps in 0.1 s); on a grid the fights
+fill (a shuffled order) it takes some 8*10^8 a second on one core, so this keeps an
+answer within some 7 s (the same 2 against 2 shuffled: 5.3*10^9 steps, about 6 s)."""
 NUMPY_SLOWER = 8
 """How much slower a step of the numpy sweep (no numba) is than a compiled one."""
 FORWARD_BUDGET = 300_000
 """States the turn-by-turn push to the round cap may visit (Python: some 50,000 a
 second, so a few seconds)."""
-ROUNDS_BUDGET = 1_000_000_000
+ROUNDS_BUDGET = 2_000_000_000
 """Steps the sweep of round-by-round distributions (the cap matters, compiled) may take
-(:func:`_rounds_work`)."""
+(:func:`_rounds_work`; some 1.8*10^9 a second: four knights, 4*10^7 steps, 25 ms)."""
 FORWARD_LAYERS = 30
 """Rounds in which the push is taken to meet each state the sweep reached, to refuse at
 once (after the sweep) a push past :data:`FORWARD_BUDGET`."""
@@ -148,7 +155,8 @@ class ExactFightOdds:
             end; a draw at the cap counts ``max_rounds``).
         p_standing: each combatant's chance to be fighting at the end.
         method: how the answer came: ``"sweep"`` (the cap weighs under
-            :data:`CAP_TOLERANCE`), ``"rounds"`` (pushed round by round to the cap), or
+            :data:`CAP_TOLERANCE`), ``"rounds"`` (round by round to the cap:
+            swept as distributions of the rounds begun, or pushed turn by turn), or
             ``"decided"`` (the fight is over already).
         states: states of the chain (an idea of the work done).
     """
@@ -1152,7 +1160,7 @@ def _round_loops(pieces: _Pieces, bounds: Sequence[float]) -> Floats:
 @dataclass(slots=True, eq=False)
 class _Buffer:
     """The mass entering the blocks of every family: one flat array (the kernel's),
-    each family's part laid out cell, component, state."""
+    each family's part laid out cell, state, component."""
 
     comps: int
     base: dict[Family, int]
@@ -1168,12 +1176,13 @@ class _Buffer:
         return _Buffer(comps, base, np.zeros(total))
 
     def view(self, plan: _Plan, family: Family) -> Floats:
+        """The family's mass as (cell, component, state), laid out cell, state,
+        component (the kernel reads a state's components together)."""
         fam = plan.fams[family]
         start = self.base[family]
         size = len(fam.shapes)
-        return self.mass[start : start + fam.cells * self.comps * size].reshape(
-            fam.cells, self.comps, size
-        )
+        part = self.mass[start : start + fam.cells * self.comps * size]
+        return part.reshape(fam.cells, size, self.comps).transpose(0, 2, 1)
 
 
 def _moments(p: float, rounds: int, bounds: Sequence[float]) -> Floats:
@@ -1328,12 +1337,7 @@ def _flat(plan: _Plan, family: Family, pieces: _Pieces) -> _Flat:
     table_at: list[int] = []
     extras: list[int] = []
     targets: list[Family | None] = []
-    ptr = [0]
     strides = np.zeros((len(fam.channels), len(fam.members)), dtype=np.int64)
-    e_dec: list[int] = []
-    e_col: list[int] = []
-    e_plain: list[float] = []
-    e_fresh: list[float] = []
     for c, ch in enumerate(fam.channels):
         kind, victim, table, extra = ch.key
         kinds.append({"hurt": HURT, "fall": FALL, "end": END}[kind])
@@ -1350,12 +1354,22 @@ def _flat(plan: _Plan, family: Family, pieces: _Pieces) -> _Flat:
             other = plan.fams[extra]
             for m, stride in zip(other.members, other.strides, strict=True):
                 strides[c, where[m]] = stride
-        rows, cols = np.nonzero((ch.plain != 0) | (ch.fresh != 0))
-        e_dec.extend(ch.rows[rows])
-        e_col.extend(ch.cols[cols])
-        e_plain.extend(ch.plain[rows, cols])
-        e_fresh.extend(ch.fresh[rows, cols])
-        ptr.append(len(e_dec))
+    ptr = np.zeros((len(fam.signatures), len(fam.channels) + 1), dtype=np.int64)
+    e_dec: list[int] = []
+    e_col: list[int] = []
+    e_plain: list[float] = []
+    e_fresh: list[float] = []
+    for g, sig in enumerate(fam.signatures):  # each signature's decisions only
+        made = sig[fam.state_of] == np.arange(fam.decisions)
+        for c, ch in enumerate(fam.channels):
+            rows, cols = np.nonzero(((ch.plain != 0) | (ch.fresh != 0)) & made[ch.rows][:, None])
+            e_dec.extend(ch.rows[rows])
+            e_col.extend(ch.cols[cols])
+            e_plain.extend(ch.plain[rows, cols])
+            e_fresh.extend(ch.fresh[rows, cols])
+            ptr[g, c + 1] = len(e_dec)
+        if g + 1 < len(fam.signatures):
+            ptr[g + 1, 0] = len(e_dec)
     topo = np.array(
         sorted(range(len(fam.shapes)), key=lambda s: -len(fam.shapes[s][1])), dtype=np.int64
     )
@@ -1375,7 +1389,7 @@ def _flat(plan: _Plan, family: Family, pieces: _Pieces) -> _Flat:
         extras=ints(extras),
         targets=targets,
         strides=strides,
-        ptr=ints(ptr),
+        ptr=ptr,
         tables=np.concatenate(tables) if tables else np.zeros(1),
         e_dec=ints(e_dec),
         e_col=ints(e_col),
@@ -1661,7 +1675,7 @@ def exact_fight(
             for i, o in enumerate(plan.outcomes)
         }
         method = "sweep"
-    elif compiled():
+    elif compiled():  # the exact capped answer: round-by-round distributions
         work = _rounds_work(plan)
         room = sum(plan.live[f].size * len(fam.shapes) for f, fam in plan.fams.items())
         if room * (plan.n_cap + 1) > MAX_CELLS * 16:

@@ -14,7 +14,12 @@ Then every way out of the block (a wound kept, a fall into a smaller set of figh
 an end) adds its share to the cells, sets and outcomes it leads to.
 
 Cells are taken in order of their flat index: a wound only ever raises a coordinate,
-so every block is swept after every block that leads into it.
+so every block is swept after every block that leads into it. States no mass reached
+are skipped, and each way out is gathered for its target block before it is added.
+
+:func:`sweep_family_rounds` is the same sweep with each state's mass a distribution
+over the rounds begun (up to the cap) instead of moments: the exact answer when the
+round cap matters.
 """
 
 from __future__ import annotations
@@ -107,18 +112,19 @@ def sweep_family(
     trap: int,
 ) -> None:
     """Sweep every cell of one set of fighters (its mass at ``mass[base:]``, laid out
-    cell, component, state), adding what leaves each block to the cells it reaches
+    cell, state, component), adding what leaves each block to the cells it reaches
     (here or in a smaller set's mass) and to ``out`` (outcome, component)."""
     members = strides.size
     rounds = round_states.size
     nch = ch_kind.size
     stride_cell = comps * size
-    y = np.zeros((comps, size))
-    u = np.zeros((comps, size))
+    y = np.zeros((size, comps))
+    u = np.zeros((size, comps))
     a = np.zeros((comps, rounds))
     r = np.zeros((comps, rounds))
     coord = np.zeros(members, dtype=np.int64)
     f = np.zeros(comps)
+    acc = np.zeros(comps * max(size, ch_size.max() if nch else 0))
     carry = np.zeros_like(out)
     for c in range(cells):
         off = base + c * stride_cell
@@ -132,37 +138,32 @@ def sweep_family(
         g = sig_of_cell[c]
         for k in range(comps):
             for s in range(size):
-                y[k, s] = mass[off + k * size + s]
+                y[s, k] = mass[off + s * comps + k]
         # moves that begin no round: down the DAG
         for i in range(size):
             s = topo[i]
-            if escapes[g, s] == 0:
+            if escapes[g, s] == 0 or y[s, 0] == 0.0:
                 continue
             d = sig_dec[g, s]
             for e in range(qp_ptr[d], qp_ptr[d + 1]):
                 col = qp_col[e]
                 w = qp_w[e]
                 for k in range(comps):
-                    y[k, col] += y[k, s] * w
+                    y[col, k] += y[s, k] * w
         # into the round states, their loop solved
         a[:, :] = 0.0
         for s in range(size):
-            if escapes[g, s] == 0:
+            if escapes[g, s] == 0 or y[s, 0] == 0.0:
                 continue
             d = sig_dec[g, s]
             for e in range(qr_ptr[d], qr_ptr[d + 1]):
                 col = qr_col[e]
                 w = qr_w[e]
                 for k in range(comps):
-                    a[k, col] += y[k, s] * w
+                    a[k, col] += y[s, k] * w
         r[:, :] = 0.0
         for i in range(rounds):
-            nothing = True
-            for k in range(comps):
-                if a[k, i] != 0.0:
-                    nothing = False
-                    break
-            if nothing:
+            if a[0, i] == 0.0:
                 continue
             for j in range(rounds):
                 g0 = gmat[g, 0, i, j]
@@ -173,23 +174,23 @@ def sweep_family(
         u[:, :] = 0.0
         for i in range(rounds):
             for k in range(comps):
-                u[k, round_states[i]] += r[k, i]
+                u[round_states[i], k] += r[k, i]
         for i in range(size):
             s = topo[i]
-            if escapes[g, s] == 0:
+            if escapes[g, s] == 0 or u[s, 0] == 0.0:
                 continue
             d = sig_dec[g, s]
             for e in range(qp_ptr[d], qp_ptr[d + 1]):
                 col = qp_col[e]
                 w = qp_w[e]
                 for k in range(comps):
-                    u[k, col] += u[k, s] * w
+                    u[col, k] += u[s, k] * w
         for k in range(comps):
             for s in range(size):
-                u[k, s] += y[k, s]
+                u[s, k] += y[s, k]
         for s in range(size):
             if escapes[g, s] == 0:
-                _add(out, carry, trap, 0, u[0, s])
+                _add(out, carry, trap, 0, u[s, 0])
         for i in range(members):
             coord[i] = (c // strides[i]) % sizes[i]
         # the ways out
@@ -213,25 +214,32 @@ def sweep_family(
                 for i in range(members):
                     other += coord[i] * ch_stride[ch, i]
                 target = ch_base[ch] + other * comps * target_size
-            for e in range(ch_ptr[ch], ch_ptr[ch + 1]):
-                d = e_dec[e]
-                s = st_of_dec[d]
-                if sig_dec[g, s] != d:
+            low = target_size
+            high = -1
+            for e in range(ch_ptr[g, ch], ch_ptr[g, ch + 1]):
+                s = st_of_dec[e_dec[e]]
+                if u[s, 0] == 0.0:
                     continue
                 plain = e_plain[e]
                 fresh = e_fresh[e]
                 whole = plain + fresh
-                f[0] = t * u[0, s] * whole
-                f[1] = t * (u[1, s] * whole + u[0, s] * fresh)
+                f[0] = t * u[s, 0] * whole
+                f[1] = t * (u[s, 1] * whole + u[s, 0] * fresh)
                 for k in range(2, comps):
-                    f[k] = t * u[k, s] * (plain + zb[k - 2] * fresh)
+                    f[k] = t * u[s, k] * (plain + zb[k - 2] * fresh)
                 col = e_col[e]
                 if kind == END:
                     for k in range(comps):
                         _add(out, carry, col, k, f[k])
                 else:
+                    low = min(low, col)
+                    high = max(high, col)
                     for k in range(comps):
-                        mass[target + k * target_size + col] += f[k]
+                        acc[col * comps + k] += f[k]
+            # added to the target block in one pass, not scattered (memory bound)
+            for i in range(low * comps, (high + 1) * comps):
+                mass[target + i] += acc[i]
+                acc[i] = 0.0
     for i in range(out.shape[0]):
         for k in range(comps):
             out[i, k] += carry[i, k]
@@ -390,11 +398,8 @@ def sweep_family_rounds(
                 for i in range(members):
                     other += coord[i] * ch_stride[ch, i]
                 target = offsets[ch_cell_base[ch] + other]
-            for e in range(ch_ptr[ch], ch_ptr[ch + 1]):
-                d = e_dec[e]
-                s = st_of_dec[d]
-                if sig_dec[g, s] != d:
-                    continue
+            for e in range(ch_ptr[g, ch], ch_ptr[g, ch + 1]):
+                s = st_of_dec[e_dec[e]]
                 plain = t * e_plain[e]
                 fresh = t * e_fresh[e]
                 col = e_col[e]
