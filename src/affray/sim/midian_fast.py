@@ -27,8 +27,9 @@ What the AI never does in a plain duel needs no modelling (waiting, interrupts,
 grappling, disarming, charges, stances other than normal, binding wounds). What a
 sheet can ask that this engine does not play (a ranged weapon, two weapons,
 regeneration, an untrained brawler whose best defence would be a bare-hand parry,
-which hurts) is refused with :class:`~affray.errors.NotModelledError`
-(:func:`unsupported` lists it) and ``affray duel`` falls back to the reference engine.
+which hurts; the rules before round 3 of fidelity) is refused with
+:class:`~affray.errors.NotModelledError` (:func:`unsupported` lists it) and
+``affray duel`` falls back to the reference engine.
 
 The constants of each side (attack, damage and initiative modifiers, armour class,
 the defence open for each state of its pool) are computed once by the rules
@@ -65,7 +66,7 @@ from affray.rules.midian.equipment import armour_row
 from affray.rules.midian.initiative import initiative_modifiers
 from affray.rules.midian.injury import SERIOUS_WOUND, SHOCK_STEP
 from affray.rules.midian.modifiers import total
-from affray.rules.midian.resolve import Situation, situation_modifiers
+from affray.rules.midian.resolve import FIDELITY, Situation, situation_modifiers
 from affray.rules.midian.tactics import mean_damage
 from affray.sim.chunks import Estimate, run_chunks
 from affray.sim.stats import DuelStats
@@ -86,10 +87,13 @@ NO_DEFENCE, FREE_PARRY, FREE_BLOCK, COSTLY = 0, 1, 2, 3
 ATTACK, WILLPOWER, SYSTEM_SHOCK = 0, 1, 2
 
 
-def unsupported(a: Character, b: Character) -> tuple[str, ...]:
+def unsupported(a: Character, b: Character, *, fidelity: int = FIDELITY) -> tuple[str, ...]:
     """What the fast engine does not play in a duel of these sheets, one phrase each
-    (empty when it plays them)."""
+    (empty when it plays them). It plays round 3 of fidelity only (a duel is always
+    played by today's rules; an older round is refused, for the reference engine)."""
     found: list[str] = []
+    if fidelity < FIDELITY:
+        found.append("the rules before round 3 of fidelity")
     for sheet in (a, b):
         if sheet.weapon.ranged:
             found.append(f"{sheet.name}'s ranged weapon ({sheet.weapon.name})")
@@ -211,13 +215,22 @@ class MidianDuelModel:
     max_rounds: int = MAX_ROUNDS
 
     @classmethod
-    def of(cls, a: Character, b: Character, max_rounds: int = MAX_ROUNDS) -> MidianDuelModel:
-        """The model of a duel of ``a`` (listed first) and ``b``.
+    def of(
+        cls,
+        a: Character,
+        b: Character,
+        max_rounds: int = MAX_ROUNDS,
+        *,
+        fidelity: int = FIDELITY,
+    ) -> MidianDuelModel:
+        """The model of a duel of ``a`` (listed first) and ``b`` by the rules of round
+        ``fidelity``.
 
         Raises:
-            NotModelledError: the sheets ask for something this engine does not play.
+            NotModelledError: the sheets (or the rules of another round) ask for
+                something this engine does not play.
         """
-        reasons = unsupported(a, b)
+        reasons = unsupported(a, b, fidelity=fidelity)
         if reasons:
             raise NotModelledError(ENGINE, reasons)
         return cls(
@@ -667,6 +680,7 @@ def simulate_midian_fast(
     max_rounds: int = MAX_ROUNDS,
     progress: Callable[[int], None] | None = None,
     estimate: Callable[[Estimate], None] | None = None,
+    fidelity: int = FIDELITY,
 ) -> tuple[DuelStats, int]:
     """Simulate ``n`` duels of ``a`` (listed first) and ``b`` in chunks, on ``workers``
     processes (``progress`` hears of each chunk done; ``estimate`` of the run's time,
@@ -680,7 +694,7 @@ def simulate_midian_fast(
         NotModelledError: the sheets need something this engine does not play
             (:func:`unsupported`); the reference engine plays it.
     """
-    model = MidianDuelModel.of(a, b, max_rounds)
+    model = MidianDuelModel.of(a, b, max_rounds, fidelity=fidelity)
     job: Callable[[int, int, int], DuelStats] = partial(simulate_chunk, model)
     return run_chunks(
         job, n, CHUNK, seed=seed, workers=workers, progress=progress, estimate=estimate

@@ -45,7 +45,8 @@ shoot, grapple, escape, flee, hold, keep hold, set, keep set, tend: one with ser
 wounds or below 0 life points).
 
 What it refuses (:class:`~affray.errors.NotModelledError`, naming the combatant; the
-reference engine then plays): fumble effects, two weapons, regeneration, an untrained
+reference engine then plays): the rules before round 3 of fidelity (``fidelity`` 2: a
+table's change logged before it), fumble effects, two weapons, regeneration, an untrained
 brawler whose best defence would be a (hurting) bare-hand parry, a stance
 other than normal or ``defend_at`` (tactics or a table's state), a disarmer with a
 weapon, a lost weapon, a ranged weapon out of range, weapon dice too many for an exact
@@ -135,6 +136,8 @@ def refusals(
         found.append("fumble effects (fumble_effects = true)")
     if not cursor.decided_closes:
         found.append("a table whose decided fights do not close their round")
+    if not options_.round3:
+        found.append("the rules before round 3 of fidelity (a table's change logged then)")
     for c in encounter.combatants:
         sheet, state = c.sheet, encounter.states[c.id]
         plan = tactics.get(c.id, MidianTactics())

@@ -48,7 +48,7 @@ from affray.table.commands import (
     inputs_data,
     inputs_from_data,
 )
-from affray.table.state import Rules, TableState, apply
+from affray.table.state import ERA, Rules, TableState, apply
 
 UNDO = "undo"
 REDO = "redo"
@@ -243,7 +243,7 @@ def play(
             f"left over: {left}",
             hint="give only the faces of the dice this command rolls, in order",
         )
-    inputs = Inputs(dice.recorded, tuple(recorder.answers))
+    inputs = Inputs(dice.recorded, tuple(recorder.answers), ERA)  # played by today's rules
     unused = tuple(f"{who}:{topic}" if who else topic for who, topic in scripted.unused)
     return Played(command, inputs, after, tuple(events), unused)
 

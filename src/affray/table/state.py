@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from affray import registry
 from affray.dice import Dice
@@ -53,9 +53,13 @@ RULES_KEYS = ("max_rounds", "sides")
 """Table options that are not the system's own: the round cap, and each side's keys."""
 LEGACY_MAX_ROUNDS = 1_000_000
 """The round cap of changes logged before the table had one (era 1)."""
-ERA = 2
+CURSOR_ERA = 2
+"""The first era of the one turn cursor (the round cap, a decided fight closing its round)."""
+ERA = 3
 """How the table plays a command: 1, before the one turn cursor (a fight decided in
-mid-round did not close its round, and there was no round cap); 2, the cursor's."""
+mid-round did not close its round, and there was no round cap); 2, the cursor's; 3,
+Midian's round 3 of fidelity (issue 25). A ruleset whose rules changed since plays a
+change logged in an older era as it played then (:meth:`Rules.at`)."""
 
 __all__ = ["ERA", "Phase", "Rules", "TableState", "apply", "choose_action"]
 
@@ -79,6 +83,14 @@ class Condition:
         return f"the {self.ends.value} of {self.of}'s {which}"
 
 
+@runtime_checkable
+class _Dated(Protocol):
+    """A ruleset whose rules changed at some era: it plays an older era's change as it
+    played then."""
+
+    def at_era(self, era: int) -> Ruleset[Any, Any]: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """The rules a table plays by: its system, that system's ruleset (options set),
@@ -89,6 +101,20 @@ class Rules:
     max_rounds: int = turns.DEFAULT_MAX_ROUNDS
     options: Mapping[str, object] = field(default_factory=dict)
     """The table options these rules were made from."""
+    _eras: dict[int, Rules] = field(default_factory=dict, compare=False, repr=False)
+    """The rules of each older era asked for so far (made once: a fold asks per change)."""
+
+    def at(self, era: int) -> Rules:
+        """These rules as the table played a change logged in ``era``: the same, but
+        for a ruleset whose rules changed since (Midian's round 3 of fidelity came with
+        era 3: an older change replays with the rules before it, so that nothing saved
+        is lost)."""
+        if era >= ERA or not isinstance(self.ruleset, _Dated):
+            return self
+        older = self._eras.get(era)
+        if older is None:
+            older = self._eras[era] = replace(self, ruleset=self.ruleset.at_era(era), _eras={})
+        return older
 
     @classmethod
     def of(cls, system: str, options: Mapping[str, object]) -> Rules:
@@ -197,14 +223,16 @@ def apply(
 ) -> tuple[TableState, list[Event]]:
     """``command`` played on ``state``: the state after it and what happened.
 
-    ``era`` is how the table played when the command was logged (:data:`ERA`).
+    ``era`` is how the table played when the command was logged (:data:`ERA`): the
+    command plays by the rules of that era (:meth:`Rules.at`).
 
     Raises:
         AffrayError: the rules refuse it (nothing is changed: states are values).
     """
+    rules = rules.at(era)
     cursor = state.cursor
-    cap = rules.max_rounds if era >= ERA else LEGACY_MAX_ROUNDS
-    state = replace(state, cursor=replace(cursor, max_rounds=cap, decided_closes=era >= ERA))
+    cap = rules.max_rounds if era >= CURSOR_ERA else LEGACY_MAX_ROUNDS
+    state = replace(state, cursor=replace(cursor, max_rounds=cap, decided_closes=era >= CURSOR_ERA))
     match command:
         case Add():
             state, events = _add(rules, state, command)

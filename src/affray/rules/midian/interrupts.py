@@ -61,7 +61,7 @@ def interruptions(
 
     events: list[Event] = []
     for c in encounter.combatants:
-        if _can_pre_empt(encounter, c.id, cid):
+        if _can_pre_empt(encounter, c.id, cid, round3=ruleset.options.round3):
             encounter, more, went = _pre_empt(ruleset, encounter, c.id, cid, answers)
             events.extend(more)
             if not encounter.states[cid].fighting:
@@ -93,14 +93,16 @@ def interruptions(
     return encounter, events, True
 
 
-def _can_pre_empt(encounter: MidianEncounter, who: str, cid: str) -> bool:
+def _can_pre_empt(encounter: MidianEncounter, who: str, cid: str, *, round3: bool) -> bool:
+    """Whether ``who``, waiting for ``cid``, may try to act first (not while getting
+    up, from round 3 of fidelity on)."""
     state = encounter.states[who]
     return (
         state.waiting_for == cid
         and encounter.combatant(who).side != encounter.combatant(cid).side
         and state.fighting
         and not state.held_by
-        and not state.down_rounds
+        and not (round3 and state.down_rounds)
         and state.pool.actions > 0
         and who in encounter.queue
     )

@@ -71,6 +71,13 @@ def best_defence(choices: Sequence[Choice], attack: AttackRolled) -> Choice | No
     return choices[0] if choices else None
 
 
+FIDELITY = 3
+"""The round of fidelity to the chapter these rules play: 3, issue 25's (charges need
+a run-up, nobody acts while getting up, waiting lowers initiative, untrained fists,
+bleeding below 0 life points may be bound); 2, the rules before it, which a table's
+changes logged then replay with (docs/table.md, "Old tables")."""
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """Options where the text allows two readings (docs/rules/midian.md)."""
@@ -172,13 +179,17 @@ def resolve_attack(
     choose_defence: DefenceChooser = best_defence,
     retest: Retest = no_retest,
     attack_retest: Retest = no_retest,
+    fidelity: int = FIDELITY,
 ) -> AttackOutcome:
     """Resolve one attack of ``attacker`` on ``defender`` (whose state is ``health``);
     ``choose_defence`` is the defender's choice of defence, asked only when there is one;
     ``attack_retest`` the attacker's after a missed attack roll (the last roll counts),
-    ``retest`` the defender's after a failed Willpower check or system shock roll."""
+    ``retest`` the defender's after a failed Willpower check or system shock roll.
+    Before round 3 of ``fidelity`` a sheet without a weapon strikes with its fists'
+    dice, and its bare-hand parry does not hurt."""
     pool = pool or DefencePool.fresh(defender, stance=situation.defender_stance)
-    brawl = situation.untrained_brawl or attacker.untrained_brawler
+    round3 = fidelity >= FIDELITY
+    brawl = situation.untrained_brawl or (round3 and attacker.untrained_brawler)
     modifiers = attack_modifiers(
         attacker,
         penalty=attacker_penalty,
@@ -226,7 +237,7 @@ def resolve_attack(
                 events.append(defence)
                 pool = spend(pool, choice)
                 defended = defence.success
-                bare_hands = choice.kind is Defence.PARRY and defender.untrained_brawler
+                bare_hands = round3 and choice.kind is Defence.PARRY and defender.untrained_brawler
     damage_mods = damage_modifiers(
         attacker,
         attacker.weapon,
@@ -293,7 +304,10 @@ def resolve_attack(
         dice,
         critical=attack.critical,
         modifiers=damage_mods,
-        damage_dice=striking_dice(attacker, untrained_brawl=brawl),
+        # before round 3, a sheet without a weapon struck with its fists' dice
+        damage_dice=striking_dice(attacker, untrained_brawl=brawl)
+        if round3
+        else ("0" if brawl else None),
         multiplier=multiplier,
     )
     events.append(damage.event)

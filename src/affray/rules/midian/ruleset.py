@@ -36,7 +36,7 @@ from affray.rules.midian.events import StatusChanged
 from affray.rules.midian.initiative import action_slots
 from affray.rules.midian.injury import Health, tend_wounds
 from affray.rules.midian.interrupts import interruptions
-from affray.rules.midian.resolve import Rules
+from affray.rules.midian.resolve import FIDELITY, Rules
 from affray.rules.midian.situations import CalledShot
 from affray.rules.midian.state import (
     CHARGE_RUN_UP,
@@ -68,6 +68,7 @@ class MidianRuleset:
         critical_effects: bool = False,
         fumble_effects: bool = False,
         melee_cover: int = 0,
+        fidelity: int = FIDELITY,
     ) -> None:
         self.options = MidianOptions(
             rules or Rules(),
@@ -76,8 +77,19 @@ class MidianRuleset:
             critical_effects,
             fumble_effects,
             melee_cover,
+            fidelity,
         )
         self.interruptible = True
+
+    def at_era(self, era: int) -> MidianRuleset:
+        """These rules as a table played a change logged in its ``era``
+        (:data:`affray.table.state.ERA`): round 3 of fidelity came with era 3, so a
+        change of an older era replays with round 2 (docs/table.md, "Old tables")."""
+        if era >= 3:
+            return self
+        other = copy.copy(self)
+        other.options = replace(self.options, fidelity=2)
+        return other
 
     def uninterrupted(self) -> MidianRuleset:
         """The same rules, where no one may interrupt (for the turn of an interrupt)."""
@@ -183,7 +195,7 @@ def legal_actions(options: MidianOptions, encounter: MidianEncounter, cid: str) 
             legal.extend(Disarm(f) for f in near if disarmable(encounter, f))
         if not engaged and options.distance >= CHARGE_RUN_UP:
             legal.append(KeepSet() if state.set_against_charge else SetAgainstCharge())
-        legal.extend(TendWounds(a) for a in _bleeding(encounter, cid))
+        legal.extend(TendWounds(a) for a in _bleeding(encounter, cid, round3=options.round3))
     if state.holding is None:
         legal.append(Flee())
     later = [o for o in encounter.queue if o != cid and encounter.states[o].fighting]
@@ -209,9 +221,20 @@ def bleeds(health: Health) -> bool:
     )
 
 
-def _bleeding(encounter: MidianEncounter, cid: str) -> list[str]:
-    """``cid`` and its allies still alive and on the field whose wounds bleed."""
+def _bleeding(encounter: MidianEncounter, cid: str, *, round3: bool) -> list[str]:
+    """``cid`` and its allies still alive and on the field whose wounds bleed (before
+    round 3 of fidelity: only serious wounds could be bound)."""
     side = encounter.combatant(cid).side
+    if not round3:
+        return [
+            c.id
+            for c in encounter.combatants
+            if c.side == side
+            and encounter.states[c.id].health.alive
+            and not encounter.states[c.id].fled
+            and encounter.states[c.id].health.serious_wounds > 0
+            and not encounter.states[c.id].health.tended
+        ]
     return [
         c.id
         for c in encounter.combatants
@@ -249,6 +272,15 @@ def perform(
             return encounter.with_state(cid, _set(state)), []
         case Flee():
             return _flee(encounter, cid)
+        case Wait(target=str(other)) if not options.round3:
+            # before round 3 of fidelity, a wait kept the initiative and every action
+            state = encounter.states[cid]  # the action is not used up: it comes later
+            state = replace(
+                state,
+                pool=replace(state.pool, actions=state.pool.actions + 1),
+                waiting_for=other,
+            )
+            return encounter.with_state(cid, state).wait_for(cid, other), []
         case Wait(target=str(other)):
             return wait(encounter, cid, other), []
         case TendWounds(target=str(target)):

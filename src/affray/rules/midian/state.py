@@ -8,7 +8,7 @@ from affray.encounter import Answers, Encounter, Outcome
 from affray.rules.midian.character import UNARMED, Character
 from affray.rules.midian.defence import DefencePool
 from affray.rules.midian.injury import Health, RollKind
-from affray.rules.midian.resolve import Rules
+from affray.rules.midian.resolve import FIDELITY, Rules
 from affray.rules.midian.situations import MAX_GANG
 
 CHARGE_RUN_UP = 20
@@ -68,6 +68,9 @@ class MidianOptions:
         fumble_effects: a fumble drops or breaks the weapon, or trips the fumbler.
         melee_cover: percent of cover between the sides in melee (a wall, a barricade,
             a table): "For melee weapons, cover applies equally to both combatants."
+        fidelity: the round of fidelity to the chapter played
+            (:data:`~affray.rules.midian.resolve.FIDELITY`; 2 for a table's changes
+            logged before round 3).
     """
 
     rules: Rules = field(default_factory=Rules)
@@ -76,6 +79,12 @@ class MidianOptions:
     critical_effects: bool = False
     fumble_effects: bool = False
     melee_cover: int = 0
+    fidelity: int = FIDELITY
+
+    @property
+    def round3(self) -> bool:
+        """Whether issue 25's rules hold (round 3 of fidelity)."""
+        return self.fidelity >= FIDELITY
 
 
 MidianEncounter = Encounter[Character, MidianState]
@@ -123,12 +132,17 @@ def foes_fighting(encounter: MidianEncounter, cid: str) -> list[str]:
     return [f.id for f in encounter.foes(cid) if encounter.states[f.id].fighting]
 
 
-def knock_down(encounter: MidianEncounter, cid: str) -> MidianEncounter:
+def knock_down(
+    encounter: MidianEncounter, cid: str, *, fidelity: int = FIDELITY
+) -> MidianEncounter:
     """``cid`` is knocked down: "must spend 2 rounds getting back up". The rounds are
     counted in turns lost: the rest of this round counts only if a turn of it is still
     to come (knocked down after its last turn, it spends the next two rounds on the
-    ground). Fallen, its weapon is no longer set against a charge."""
+    ground). Fallen, its weapon is no longer set against a charge. (Before round 3 of
+    ``fidelity``: two round ends, the weapon still set.)"""
     state = encounter.states[cid]
+    if fidelity < FIDELITY:
+        return encounter.with_state(cid, replace(state, down_rounds=KNOCKED_DOWN_ROUNDS))
     to_come = cid in encounter.queue and state.pool.actions > 0
     down = KNOCKED_DOWN_ROUNDS + (0 if to_come else 1)
     return encounter.with_state(cid, replace(state, down_rounds=down, set_against_charge=False))
@@ -146,10 +160,11 @@ def close_in(encounter: MidianEncounter, *cids: str) -> MidianEncounter:
 def has_run_up(options: MidianOptions, encounter: MidianEncounter, cid: str) -> bool:
     """Whether ``cid``'s next first blow would be a charge: the encounter opens at 20 ft
     or more and ``cid`` has not been in melee yet ("In order to charge, one must first
-    have at least 20—30 feet to build up speed")."""
+    have at least 20—30 feet to build up speed"). Before round 3 of fidelity, being in
+    melee before did not count."""
     return (
         options.distance >= CHARGE_RUN_UP
-        and not encounter.states[cid].closed_in
+        and not (options.round3 and encounter.states[cid].closed_in)
         and not encounter.engaged_with(cid)
     )
 

@@ -23,7 +23,13 @@ from affray.rules.midian.equipment import two_weapon_penalties
 from affray.rules.midian.events import AttackRolled, StatusChanged
 from affray.rules.midian.injury import take_damage
 from affray.rules.midian.modifiers import Modifier
-from affray.rules.midian.resolve import AttackOutcome, DefenceChooser, Situation, resolve_attack
+from affray.rules.midian.resolve import (
+    FIDELITY,
+    AttackOutcome,
+    DefenceChooser,
+    Situation,
+    resolve_attack,
+)
 from affray.rules.midian.retests import note_retests, retester
 from affray.rules.midian.situations import bodies_in_the_way, cover_penalty, strikes_obstacle
 from affray.rules.midian.state import (
@@ -91,10 +97,11 @@ def melee(
             cid, replace(encounter.states[cid], charged=encounter.round)
         )
     situation = Situation(charging=charging, called_shot=called, extra_attack=extra)
+    new = options.round3  # before round 3 of fidelity, the fallen still struck
     braced = (
         charging
         and encounter.states[target].set_against_charge
-        and not encounter.states[target].down_rounds
+        and not (new and encounter.states[target].down_rounds)
     )
     if not charging:
         encounter, more = strike(options, encounter, cid, target, answers, situation)
@@ -106,7 +113,7 @@ def melee(
         for blow in order:
             if not (encounter.states[cid].fighting and encounter.states[target].fighting):
                 break
-            if encounter.states[target if blow == "set" else cid].down_rounds:
+            if new and encounter.states[target if blow == "set" else cid].down_rounds:
                 continue  # knocked down by the first blow: no strike while getting up
             if blow == "set":
                 encounter, more = strike(
@@ -120,7 +127,8 @@ def melee(
         encounter, more = _meet_the_charge(options, encounter, cid, target, answers)
         events.extend(more)
         me = encounter.states[cid]
-        if me.fighting and not me.down_rounds and encounter.states[target].fighting:
+        up = not (new and me.down_rounds)
+        if me.fighting and up and encounter.states[target].fighting:
             encounter, more = strike(options, encounter, cid, target, answers, situation)
             events.extend(more)
     # "Hit or miss, multiple attacks are generally precluded by having to turn around
@@ -151,7 +159,7 @@ def _meet_the_charge(
         longer
         and them.fighting
         and them.pool.actions > 0
-        and not them.down_rounds  # nobody strikes first while getting up
+        and not (options.round3 and them.down_rounds)  # nobody strikes first getting up
         and not defenceless(encounter, target)
     ):
         return encounter, []
@@ -195,7 +203,8 @@ def both_weapons(
 
     encounter, events = melee(options, encounter, cid, target, answers, extra=penalties(False))
     me = encounter.states[cid]
-    if me.fighting and not me.down_rounds and encounter.states[target].fighting:
+    up = not (options.round3 and me.down_rounds)
+    if me.fighting and up and encounter.states[target].fighting:
         situation = Situation(extra_attack=penalties(True))
         encounter, more = strike(
             options, encounter, cid, target, answers, situation, weapon=off_hand
@@ -233,7 +242,8 @@ def attack_roll(
     them = encounter.states[target]
     outcome = resolve_attack(
         attacker,
-        armed(encounter, target),  # disarmed, it parries with bare hands
+        # disarmed, it parries with bare hands (before round 3: as if still armed)
+        armed(encounter, target) if options.round3 else encounter.sheet(target),
         them.health,
         answers.dice,
         situation=situation,
@@ -243,6 +253,7 @@ def attack_roll(
         choose_defence=defence_chooser(encounter, target, cid, answers),
         retest=retester(encounter, target, answers),
         attack_retest=retester(encounter, cid, answers),
+        fidelity=options.fidelity,
     )
     pool = replace(outcome.pool, actions=them.pool.actions) if them.down_rounds else outcome.pool
     encounter = encounter.with_state(target, replace(them, health=outcome.health, pool=pool))
@@ -295,10 +306,10 @@ def strike(
     encounter = encounter.with_state(cid, replace(encounter.states[cid], focus=target))
     events = list(outcome.events)
     if outcome.critical and outcome.damage and options.critical_effects:
-        encounter, more = critical(encounter, cid, target, answers)
+        encounter, more = critical(encounter, cid, target, answers, fidelity=options.fidelity)
         events.extend(more)
     if outcome.fumble and options.fumble_effects:
-        encounter, more = fumble(encounter, cid, answers)
+        encounter, more = fumble(encounter, cid, answers, fidelity=options.fidelity)
         events.extend(more)
     return release_fallen(encounter, target), events
 
@@ -331,7 +342,7 @@ def shoot(
     )
     events.extend(outcome.events)
     if outcome.fumble and options.fumble_effects:
-        encounter, more = fumble(encounter, cid, answers)
+        encounter, more = fumble(encounter, cid, answers, fidelity=options.fidelity)
         events.extend(more)
     if not outcome.hit and allies_in_the_way and not outcome.fumble:
         attack = [e for e in outcome.events if isinstance(e, AttackRolled)][-1]
@@ -402,7 +413,12 @@ class RollTheTable:
 
 
 def critical(
-    encounter: MidianEncounter, attacker: str, target: str, answers: MidianAnswers
+    encounter: MidianEncounter,
+    attacker: str,
+    target: str,
+    answers: MidianAnswers,
+    *,
+    fidelity: int = FIDELITY,
 ) -> MidianOutcome:
     """A critical effect: rolled on the table, or chosen (the chapter lets the game
     master pick); knocked down, knocked out and decapitated take effect, the others are
@@ -416,7 +432,7 @@ def critical(
     state = encounter.states[target]
     events: list[Event] = list(rolled)
     if effect is Critical.KNOCKED_DOWN:
-        state = knock_down(encounter, target).states[target]
+        state = knock_down(encounter, target, fidelity=fidelity).states[target]
     elif effect is Critical.BLOW_TO_THE_JAW_OR_SKULL and state.health.alive:
         state = replace(state, health=replace(state.health, conscious=False))
         events.append(StatusChanged(target, "unconscious", "critical: blow to the jaw"))
@@ -439,7 +455,9 @@ class Mishap(Enum):
         return self.name.lower()
 
 
-def fumble(encounter: MidianEncounter, cid: str, answers: MidianAnswers) -> MidianOutcome:
+def fumble(
+    encounter: MidianEncounter, cid: str, answers: MidianAnswers, *, fidelity: int = FIDELITY
+) -> MidianOutcome:
     """A fumble's mishap: rolled (one die, a side each) or the game master's pick. A
     dropped or broken weapon is lost for the fight (bare hands from then on); a trip
     knocks the fumbler down (two rounds getting up)."""
@@ -454,7 +472,7 @@ def fumble(encounter: MidianEncounter, cid: str, answers: MidianAnswers) -> Midi
     natural = encounter.sheet(cid).weapon.encumbrance is Encumbrance.NONE
     if mishap is Mishap.TRIPPED or natural:  # fists cannot be dropped: a stumble
         mishap = Mishap.TRIPPED
-        state = knock_down(encounter, cid).states[cid]
+        state = knock_down(encounter, cid, fidelity=fidelity).states[cid]
     else:
         state = replace(state, weapon_lost=True)
     event = StatusChanged(cid, "fumbled", mishap.value)
