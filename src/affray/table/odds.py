@@ -184,7 +184,7 @@ def table_odds(
         TableError: the fight is over, or has fewer than two sides.
     """
     _ready(rules, state)
-    exact = exact_odds(rules, state)
+    exact = exact_odds(rules, state, work=TABLE_WORK)
     if exact is not None:
         return exact
     overall = simulate_fights(
@@ -246,6 +246,10 @@ def default_fights(rules: Rules, state: TableState) -> int:
     engine plays them, 1,000 with the reference engine."""
     return 1_000 if _fast(from_state(rules, state)) is None else 20_000
 
+
+TABLE_WORK = 800_000_000
+"""The largest exact chain ``table odds`` works out (about a second for the fight and
+as much again for each action open now); past it, the fast engine simulates."""
 
 WEB_WORK = 150_000_000
 """The largest exact chain (its steps, :func:`exact_odds`) the web's quick odds work out
