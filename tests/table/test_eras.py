@@ -153,3 +153,10 @@ def test_the_fast_engines_refuse_the_old_rules() -> None:
     with pytest.raises(NotModelledError, match="the rules before round 3 of fidelity"):
         midian_fast_fights(ruleset, Cursor(encounter), {}, None)
     midian_fast_fights(MidianRuleset(), Cursor(encounter), {}, None)  # today's it plays
+
+
+def test_a_change_played_now_is_of_the_era_of_now() -> None:
+    from affray.table.commands import Inputs
+    from affray.table.state import ERA
+
+    assert Inputs().era == ERA == 3

@@ -342,7 +342,9 @@ class Inputs:
 
     faces: tuple[int, ...] = ()
     answers: tuple[Answered, ...] = field(default=())
-    era: int = 2
+    era: int = 3
+    """The era a change is played in now: :data:`affray.table.state.ERA` (a test holds
+    them equal; this module cannot import it)."""
 
 
 def command_data(command: Command) -> dict[str, Any]:
