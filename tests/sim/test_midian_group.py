@@ -368,3 +368,23 @@ def test_the_kernel_keeps_the_rules_constants() -> None:
     assert kernel.SERIOUS_WOUND == injury.SERIOUS_WOUND
     assert kernel.SHOCK_STEP == injury.SHOCK_STEP
     assert isinstance(kernel.needs_compiling(), bool)
+
+
+def test_weapon_dice_it_cannot_roll_one_by_one_go_to_the_reference_engine(
+    tmp_path: Path,
+) -> None:
+    """A weapon of the newer dice notation (keep/drop, exploding, rerolled, counted):
+    the engine rolls plain dice one by one, so it refuses, and the fights are played."""
+    guard = (EXAMPLES / "midian" / "guard.toml").read_text()
+    (tmp_path / "lucky.toml").write_text(
+        guard.replace('damage = "2d6"', 'damage = "2d6kh1"').replace('"Guard"', '"Lucky"')
+    )
+    path = tmp_path / "fight.toml"
+    path.write_text(
+        'system = "midian"\n[[sides]]\nname = "A"\nmembers = ["lucky.toml"]\n'
+        '[[sides]]\nname = "B"\nmembers = ["guard"]\n'
+    )
+    with pytest.raises(NotModelledError, match=r"weapon dice \(2d6kh1\)"):
+        simulate_fights(encounter_file(path), 20, seed=1, engine="fast")
+    odds = simulate_fights(encounter_file(path), 60, seed=1)
+    assert odds.engine == "reference engine" and odds.note and odds.n == 60

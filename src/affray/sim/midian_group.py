@@ -76,7 +76,7 @@ import numpy.typing as npt
 from affray.dice import distribution, parse
 from affray.dice.syntax import constant_total, dice_terms
 from affray.encounter import Cursor, Phase, Targeting
-from affray.errors import DiceLimitError, NotModelledError, RulesError
+from affray.errors import AffrayError, DiceLimitError, NotModelledError, RulesError
 from affray.rules.midian.attack import armour_class, attack_modifiers
 from affray.rules.midian.character import Character, Encumbrance
 from affray.rules.midian.criticals import EFFECTS, Critical
@@ -163,6 +163,13 @@ def refusals(
             distribution(sheet.weapon.damage)
         except DiceLimitError:
             found.append(f"{c.id}'s weapon dice ({sheet.weapon.damage}): too many to draw")
+        try:
+            dice_terms(parse(sheet.weapon.damage))
+        except AffrayError:  # the engine rolls plain dice one by one
+            found.append(
+                f"{c.id}'s weapon dice ({sheet.weapon.damage}): kept, dropped, exploding, "
+                "rerolled or counted dice"
+            )
         if sheet.weapon.ranged:
             try:
                 _range(sheet, options_.distance)
