@@ -341,3 +341,19 @@ def test_the_cli_says_one_time_and_draws_against_a_baseline(
     assert "Chance Knight wins (rows: Knight's skill; columns: Knight's armour)" in result.stdout
     wrong = run("explore", str(sweep), "--out", str(out), "--against", "a.armor=tin")
     assert wrong.exit_code == 2 and "a.armor has no value 'tin'" in wrong.stderr
+
+
+def test_neighbours_that_cannot_be_told_apart_are_marked(knight: tuple[AnySweep, Rows]) -> None:
+    """Two side-by-side cells whose intervals overlap get a ≈ on their shared edge (the
+    first two cells of NOISY), and a line of the legend says what it means; exact cells
+    are never marked."""
+    sweep, rows = knight
+    for chances, marks in ((simulated(rows, NOISY), 1), (rows, 0)):
+        figure = heatmap_figure(sweep, chances)
+        try:
+            drawn = [t for ax in figure.axes for t in ax.texts if t.get_text() == "≈"]
+            legend = [t.get_text() for lg in figure.legends for t in lg.get_texts()]
+        finally:
+            pyplot().close(figure)
+        assert len(drawn) == marks
+        assert any("intervals overlap" in line for line in legend) == bool(marks)

@@ -315,6 +315,8 @@ def _panels_figure(sweep: AnySweep, picture: Shown) -> Any:
             ("values", grid),
             ("noise", picture.noise),
             ("base", picture.base_cells),
+            ("low", picture.low),
+            ("high", picture.high),
         )
     }
     cell_w = max(3.2, 0.55 * min(width, TICKS_UP_TO) + 1.6)
@@ -335,7 +337,7 @@ def _panels_figure(sweep: AnySweep, picture: Shown) -> Any:
     captions = list(itertools.product(*(axis.values for axis in extra))) or [()]
     decimals = picture.baseline is not None or _needs_decimal(grid)
     numeric = (is_numeric(sweep.axes[0]), is_numeric(sweep.axes[1]))
-    drawn = {"line": False, "noise": False}
+    drawn = {"line": False, "noise": False, "ties": False}
     image = None
     for number, caption in enumerate(captions):
         ax = axes[number // columns][number % columns]
@@ -347,6 +349,7 @@ def _panels_figure(sweep: AnySweep, picture: Shown) -> Any:
         if picture.baseline is None:
             drawn["line"] |= _even_line(ax, values, numeric, picture.centre)
         drawn["noise"] |= _hatch(ax, flat["noise"][:, :, number])
+        drawn["ties"] |= _ties(ax, flat["low"][:, :, number], flat["high"][:, :, number])
         _outline(ax, flat["base"][:, :, number])
         if width <= ANNOTATE_UP_TO and height <= ANNOTATE_UP_TO:
             _annotate(ax, values, flat["base"][:, :, number], cmap, norm, decimals, picture)
@@ -548,12 +551,19 @@ def _legend(figure: Any, drawn: dict[str, bool], picture: Shown) -> None:
                 label="hatched: " + _noise_words(picture),
             )
         )
+    if drawn.get("ties"):
+        handles.append(
+            Line2D([], [], linestyle="none", label=TIE_NOTE)  # the words begin with the mark
+        )
     if picture.baseline is not None:
         handles.append(
             Patch(facecolor="white", edgecolor="black", linewidth=1.5, label="the baseline")
         )
-    if handles:
-        figure.legend(handles=handles, loc="outside lower center", ncols=len(handles), fontsize=8)
+    if handles:  # side by side while they fit the figure's width, else one a line
+        words = sum(len(h.get_label()) for h in handles)
+        wide = figure.get_figwidth() * 13  # about the characters of 8-point text an inch
+        across = len(handles) if words <= wide else 1
+        figure.legend(handles=handles, loc="outside lower center", ncols=across, fontsize=8)
 
 
 def _fit_title(figure: Any, title: str) -> None:
@@ -665,6 +675,39 @@ def _hatch(ax: Any, noise: np.ndarray) -> bool:
                 )
             )
     return bool(noise.any())
+
+
+TIE_NOTE = "≈ between two cells: their 95 % intervals overlap (not told apart)"
+
+
+def tied_neighbours(low: np.ndarray, high: np.ndarray) -> list[tuple[float, float]]:
+    """Where two side-by-side cells of a panel cannot be told apart (their intervals
+    overlap; exact cells have none): the middle of their shared edge, (column, row)."""
+    edges: list[tuple[float, float]] = []
+    rows, columns = low.shape
+    for row in range(rows):
+        for column in range(columns):
+            for other_row, other_column in ((row, column + 1), (row + 1, column)):
+                if other_row >= rows or other_column >= columns:
+                    continue
+                a_low, a_high = low[row, column], high[row, column]
+                b_low, b_high = low[other_row, other_column], high[other_row, other_column]
+                if np.isnan([a_low, a_high, b_low, b_high]).any():
+                    continue
+                if a_low <= b_high and b_low <= a_high:
+                    edges.append(((column + other_column) / 2, (row + other_row) / 2))
+    return edges
+
+
+def _ties(ax: Any, low: np.ndarray, high: np.ndarray) -> bool:
+    """A small ≈ on each edge between two cells that cannot be told apart."""
+    edges = tied_neighbours(low, high)
+    for x, y in edges:
+        ax.text(
+            x, y, "≈", ha="center", va="center", fontsize=8, color="#333333", zorder=3.5,
+            bbox={"boxstyle": "round,pad=0.05", "facecolor": "white", "edgecolor": "none"},
+        )  # fmt: skip
+    return bool(edges)
 
 
 def _outline(ax: Any, base: np.ndarray) -> None:
