@@ -405,3 +405,33 @@ def test_reinforcements_of_one_side_are_imported_into_a_table(tmp_path: Path) ->
     dones = tables.run_all(row, joining.commands, options=joining.options)
     sides = [c.side for c in dones[-1].state.encounter.combatants]
     assert sides.count("Bridge trolls") == 2
+
+
+def test_a_run_to_the_end_that_takes_too_long_stops_and_logs_the_turns_it_played(
+    tmp_path: Path,
+) -> None:
+    """`run --to-end` of a fight that takes minutes (issue 26, item 3) stops at the end
+    of a stretch of turns once its time is up: the change logged is `run --turns N` of
+    the turns played, and it replays to the same state; a quick fight is logged as the
+    whole run it was."""
+    from affray.table.fold import RUN_STRETCH, play, replay
+
+    tables = Tables(Store(tmp_path / "t.db"))
+    row = imported(tables, EXAMPLES / "encounters" / "shield_wall.toml")
+    fold = tables.fold(row)
+    stopped = play(fold.rules, fold.state, Run(to_end=True), seed=4, seconds=0.0)
+    assert stopped.command == Run(RUN_STRETCH)
+    assert stopped.note is not None and "run --to-end again" in stopped.note
+    assert stopped.state.phase(fold.rules).value != "over"
+    again, _ = replay(fold.rules, fold.state, stopped.command, stopped.inputs)
+    assert again == stopped.state
+    # with time enough: the whole run, logged as such, the same as without a limit
+    whole = play(fold.rules, fold.state, Run(to_end=True), seed=4, seconds=60.0)
+    plain = play(fold.rules, fold.state, Run(to_end=True), seed=4)
+    assert whole.command == Run(to_end=True) and whole.note is None
+    assert whole.state.phase(fold.rules).value == "over"
+    assert replay(fold.rules, fold.state, whole.command, whole.inputs)[0] == whole.state
+    assert whole.inputs.faces == plain.inputs.faces and whole.state == plain.state
+    # through the tracker and the terminal: the note is said, the table goes on
+    done = tables.run(tables.table(row.id), Run(to_end=True), seed=4)
+    assert done.note is None and done.state.phase(fold.rules).value == "over"

@@ -941,6 +941,8 @@ def _play(
     )
     if done.unused_choices:
         click.echo("note: no question asked for: " + ", ".join(done.unused_choices), err=True)
+    if done.note:
+        click.echo(f"note: {done.note}", err=True)
     _report(tables, row, done, as_json)
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from affray.dice import ScriptedDice, TypedDice
-from affray.encounter import Answers, Chooser
+from affray.encounter import Answers, Chooser, Phase
 from affray.encounter.questions import (
     Answered,
     RecordingChooser,
@@ -42,6 +42,7 @@ from affray.table.commands import (
     Command,
     Inputs,
     Mark,
+    Run,
     Unmark,
     command_data,
     command_from_data,
@@ -74,6 +75,8 @@ class Played:
     state: TableState
     events: tuple[Event, ...]
     unused_choices: tuple[str, ...] = ()
+    note: str | None = None
+    """Something to tell of how it was played (a run stopped short)."""
 
     def payload(self) -> dict[str, Any]:
         return {
@@ -198,6 +201,7 @@ def play(
     seed: int | None = None,
     roll_missing: bool = True,
     choose_missing: bool = True,
+    seconds: float | None = None,
 ) -> Played:
     """``command`` played live.
 
@@ -211,6 +215,10 @@ def play(
             ``rolls``, that try goes on exactly where it stopped).
         choose_missing: the combatants' tactics answer what nothing else answers;
             off, such a question stops the command.
+        seconds: for ``run --to-end``, how long it may take: past it, the fight stops
+            at the end of a stretch of :data:`RUN_STRETCH` turns and the change logged
+            is ``run --turns N`` of the turns played (the same dice and answers replay
+            it exactly), with a note saying so.
 
     Raises:
         AffrayError: the rules refuse the command, a face cannot be shown by its
@@ -231,8 +239,13 @@ def play(
     rest: Chooser[Any, Any] = rules.ai(state, tactics_dice(seed)) if choose_missing else Refusing()
     scripted = ScriptedChooser[Any, Any](typed, rest)
     recorder = RecordingChooser[Any, Any](ReplayChooser(answered, then=scripted))
+    answers = Answers(dice, recorder)
+    note = None
     try:
-        after, events = apply(rules, state, command, Answers(dice, recorder))
+        if isinstance(command, Run) and command.to_end and seconds is not None:
+            command, after, events, note = _run_for(rules, state, command, answers, seconds)
+        else:
+            after, events = apply(rules, state, command, answers)
     except (DieNeededError, ChoiceNeededError) as needed:
         needed.so_far(dice.recorded, tuple(recorder.answers))
         raise
@@ -245,7 +258,38 @@ def play(
         )
     inputs = Inputs(dice.recorded, tuple(recorder.answers), ERA)  # played by today's rules
     unused = tuple(f"{who}:{topic}" if who else topic for who, topic in scripted.unused)
-    return Played(command, inputs, after, tuple(events), unused)
+    return Played(command, inputs, after, tuple(events), unused, note)
+
+
+RUN_STRETCH = 25
+"""Turns ``run --to-end`` plays between two looks at the clock."""
+
+
+def _run_for(
+    rules: Rules, state: TableState, command: Run, answers: Answers[Any, Any], seconds: float
+) -> tuple[Command, TableState, list[Event], str | None]:
+    """``run --to-end`` in stretches of turns until the fight ends or ``seconds`` pass:
+    the command to log (the whole run, or the turns played), the state, the events,
+    and a note when it stopped short. Stretches played one after the other with the
+    same dice and answers are the whole run's moves, in the same order."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    events: list[Event] = []
+    played = 0
+    while True:
+        stretch = Run(RUN_STRETCH, name=command.name)
+        state, more = apply(rules, state, stretch, answers)
+        events.extend(more)
+        played += RUN_STRETCH
+        if state.phase(rules) is Phase.OVER:
+            return command, state, events, None
+        if time.monotonic() > deadline:
+            note = (
+                f"stopped after {played} turns ({seconds:.0f} s), in round {state.round}: "
+                "run --to-end again to go on (this change is those turns)"
+            )
+            return Run(played, name=command.name), state, events, note
 
 
 def _named(state: TableState, command: Command) -> Command:

@@ -80,6 +80,11 @@ class Importing:
     options: dict[str, Any]
 
 
+RUN_SECONDS = 10.0
+"""How long one ``run --to-end`` may play before it stops (at a stretch's end) and logs
+the turns played: a run again goes on."""
+
+
 @dataclass(frozen=True, slots=True)
 class Done:
     """A change made: the table's new version, and what it did."""
@@ -93,7 +98,8 @@ class Done:
     """For an undo or a redo: the changes taken back or brought back."""
     unused_choices: tuple[str, ...] = ()
     note: str | None = None
-    """Something the person who asked should know (the rules an import could not set)."""
+    """Something the person who asked should know (the rules an import could not set, a
+    run stopped short)."""
 
 
 class Tables:
@@ -351,6 +357,7 @@ class Tables:
                     seed=seed,
                     roll_missing=roll_missing,
                     choose_missing=choose_missing,
+                    seconds=RUN_SECONDS,
                 )
                 lines = tuple(narrate_text(played.events))
                 version = writer.append(command.verb, {**played.payload(), "lines": list(lines)})
@@ -361,7 +368,16 @@ class Tables:
             self.store.wait_on(table.id, self.store.version(table.id), waiting.data())
             raise
         fold.push(version, played.command, played.inputs, played.state, played.events)
-        return Done(table, version, played.state, played.events, lines, (), played.unused_choices)
+        return Done(
+            table,
+            version,
+            played.state,
+            played.events,
+            lines,
+            (),
+            played.unused_choices,
+            played.note,
+        )
 
     def waiting(self, table: TableRow) -> dict[str, Any] | None:
         """The command the table waits on, as ``{"who", "needs", "rolls", "answered",
