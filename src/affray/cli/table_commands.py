@@ -522,7 +522,7 @@ def odds_command(
     from affray.sim.fights import FightOdds
     from affray.table.odds import default_fights, table_odds
 
-    tables = _tables(db)
+    tables = _tables(db, write=False)
     row = tables.table(table_ref)
     fold = tables.fold(row)
     state = fold.state

@@ -59,7 +59,7 @@ class TableAt:
         from affray.table.service import Tables
         from affray.table.store import Store
 
-        tables = Tables(Store(self.db))
+        tables = Tables(Store(self.db, readonly=True))  # a worker only reads
         try:
             row = tables.table(self.table_id)
             fold = tables.fold(row)
