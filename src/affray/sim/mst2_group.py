@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -26,7 +27,7 @@ from affray.encounter import Attack, Cursor, Flee, Hold, Phase, Shoot, Targeting
 from affray.errors import NotModelledError
 from affray.odds.mst2 import shock_survival, wound_distribution
 from affray.rules.mst2.catalog import Pool, Reach
-from affray.rules.mst2.fighter import Fighter
+from affray.rules.mst2.fighter import Fighter, HitDice
 from affray.rules.mst2.ruleset import Mst2Ruleset, NonCombat, StepAway, TurnOrder
 from affray.rules.mst2.state import FighterState
 from affray.rules.mst2.tactics import Mst2Tactics, Role
@@ -50,7 +51,8 @@ Ints = kernel.Ints
 Floats = kernel.Floats
 
 
-def _cumulative(pool: Pool, protection: int, width: int) -> list[float]:
+@cache
+def _cumulative(pool: Pool, protection: int, width: int) -> tuple[float, ...]:
     """The cumulative chances of 0, 1, ... wounds of a hit with ``pool``, ``width`` long."""
     chances = wound_distribution(pool, protection).probabilities()
     running = Fraction(0)
@@ -59,7 +61,7 @@ def _cumulative(pool: Pool, protection: int, width: int) -> list[float]:
         running += chances.get(k, Fraction(0))
         out.append(float(running))
     out[-1] = 1.0
-    return out
+    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -150,10 +152,7 @@ def mst2_fast_fights(
                     _missile_pool(ruleset, attacker), defender.protection, width
                 )
     most = max(sum(s.hit_dice.pool) + s.hit_dice.bonus for s in sheets)
-    survive = np.zeros((count, max(most, 0) + 2))
-    for j, sheet in enumerate(sheets):
-        for w in range(survive.shape[1]):
-            survive[j, w] = float(shock_survival(sheet.hit_dice, w))
+    survive = np.array([_survival(sheet.hit_dice, max(most, 0) + 2) for sheet in sheets])
     mean = np.array(
         [
             float(sum((Fraction(s + 1, 2) for s in sh.hit_dice.pool), Fraction(sh.hit_dice.bonus)))
@@ -207,6 +206,13 @@ def mst2_fast_fights(
         target,
     )
     return Mst2Fights(sides, ids, cursor.max_rounds, arrays)
+
+
+@cache
+def _survival(hit_dice: HitDice, width: int) -> tuple[float, ...]:
+    """The chance of passing a shock check at each total of wounds 0 to ``width - 1``
+    (kept: a crowd of one sheet asks it once)."""
+    return tuple(float(shock_survival(hit_dice, w)) for w in range(width))
 
 
 def _missile_pool(ruleset: Mst2Ruleset, sheet: Fighter) -> Pool:

@@ -290,7 +290,8 @@ def quick_odds(
     who = state.current if state.phase(rules) is Phase.TURN else None
     legal = list(rules.ruleset.actions(state.encounter, who)) if who is not None else []
     engine = _fast(base)
-    overall = _batches(base, n, seed, started + budget_s * (0.5 if legal else 1.0), stop)
+    until = started + budget_s * (0.5 if legal else 1.0)
+    overall = _batches(base, n, seed, until, stop, engine)
     if overall is None:
         return None
     ids = tuple(c.id for c in state.encounter.combatants)
@@ -324,14 +325,19 @@ def _fast(fighting: Fighting) -> FastFights | None:
 
 
 def _batches(
-    fighting: Fighting, n: int, seed: int, deadline: float, stop: Callable[[], bool] | None
+    fighting: Fighting,
+    n: int,
+    seed: int,
+    deadline: float,
+    stop: Callable[[], bool] | None,
+    ready: FastFights | None = None,
 ) -> FightTotals | None:
     """Fights in batches until ``n`` are done or ``deadline`` passes (one batch at
-    least), by the system's fast engine where it plays them; None if ``stop`` says so
-    between batches."""
+    least), by the system's fast engine where it plays them (``ready``: ``fighting``
+    made ready for it already); None if ``stop`` says so between batches."""
     totals = FightTotals()
     index = 0
-    fast = _fast(fighting)
+    fast = ready if ready is not None else _fast(fighting)
     while fast is not None and totals.n < n:
         totals = totals + fast.fights(seed, index, min(FAST_BATCH, n - totals.n))
         index += 1
