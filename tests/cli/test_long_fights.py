@@ -27,3 +27,14 @@ def test_a_long_fight_says_where_it_is_and_how_long_it_may_take(
     assert "Ctrl-C stops it" in said
     pace.tick(encounter)  # not again before its time
     assert capsys.readouterr().err == ""
+
+
+def test_exact_odds_refuse_the_options_of_a_simulation() -> None:
+    from click.testing import CliRunner
+
+    from affray.cli.main import cli
+
+    ford = str(EXAMPLES / "encounters" / "ford.toml")
+    for extra in (["-n", "100"], ["--engine", "fast"], ["--workers", "2"]):
+        refused = CliRunner().invoke(cli, ["fight", ford, "--exact", *extra])
+        assert refused.exit_code == 2 and "--exact" in refused.output, extra

@@ -98,6 +98,8 @@ def fight_command(
             raise click.UsageError(
                 "--exact works the odds out: leave out -n, --rolls, --odds, --plot and --workers"
             )
+        if engine != "auto":
+            raise click.UsageError("--engine picks who simulates -n: leave it out with --exact")
         _exact(encounter_file, max_rounds, as_json)
         return
     if count is not None:
