@@ -37,13 +37,14 @@ from pathlib import Path
 
 import peak
 
-from affray.odds.chances import duel_chances
-from affray.odds.duel import Strike
-from affray.rules.mst2 import Fighter
-from affray.rules.mst2.duel import MAX_ROUNDS
+from affray.rulesystems.mst2 import Fighter
+from affray.rulesystems.mst2.duel import MAX_ROUNDS
+from affray.rulesystems.mst2.odds.chances import duel_chances
+from affray.rulesystems.mst2.odds.duel import Strike
+from affray.rulesystems.mst2.sim import simulate_duels
+from affray.rulesystems.mst2.sim.duels import DuelModel, compiled_kernel, simulate_fast
 from affray.sheets import load_sheet
-from affray.sim import DuelStats, simulate_duels
-from affray.sim.fast import DuelModel, compiled_kernel, simulate_fast
+from affray.sim import DuelStats
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "mst2"
 AFFRAY = Path(sys.executable).with_name("affray")

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from affray.odds import duel_odds
-from affray.odds.chances import duel_chances
-from affray.rules.mst2 import Fighter, Grip, HitDice, armor, weapon
+from affray.rulesystems.mst2 import Fighter, Grip, HitDice, armor, weapon
+from affray.rulesystems.mst2.odds import duel_odds
+from affray.rulesystems.mst2.odds.chances import duel_chances
 from affray.sheets import load_sheet
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "mst2"

@@ -19,10 +19,10 @@ from typing import Any
 from affray.encounter import Combatant, Cursor, Encounter
 from affray.encounter.model import pair
 from affray.errors import RulesError
-from affray.odds.encounter_exact import exact_fight
-from affray.odds.encounter_kernel import compiled
-from affray.rules.mst2.ruleset import Mst2Ruleset
-from affray.rules.mst2.state import FighterState
+from affray.rulesystems.mst2.odds.encounter import exact_fight
+from affray.rulesystems.mst2.odds.encounter_kernel import compiled
+from affray.rulesystems.mst2.ruleset import Mst2Ruleset
+from affray.rulesystems.mst2.state import FighterState
 from affray.sheets import load_encounter, load_sheet
 
 ROOT = Path(__file__).resolve().parent.parent

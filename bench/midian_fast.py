@@ -20,9 +20,9 @@ from pathlib import Path
 import peak
 
 from affray.registry import system
+from affray.rulesystems.midian.sim.duels import simulate_midian_fast
 from affray.sheets import load_sheet
 from affray.sim import simulate_reference
-from affray.sim.midian_fast import simulate_midian_fast
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "midian"
 A, B = EXAMPLES / "guard.toml", EXAMPLES / "brawler.toml"
@@ -30,7 +30,7 @@ A, B = EXAMPLES / "guard.toml", EXAMPLES / "brawler.toml"
 MEMORY = """
 import json, resource, sys, tracemalloc
 from affray.sheets import load_sheet
-from affray.sim.midian_fast import simulate_midian_fast
+from affray.rulesystems.midian.sim.duels import simulate_midian_fast
 a, b = load_sheet(sys.argv[1]), load_sheet(sys.argv[2])
 tracemalloc.start()
 stats, _ = simulate_midian_fast(a, b, int(sys.argv[3]), seed=1, workers=1)

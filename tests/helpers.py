@@ -10,7 +10,7 @@ from pathlib import Path
 from click.testing import CliRunner, Result
 
 from affray.cli.main import cli
-from affray.rules.mst2 import Fighter, HitDice, armor, weapon
+from affray.rulesystems.mst2 import Fighter, HitDice, armor, weapon
 from affray.sheets import load_sheet
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

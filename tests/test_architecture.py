@@ -1,5 +1,5 @@
-"""The one door: nothing outside ``rules/<system>/`` branches on a rule system's name
-or sheet class (each system's own CLI group excepted: it is that system's face)."""
+"""The one door: nothing outside ``rulesystems/<system>/`` branches on a rule system's name
+or sheet class."""
 
 from __future__ import annotations
 
@@ -9,13 +9,6 @@ from pathlib import Path
 import affray
 
 SRC = Path(affray.__file__).resolve().parent
-OWN_FACES = {
-    "cli/mst2_commands.py",
-    "cli/midian_commands.py",
-    # MST-2's own exact chain of encounters: it refuses what is not MST-2 at its door
-    # (issue 27 moves every system's modules into the system's own package)
-    "odds/encounter_exact.py",
-}
 SYSTEM_CLASSES = {"Fighter", "Character", "Mst2Ruleset", "MidianRuleset"}
 
 
@@ -23,8 +16,7 @@ def generic_modules() -> list[Path]:
     return [
         path
         for path in sorted(SRC.rglob("*.py"))
-        if not path.relative_to(SRC).as_posix().startswith("rules/")
-        and path.relative_to(SRC).as_posix() not in OWN_FACES
+        if not path.relative_to(SRC).as_posix().startswith("rulesystems/")
     ]
 
 

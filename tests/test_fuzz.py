@@ -21,8 +21,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from affray.rules.midian.character import DAMAGE_TYPES
-from affray.rules.mst2.catalog import (
+from affray.rulesystems.midian.character import DAMAGE_TYPES
+from affray.rulesystems.mst2.catalog import (
     ARMORS,
     HIT_DICE_BY_TENACITY,
     HIT_DIE_BY_ROLE,

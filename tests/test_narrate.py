@@ -9,8 +9,8 @@ import pytest
 from affray.encounter import events as encounter_events
 from affray.events import Event
 from affray.narration.core import HANDLERS
-from affray.rules.midian import events as midian_events
-from affray.rules.mst2 import events as mst2_events
+from affray.rulesystems.midian import events as midian_events
+from affray.rulesystems.mst2 import events as mst2_events
 
 
 @pytest.mark.parametrize("module", [mst2_events, midian_events, encounter_events])

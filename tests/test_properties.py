@@ -10,9 +10,18 @@ from hypothesis import strategies as st
 
 from affray.dice import RandomDice
 from affray.errors import SheetError
-from affray.odds import attack_odds, duel_odds
-from affray.rules.midian.damage import resist
-from affray.rules.mst2 import ARMORS, WEAPONS, Fighter, FighterState, Grip, HitDice, attack, duel
+from affray.rulesystems.midian.damage import resist
+from affray.rulesystems.mst2 import (
+    ARMORS,
+    WEAPONS,
+    Fighter,
+    FighterState,
+    Grip,
+    HitDice,
+    attack,
+    duel,
+)
+from affray.rulesystems.mst2.odds import attack_odds, duel_odds
 from affray.sheets import encounter_from_data, sheet_from_data
 from tests.helpers import EXAMPLES
 

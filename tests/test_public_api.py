@@ -5,8 +5,10 @@ import affray.dice
 import affray.encounter
 import affray.narration
 import affray.odds
-import affray.rules.midian
-import affray.rules.mst2
+import affray.rulesystems.midian
+import affray.rulesystems.mst2
+import affray.rulesystems.mst2.odds
+import affray.rulesystems.mst2.sim
 import affray.sheets
 import affray.sim
 
@@ -16,10 +18,12 @@ MODULES = [
     affray.encounter,
     affray.narration,
     affray.odds,
-    affray.rules.midian,
-    affray.rules.mst2,
     affray.sheets,
     affray.sim,
+    affray.rulesystems.midian,
+    affray.rulesystems.mst2,
+    affray.rulesystems.mst2.odds,
+    affray.rulesystems.mst2.sim,
 ]
 
 
@@ -39,7 +43,7 @@ def test_core_does_not_import_cli() -> None:
     import sys
 
     code = (
-        "import sys, affray, affray.rules.mst2, affray.odds, affray.dice, affray.sheets;"
+        "import sys, affray, affray.rulesystems.mst2, affray.odds, affray.dice, affray.sheets;"
         "print(any(m.startswith('affray.cli') for m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from affray.errors import SheetError
-from affray.rules.mst2 import Fighter, Grip, HitDice, Reach
+from affray.rulesystems.mst2 import Fighter, Grip, HitDice, Reach
 from affray.sheets import MAX_FILE_BYTES, load_sheet, parse_document, sheet_from_data
 from tests.helpers import EXAMPLES
 

@@ -6,16 +6,15 @@ import math
 
 import pytest
 
-from affray.odds import duel_odds
-from affray.sim import (
+from affray.rulesystems.mst2.odds import duel_odds
+from affray.rulesystems.mst2.sim import (
     CHUNK,
     DuelModel,
-    DuelStats,
     simulate_chunk,
     simulate_duels,
     simulate_fast,
-    wilson_interval,
 )
+from affray.sim import DuelStats, wilson_interval
 from tests.helpers import example, make_fighter
 
 MATCHUPS = [

@@ -2,7 +2,7 @@
 
 The public face: ``affray.load``, ``affray.duel``, ``affray.fight``,
 ``affray.narrate`` and ``affray.systems`` (see :mod:`affray.api`), the dice, and the
-errors; every rule of a system is in ``affray.rules.<system>``.
+errors; every rule of a system is in ``affray.rulesystems.<system>``.
 MST-2: Melee Fighting © 2021 Eiríkr Åsheim, CC BY 4.0.
 """
 

@@ -4,7 +4,7 @@ A rule system registers once, with everything the rest of affray needs to know
 about it: its sheets, its encounter-file keys, its ruleset, its tactics AI, its
 narration, and its odds and fast simulator where it has them. Loading sheets and
 encounters, duels, fights, narration and the table all go through here; nothing
-outside ``rules/<system>/`` branches on a system's name or sheet class.
+outside ``rulesystems/<system>/`` branches on a system's name or sheet class.
 
 The built-in systems register when first asked for; another one (a plug-in, or a
 test's toy system) calls :func:`register`.
@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from affray.dice import Dice
@@ -32,7 +33,7 @@ from affray.errors import AffrayError
 from affray.events import Event
 
 if TYPE_CHECKING:
-    from affray.odds.duel import RoundsDistribution
+    from affray.rulesystems.mst2.odds.duel import RoundsDistribution
     from affray.sim.chunks import Estimate
     from affray.sim.stats import DuelStats
     from affray.sim.totals import ExactFights, FastFights, First
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
 TacticsT = TypeVar("TacticsT")
 RulesetT = TypeVar("RulesetT", bound="Ruleset[Any, Any]")
 
-BUILT_IN = ("affray.rules.mst2.system", "affray.rules.midian.system")
+BUILT_IN = ("affray.rulesystems.mst2.system", "affray.rulesystems.midian.system")
 """Modules that register the systems shipped with affray (imported on first use)."""
 
 Progress = Callable[[int], None]
@@ -202,6 +203,8 @@ class RuleSystem(Generic[SheetT, StateT, RulesetT, TacticsT]):
         ]
         | None
     ) = None
+    bestiary: Traversable | None = None
+    """Its folder of ready-made sheets (``ogre.toml``), which sheet references name."""
 
     def owns(self, sheet: object) -> bool:
         """Whether ``sheet`` is one of this system's sheets."""

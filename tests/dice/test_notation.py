@@ -390,7 +390,7 @@ def test_dice_terms_refuse_pools_with_a_clear_message(text: str) -> None:
 
 
 def test_mst2_power_and_hit_dice_still_refuse_the_new_notation(tmp_path: Path) -> None:
-    from affray.rules.mst2 import HitDice, parse_pool
+    from affray.rulesystems.mst2 import HitDice, parse_pool
     from affray.sheets import load_sheet
 
     assert parse_pool("1d6+1d8") == (6, 8)

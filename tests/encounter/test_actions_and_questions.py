@@ -31,18 +31,18 @@ from affray.encounter import (
 from affray.encounter.events import ActionChosen, TurnSkipped
 from affray.encounter.questions import OptionT
 from affray.errors import RulesError, SheetError
-from affray.rules.midian import events as mev
-from affray.rules.midian.actions import AimedAttack, BothWeapons, Defend, TendWounds, Wait
-from affray.rules.midian.character import Encumbrance
-from affray.rules.midian.defence import Stance
-from affray.rules.midian.injury import WillpowerRule
-from affray.rules.midian.resolve import Rules
-from affray.rules.midian.ruleset import MidianRuleset
-from affray.rules.midian.situations import CalledShot
-from affray.rules.mst2 import events as ev
-from affray.rules.mst2 import missile
-from affray.rules.mst2.ruleset import Mst2Ruleset, NonCombat, StepAway
-from affray.rules.mst2.state import FighterState
+from affray.rulesystems.midian import events as mev
+from affray.rulesystems.midian.actions import AimedAttack, BothWeapons, Defend, TendWounds, Wait
+from affray.rulesystems.midian.character import Encumbrance
+from affray.rulesystems.midian.defence import Stance
+from affray.rulesystems.midian.injury import WillpowerRule
+from affray.rulesystems.midian.resolve import Rules
+from affray.rulesystems.midian.ruleset import MidianRuleset
+from affray.rulesystems.midian.situations import CalledShot
+from affray.rulesystems.mst2 import events as ev
+from affray.rulesystems.mst2 import missile
+from affray.rulesystems.mst2.ruleset import Mst2Ruleset, NonCombat, StepAway
+from affray.rulesystems.mst2.state import FighterState
 from affray.sheets import load_encounter, load_sheet
 from tests.encounter import driver
 from tests.helpers import EXAMPLES, make_fighter

@@ -11,13 +11,13 @@ import pytest
 from affray.dice import RandomDice, ScriptedDice
 from affray.encounter import Encounter, run_encounter, steps
 from affray.encounter import events as enc
-from affray.rules.midian import events as ev
-from affray.rules.midian.actions import Defend
-from affray.rules.midian.character import Character, Encumbrance
-from affray.rules.midian.defence import Stance
-from affray.rules.midian.ruleset import MidianRuleset
-from affray.rules.midian.state import armed
-from affray.rules.midian.tactics import MidianTactics, Role
+from affray.rulesystems.midian import events as ev
+from affray.rulesystems.midian.actions import Defend
+from affray.rulesystems.midian.character import Character, Encumbrance
+from affray.rulesystems.midian.defence import Stance
+from affray.rulesystems.midian.ruleset import MidianRuleset
+from affray.rulesystems.midian.state import armed
+from affray.rulesystems.midian.tactics import MidianTactics, Role
 from affray.sheets import load_encounter
 from affray.sim import simulate_encounter_duels
 from tests.encounter import driver

@@ -9,12 +9,12 @@ from typing import Any
 from affray.dice import RandomDice, ScriptedDice
 from affray.encounter import Answers, Attack, Encounter, FirstChoice, Shoot, run_encounter
 from affray.encounter.events import ActionChosen
-from affray.rules.midian import events as ev
-from affray.rules.midian.actions import Disarm
-from affray.rules.midian.character import Character
-from affray.rules.midian.defence import DefencePool, Stance
-from affray.rules.midian.ruleset import MidianRuleset
-from affray.rules.midian.tactics import MidianTactics
+from affray.rulesystems.midian import events as ev
+from affray.rulesystems.midian.actions import Disarm
+from affray.rulesystems.midian.character import Character
+from affray.rulesystems.midian.defence import DefencePool, Stance
+from affray.rulesystems.midian.ruleset import MidianRuleset
+from affray.rulesystems.midian.tactics import MidianTactics
 from tests.encounter import driver
 from tests.rules.midian.helpers import character, weapon
 
@@ -364,8 +364,8 @@ def test_cover_in_melee_penalises_both_sides() -> None:
 
 
 def test_two_may_hold_one_who_may_break_one_hold_or_grapple_back() -> None:
-    from affray.rules.midian.actions import Escape, Grapple
-    from affray.rules.midian.character import Encumbrance
+    from affray.rulesystems.midian.actions import Escape, Grapple
+    from affray.rulesystems.midian.character import Encumbrance
 
     fists = weapon(name="Fists", damage="1d4", type="smashing", encumbrance=Encumbrance.NONE)
     one = character("One", attack_bonus=10, grappling=2, weapon=fists)

@@ -17,9 +17,9 @@ import pytest
 from affray.dice import RandomDice
 from affray.encounter import events as enc
 from affray.encounter import steps
-from affray.rules.midian import events as ev
-from affray.rules.midian.actions import Defend, Interrupt, PreEmpt, Squeeze, Wait
-from affray.rules.midian.ruleset import MidianRuleset
+from affray.rulesystems.midian import events as ev
+from affray.rulesystems.midian.actions import Defend, Interrupt, PreEmpt, Squeeze, Wait
+from affray.rulesystems.midian.ruleset import MidianRuleset
 from affray.sheets import load_encounter
 from tests.helpers import EXAMPLES
 
@@ -129,8 +129,8 @@ def test_the_checker_sees_a_breach() -> None:
 
 
 def test_the_checker_sees_a_charge_from_inside_the_melee(monkeypatch: pytest.MonkeyPatch) -> None:
-    from affray.rules.midian import strikes
-    from affray.rules.midian.state import CHARGE_RUN_UP
+    from affray.rulesystems.midian import strikes
+    from affray.rulesystems.midian.state import CHARGE_RUN_UP
 
     def old_run_up(options: Any, encounter: Any, cid: str) -> bool:  # before issue 25
         return options.distance >= CHARGE_RUN_UP and not encounter.engaged_with(cid)

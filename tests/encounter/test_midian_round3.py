@@ -11,10 +11,10 @@ from typing import Any
 from affray.dice import ScriptedDice
 from affray.encounter import Answers, Attack, Encounter, FirstChoice
 from affray.encounter.events import Engaged
-from affray.rules.midian import events as ev
-from affray.rules.midian.round import begin_turn
-from affray.rules.midian.ruleset import MidianRuleset
-from affray.rules.midian.state import release_fallen
+from affray.rulesystems.midian import events as ev
+from affray.rulesystems.midian.round import begin_turn
+from affray.rulesystems.midian.ruleset import MidianRuleset
+from affray.rulesystems.midian.state import release_fallen
 from tests.encounter import driver
 from tests.rules.midian.helpers import character, weapon
 
@@ -117,7 +117,7 @@ def test_a_longer_reach_on_the_ground_does_not_strike_first() -> None:
 
 
 def knocked_down_by(attacker_turn_left: bool) -> tuple[Encounter[Any, Any], Any]:
-    from affray.rules.midian.criticals import EFFECTS, Critical
+    from affray.rulesystems.midian.criticals import EFFECTS, Critical
 
     face = 1 + [e.name for e in EFFECTS].index(Critical.KNOCKED_DOWN)
     knight = character("Knight", attack_bonus=5, weapon=weapon(), hit_points=40)
@@ -163,7 +163,7 @@ def test_knocked_down_before_its_turn_it_loses_that_one_and_the_next_round() -> 
 
 
 def test_wounds_below_0_life_points_can_be_bound_and_stop_bleeding() -> None:
-    from affray.rules.midian.actions import TendWounds
+    from affray.rulesystems.midian.actions import TendWounds
 
     hurt = character("Hurt", weapon=weapon(), system_shock=100)
     foe = character("Foe", weapon=weapon())
@@ -202,7 +202,7 @@ def waiting_round(initiatives: dict[str, int], queue: tuple[str, ...]) -> tuple[
 
 
 def test_waiting_from_15_to_7_loses_the_action_at_5() -> None:
-    from affray.rules.midian.actions import Wait
+    from affray.rulesystems.midian.actions import Wait
 
     # X acts at 15 and 5, Y at 7: at 15, X waits for Y (and so lowers its initiative to 7)
     encounter, rules = waiting_round({"X": 15, "Y": 7}, ("Y", "X"))
@@ -212,7 +212,7 @@ def test_waiting_from_15_to_7_loses_the_action_at_5() -> None:
 
 
 def test_waiting_from_25_to_12_keeps_one_later_action_moved_down() -> None:
-    from affray.rules.midian.actions import Wait
+    from affray.rulesystems.midian.actions import Wait
 
     # X at 25, 15, 5; Y at 12, 2; Z at 3. At 25 X waits for Y: now 12 and 2, after Z's 3
     encounter, rules = waiting_round({"X": 25, "Y": 12, "Z": 3}, ("X", "Y", "Z", "X", "Y"))
@@ -222,7 +222,7 @@ def test_waiting_from_25_to_12_keeps_one_later_action_moved_down() -> None:
 
 
 def test_waiting_above_10_keeps_every_action_each_moved_down() -> None:
-    from affray.rules.midian.actions import Wait
+    from affray.rulesystems.midian.actions import Wait
 
     # X at 18 and 8, Y at 16: waiting to 16, X still acts again at 6
     encounter, rules = waiting_round({"X": 18, "Y": 16}, ("Y", "X", "Y"))

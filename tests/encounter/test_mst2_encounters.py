@@ -11,12 +11,12 @@ from affray.dice import RandomDice, ScriptedDice
 from affray.encounter import Attack, Encounter, Flee, Shoot, Targeting, run_encounter, steps
 from affray.encounter import events as enc
 from affray.errors import SheetError
-from affray.odds import duel_odds
-from affray.rules.mst2 import Condition, FighterState, Reach
-from affray.rules.mst2 import events as ev
-from affray.rules.mst2.fighter import Fighter
-from affray.rules.mst2.ruleset import Mst2Ruleset, StepAway, TurnOrder
-from affray.rules.mst2.tactics import Mst2Tactics, Role
+from affray.rulesystems.mst2 import Condition, FighterState, Reach
+from affray.rulesystems.mst2 import events as ev
+from affray.rulesystems.mst2.fighter import Fighter
+from affray.rulesystems.mst2.odds import duel_odds
+from affray.rulesystems.mst2.ruleset import Mst2Ruleset, StepAway, TurnOrder
+from affray.rulesystems.mst2.tactics import Mst2Tactics, Role
 from affray.sheets import load_encounter
 from tests.encounter import driver
 from tests.helpers import EXAMPLES, example, make_fighter
@@ -317,7 +317,7 @@ def test_encounter_file_errors(tmp_path: Path, text: str, at: str, words: str) -
 
 
 def test_catalog_names_forgive_plurals() -> None:
-    from affray import bestiary
+    from affray.sheets import bestiary
 
     assert bestiary.text("mst2", "wolves") is not None
     assert bestiary.text("mst2", "Goblins") is not None
@@ -334,7 +334,7 @@ def test_the_odds_of_a_shot_into_a_melee_say_who_could_be_hit() -> None:
     from affray import registry
     from affray.dice import RandomDice
     from affray.encounter import Answers, Combatant, Encounter, FirstChoice, Shoot, named
-    from affray.rules.mst2.events import AttackRolled
+    from affray.rulesystems.mst2.events import AttackRolled
     from affray.sheets import load_sheet
 
     system = registry.system("mst2")

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from affray import bestiary
 from affray.errors import SheetError
 from affray.explore import Cache, EncounterSweep, InProcess, cells, load_sweep, run_sweep
 from affray.explore.compute import Result
 from affray.explore.heatmap import chances
+from affray.sheets import bestiary
 from affray.sim.fights import FightOdds, encounter_file, simulate_fights
 from tests.explore.conftest import WriteSweep
 from tests.helpers import run, run_json

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from affray.odds import duel_odds
-from affray.odds.chances import NEGLIGIBLE, _capped, _outlasting, duel_chances
-from affray.odds.duel import _Chain
-from affray.rules.mst2 import Fighter, Grip
-from affray.sim.fast import simulate_fast
+from affray.rulesystems.mst2 import Fighter, Grip
+from affray.rulesystems.mst2.odds import duel_odds
+from affray.rulesystems.mst2.odds.chances import NEGLIGIBLE, _capped, _outlasting, duel_chances
+from affray.rulesystems.mst2.odds.duel import _Chain
+from affray.rulesystems.mst2.sim.duels import simulate_fast
 from tests.helpers import EXAMPLES, example, make_fighter, run_json
 
 PAIRS = [
@@ -174,7 +174,7 @@ def test_a_certain_win_is_a_chance_of_one_not_above_it(tmp_path: Path) -> None:
     [(0.0, 1.0000000000000002), (0.7, 0.30000000000000027), (-1e-17, 0.5), (0.25, 0.25)],
 )
 def test_float_chances_are_made_chances_where_they_are_summed(p_a: float, p_b: float) -> None:
-    from affray.odds.chances import chances
+    from affray.rulesystems.mst2.odds.chances import chances
 
     a, b, draw = chances(p_a, p_b)
     assert min(a, b, draw) >= 0.0 and max(a, b, draw) <= 1.0

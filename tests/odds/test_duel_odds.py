@@ -9,9 +9,9 @@ from fractions import Fraction
 
 import pytest
 
-from affray.odds import duel_odds, rounds_distribution
-from affray.rules.mst2 import Fighter, Grip, HitDice, Reach, Weapon, armor
-from affray.sim import simulate_duels
+from affray.rulesystems.mst2 import Fighter, Grip, HitDice, Reach, Weapon, armor
+from affray.rulesystems.mst2.odds import duel_odds, rounds_distribution
+from affray.rulesystems.mst2.sim import simulate_duels
 from tests.helpers import example, make_fighter
 
 

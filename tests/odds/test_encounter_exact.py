@@ -16,13 +16,13 @@ from affray.encounter import Answers, Combatant, Cursor, Encounter, Phase, Targe
 from affray.encounter.cursor import act, proceed, sides_fighting
 from affray.encounter.model import pair
 from affray.errors import NotModelledError, RulesError
-from affray.odds.chances import duel_chances
-from affray.odds.encounter_exact import ExactFightOdds, exact_fight, exact_limit
-from affray.rules.mst2 import Fighter, HitDice, armor
-from affray.rules.mst2.catalog import Reach, Weapon
-from affray.rules.mst2.ruleset import Mst2Ruleset, TurnOrder
-from affray.rules.mst2.state import Condition, FighterState
-from affray.rules.mst2.tactics import Mst2AI, Mst2Tactics
+from affray.rulesystems.mst2 import Fighter, HitDice, armor
+from affray.rulesystems.mst2.catalog import Reach, Weapon
+from affray.rulesystems.mst2.odds.chances import duel_chances
+from affray.rulesystems.mst2.odds.encounter import ExactFightOdds, exact_fight, exact_limit
+from affray.rulesystems.mst2.ruleset import Mst2Ruleset, TurnOrder
+from affray.rulesystems.mst2.state import Condition, FighterState
+from affray.rulesystems.mst2.tactics import Mst2AI, Mst2Tactics
 from affray.sheets import load_encounter
 from affray.sim.fights import encounter_file, simulate_fights
 from tests.helpers import EXAMPLES
@@ -371,7 +371,7 @@ def test_two_against_two_runs_in_listed_and_shuffled_order(
 def test_the_compiled_and_numpy_sweeps_agree(tmp_path: Path) -> None:
     """The kernel's blocks (a DAG and the round states' loop) against the numpy sweep's
     dense solves, on every component (probability, rounds, bounds)."""
-    from affray.odds import encounter_exact as chain
+    from affray.rulesystems.mst2.odds import encounter as chain
 
     for order in (TurnOrder.LISTED.value, TurnOrder.SHUFFLED.value):
         path = _file(
@@ -479,7 +479,7 @@ def test_a_small_cap_swept_round_by_round_is_the_turn_by_turn_push(
 ) -> None:
     """Round-by-round distributions through the sweep against the push turn by turn
     (and brute force), from a fresh encounter whose cap cuts most fights short."""
-    from affray.odds import encounter_exact as chain
+    from affray.rulesystems.mst2.odds import encounter as chain
 
     path = _file(
         tmp_path,

@@ -6,7 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from affray.odds import attack_odds, percent
+from affray.odds import percent
+from affray.rulesystems.mst2.odds import attack_odds
 from tests.helpers import make_fighter
 
 

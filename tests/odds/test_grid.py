@@ -8,7 +8,8 @@ from dataclasses import replace
 
 import pytest
 
-from affray.odds import (
+from affray.rulesystems.mst2 import ARMORS, Circumstance, Fighter, HitDice, circumstance, weapon
+from affray.rulesystems.mst2.odds import (
     MEASURES,
     Grid,
     attack_odds,
@@ -18,7 +19,6 @@ from affray.odds import (
     grid_table,
     odds_grid,
 )
-from affray.rules.mst2 import ARMORS, Circumstance, Fighter, HitDice, circumstance, weapon
 from tests.helpers import example, make_fighter
 
 COLUMNS = [

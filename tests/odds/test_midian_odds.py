@@ -9,10 +9,10 @@ from fractions import Fraction
 import pytest
 
 from affray.dice import Dice
-from affray.odds.midian import attack_odds, enumerate_dice
-from affray.rules.midian.character import Character, Shield
-from affray.rules.midian.injury import Health
-from affray.rules.midian.resolve import resolve_attack
+from affray.rulesystems.midian.character import Character, Shield
+from affray.rulesystems.midian.injury import Health
+from affray.rulesystems.midian.odds import attack_odds, enumerate_dice
+from affray.rulesystems.midian.resolve import resolve_attack
 from affray.sheets import load_sheet
 from tests.helpers import EXAMPLES, run_json
 from tests.rules.midian.helpers import character, weapon
@@ -101,7 +101,7 @@ def test_exact_odds_equal_every_die_through_resolve_attack(
 def test_a_spent_pool_and_a_shaken_attacker_as_resolve_attack_has_them() -> None:
     """No free parry or block left (a defence costs the one action left), and the
     attacker at -3 from shock: every die through resolve_attack agrees."""
-    from affray.rules.midian.defence import DefencePool
+    from affray.rulesystems.midian.defence import DefencePool
 
     health = replace(Health.fresh(TARGET), hit_points=3, shock=2)
     pool = replace(DefencePool.fresh(TARGET), parries=0, blocks=0)

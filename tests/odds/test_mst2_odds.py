@@ -10,8 +10,8 @@ from fractions import Fraction
 import pytest
 
 from affray.dice import ScriptedDice
-from affray.odds import attack_odds, hit_chance, shock_survival, wound_distribution
-from affray.rules.mst2 import Fighter, FighterState, HitDice, attack, circumstance
+from affray.rulesystems.mst2 import Fighter, FighterState, HitDice, attack, circumstance
+from affray.rulesystems.mst2.odds import attack_odds, hit_chance, shock_survival, wound_distribution
 from tests.helpers import example, make_fighter
 
 

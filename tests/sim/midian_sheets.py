@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from affray.registry import system
-from affray.rules.midian.character import Character
+from affray.rulesystems.midian.character import Character
 from tests.helpers import EXAMPLES
 
 BASE: dict[str, Any] = {

@@ -21,17 +21,14 @@ from affray.encounter.engine import run_encounter
 from affray.errors import NotModelledError
 from affray.events import Event
 from affray.registry import system
-from affray.rules.midian.character import Character
-from affray.rules.midian.damage import finish_damage
-from affray.rules.midian.defence import Stance
-from affray.rules.midian.initiative import action_slots, order_slots
-from affray.rules.midian.injury import Health, Retest, RollKind, end_of_round
-from affray.rules.midian.injury import take_damage as take_damage_scalar
-from affray.rules.midian.ruleset import MidianRuleset
-from affray.rules.midian.tactics import worth_an_action
-from affray.sim.chunks import chunks, run_chunks
-from affray.sim.encounters import duel_encounter, simulate_reference
-from affray.sim.midian_fast import (
+from affray.rulesystems.midian.character import Character
+from affray.rulesystems.midian.damage import finish_damage
+from affray.rulesystems.midian.defence import Stance
+from affray.rulesystems.midian.initiative import action_slots, order_slots
+from affray.rulesystems.midian.injury import Health, Retest, RollKind, end_of_round
+from affray.rulesystems.midian.injury import take_damage as take_damage_scalar
+from affray.rulesystems.midian.ruleset import MidianRuleset
+from affray.rulesystems.midian.sim.duels import (
     CHUNK,
     COSTLY,
     FREE_BLOCK,
@@ -50,6 +47,9 @@ from affray.sim.midian_fast import (
     take_damage,
     unsupported,
 )
+from affray.rulesystems.midian.tactics import worth_an_action
+from affray.sim.chunks import chunks, run_chunks
+from affray.sim.encounters import duel_encounter, simulate_reference
 from affray.sim.stats import DuelStats
 from tests.helpers import EXAMPLES, run
 from tests.sim.midian_sheets import FORTRESS, LUCKY, PAIRS, example, sheet

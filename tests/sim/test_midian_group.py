@@ -21,6 +21,12 @@ import pytest
 from affray.dice import RandomDice
 from affray.encounter import Answers, Phase
 from affray.errors import NotModelledError
+from affray.rulesystems.midian.sim.fights import (
+    ENGINE,
+    FIRST_ACTIONS,
+    MidianGroupFights,
+    midian_fast_fights,
+)
 from affray.sim.fights import (
     REFERENCE,
     Fighting,
@@ -30,7 +36,6 @@ from affray.sim.fights import (
     set_out,
     simulate_fights,
 )
-from affray.sim.midian_group import ENGINE, FIRST_ACTIONS, MidianGroupFights, midian_fast_fights
 from tests.helpers import EXAMPLES
 from tests.sim.test_mst2_group import _half_way, _reference, assert_agree
 
@@ -338,7 +343,7 @@ def test_a_first_action_it_does_not_play_is_refused() -> None:
 
 
 PLAIN_PYTHON = """
-from affray.sim import midian_group_kernel
+from affray.rulesystems.midian.sim import fights_kernel as midian_group_kernel
 from affray.sim.fights import encounter_file, set_out
 from tests.helpers import EXAMPLES
 from tests.sim.test_midian_group import _fast, replays
@@ -359,8 +364,8 @@ def test_without_numba_it_plays_the_same_fights_as_plain_python() -> None:
 
 
 def test_the_kernel_keeps_the_rules_constants() -> None:
-    from affray.rules.midian import injury, situations, state
-    from affray.sim import midian_group_kernel as kernel
+    from affray.rulesystems.midian import injury, situations, state
+    from affray.rulesystems.midian.sim import fights_kernel as kernel
 
     assert kernel.CHARGE_RUN_UP == state.CHARGE_RUN_UP
     assert kernel.KNOCKED_DOWN_ROUNDS == state.KNOCKED_DOWN_ROUNDS

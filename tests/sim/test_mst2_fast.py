@@ -16,10 +16,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from affray.odds.chances import duel_chances
-from affray.rules.mst2 import Fighter, Grip
-from affray.sim.chunks import Estimate
-from affray.sim.fast import (
+from affray.rulesystems.mst2 import Fighter, Grip
+from affray.rulesystems.mst2.odds.chances import duel_chances
+from affray.rulesystems.mst2.sim.duels import (
     CHUNK,
     COMPILED_FROM,
     DuelModel,
@@ -30,7 +29,8 @@ from affray.sim.fast import (
     simulate_fast,
     threshold,
 )
-from affray.sim.scalar import simulate_duels
+from affray.rulesystems.mst2.sim.scalar import simulate_duels
+from affray.sim.chunks import Estimate
 from affray.sim.stats import DuelStats
 from tests.helpers import ctrl_c_as_at_a_terminal, example, make_fighter
 
@@ -192,7 +192,7 @@ def test_duels_no_one_can_win_are_draws_in_the_kernel() -> None:
 def test_the_generator_is_splitmix64() -> None:
     """SplitMix64 seeded with 0 gives these first three numbers (Vigna's reference
     code); the numpy engine and the kernel compute the same."""
-    from affray.sim import kernel
+    from affray.rulesystems.mst2.sim import kernel
 
     expected = [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
     assert [int(x) for x in duel_counters(0, 3)] == expected
@@ -233,7 +233,7 @@ def test_memory_is_flat_in_n() -> None:
 PROBE = """
 import json, sys, time
 from affray.sheets import load_sheet
-from affray.sim.fast import compiled_kernel, simulate_fast
+from affray.rulesystems.mst2.sim.duels import compiled_kernel, simulate_fast
 a, b = load_sheet(sys.argv[1]), load_sheet(sys.argv[2])
 started = time.perf_counter()
 stats, _ = simulate_fast(a, b, 50_000, seed=1, compiled=compiled_kernel() is not None)
@@ -282,7 +282,7 @@ def test_without_the_jit_the_numpy_engine_answers_the_same() -> None:
 
 def test_numba_is_loaded_only_for_the_kernel() -> None:
     code = (
-        "import sys, affray.cli.main, affray.sim.fast as fast;"
+        "import sys, affray.cli.main, affray.rulesystems.mst2.sim.duels as fast;"
         "from affray.sheets import load_sheet;"
         f"a = load_sheet({str(Path(__file__).parents[2] / 'examples/mst2/knight.json')!r});"
         "fast.simulate_fast(a, a, 1000, seed=1);"
@@ -293,8 +293,8 @@ def test_numba_is_loaded_only_for_the_kernel() -> None:
 
 
 INTERRUPTED = """
-from affray.rules.mst2 import Fighter, HitDice, armor, weapon
-from affray.sim.fast import CHUNK, simulate_fast
+from affray.rulesystems.mst2 import Fighter, HitDice, armor, weapon
+from affray.rulesystems.mst2.sim.duels import CHUNK, simulate_fast
 tank = Fighter(
     "Tank", 0, weapon("dagger"), armor("plate mail"), HitDice.parse("30d20+100"), shield=True
 )

@@ -17,6 +17,7 @@ from affray.dice import RandomDice
 from affray.encounter import Answers, Phase
 from affray.encounter.cursor import Cursor, proceed, start
 from affray.errors import NotModelledError
+from affray.rulesystems.mst2.sim.fights import ENGINE, mst2_fast_fights
 from affray.sheets.encounters import tactics_dice
 from affray.sim.fights import (
     REFERENCE,
@@ -28,7 +29,6 @@ from affray.sim.fights import (
     set_out,
     simulate_fights,
 )
-from affray.sim.mst2_group import ENGINE, mst2_fast_fights
 from tests.helpers import EXAMPLES
 
 MST2_ENCOUNTERS = [

@@ -22,10 +22,10 @@ from affray.encounter import Encounter
 from affray.encounter.cursor import Cursor
 from affray.encounter.model import Combatant
 from affray.errors import NotModelledError, TableError
-from affray.rules.midian.ruleset import MidianRuleset
-from affray.rules.midian.state import knock_down
-from affray.sim.midian_fast import simulate_midian_fast, unsupported
-from affray.sim.midian_group import midian_fast_fights
+from affray.rulesystems.midian.ruleset import MidianRuleset
+from affray.rulesystems.midian.sim.duels import simulate_midian_fast, unsupported
+from affray.rulesystems.midian.sim.fights import midian_fast_fights
+from affray.rulesystems.midian.state import knock_down
 from affray.table import Run, Store, Tables
 from affray.table.state import ERA, Rules
 from tests.sim.midian_sheets import example

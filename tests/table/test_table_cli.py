@@ -76,7 +76,7 @@ def mst2(tmp_path: Path) -> Table:
 def test_golden_mst2_round(mst2: Table) -> None:
     """Round 1: the spearman's 5 + 2 misses the sellsword's evasion 11 and engages at
     far reach. The sellsword closes in: the spear's free counter-attack (3 + 2) misses;
-    then the rules text's hit (tests/rules/mst2/test_attack.py): 14 + 3 = 17 beats
+    then the rules text's hit (tests/rulesystems/mst2/test_attack.py): 14 + 3 = 17 beats
     evasion 12; power 3d6 [5,2,6] against protection 2 → 2 wounds; shock 1d10 3 > 2."""
     started = mst2("start")
     assert (started["round"], started["turn"], started["phase"]) == (1, "Spearman", "turn")

@@ -100,12 +100,12 @@ def _register() -> None:
         examples_command,
         explore_command,
         fight_command,
-        midian_commands,
-        mst2_commands,
         party_commands,
         serve_command,
         table_commands,
     )
+    from affray.rulesystems.midian import cli as midian_commands
+    from affray.rulesystems.mst2 import cli as mst2_commands
 
     cli.add_command(dice_commands.roll_command)
     cli.add_command(dice_commands.odds_command)

@@ -28,7 +28,7 @@ from typing import Any, ClassVar
 
 from pydantic import Field
 
-from affray import bestiary, registry
+from affray import registry
 from affray.errors import AffrayError, SheetError
 from affray.explore.fight_cell import EncounterCell
 from affray.explore.sweep import (
@@ -48,7 +48,7 @@ from affray.explore.sweep import (
     value_text,
 )
 from affray.quoting import quoted
-from affray.sheets import encounters, load_document, parse_document, sheet_from_data
+from affray.sheets import bestiary, encounters, load_document, parse_document, sheet_from_data
 from affray.sheets.encounters import (
     MAX_COMBATANTS,
     EncounterSetup,

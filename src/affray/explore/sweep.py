@@ -28,10 +28,10 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 from pydantic import AfterValidator, Field, StringConstraints
 
-from affray import bestiary, registry
+from affray import registry
 from affray.errors import SheetError
 from affray.quoting import quoted, unprintable
-from affray.sheets import load_document, parse_document, sheet_from_data
+from affray.sheets import bestiary, load_document, parse_document, sheet_from_data
 from affray.sheets.validation import Strict, plain_name, validate
 
 if TYPE_CHECKING:

@@ -3,7 +3,7 @@
 The narrator is a view of the event log. It returns lines of styled segments
 (plain data: ``(text, style)``) so that the CLI can colour them with rich and
 everything else can use :func:`plain`. Each rule system's handlers live in a
-module of its own (``rules/<system>/narration.py``) and comes in through the
+module of its own (``rulesystems/<system>/narration.py``) and comes in through the
 rule-system registry.
 
 Example line::

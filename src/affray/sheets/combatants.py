@@ -57,7 +57,7 @@ def bestiary_sheet(name: str, system: str | None = None) -> Sheet:
     Raises:
         SheetError: no such creature; one in several systems' bestiaries.
     """
-    from affray import bestiary
+    from affray.sheets import bestiary
     from affray.sheets.documents import parse_document
 
     prefix, _, rest = name.partition(":")

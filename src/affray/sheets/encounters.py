@@ -11,12 +11,13 @@ from typing import Annotated, Any, ClassVar, Generic
 
 from pydantic import AfterValidator, ConfigDict, Field, Tag
 
-from affray import bestiary, registry
+from affray import registry
 from affray.dice import Dice, RandomDice
 from affray.encounter import Answers, Encounter, Ruleset, SheetT, StateT, Targeting, named
 from affray.encounter.model import Combatant
 from affray.errors import AffrayError, SheetError
 from affray.quoting import quoted
+from affray.sheets import bestiary
 from affray.sheets.combatants import Sheet, article, load_sheet, sheet_from_data
 from affray.sheets.documents import load_document, parse_document
 from affray.sheets.validation import (

@@ -523,7 +523,7 @@ def _sheet_data(system: str, reference: str) -> tuple[dict[str, Any], str]:
     """A sheet's data from a file, or from the bestiary of ``system``."""
     from pathlib import Path
 
-    from affray import bestiary
+    from affray.sheets import bestiary
 
     if reference.lower().endswith((".toml", ".json")) or Path(reference).exists():
         return dict(load_document(reference)), reference

@@ -31,13 +31,14 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from affray import bestiary, registry
+from affray import registry
 from affray.errors import (
     AffrayError,
     ConflictError,
     InputNeededError,
     TableError,
 )
+from affray.sheets import bestiary
 from affray.table import Done, Phase, Store, TableRow, Tables
 from affray.table import journal as journals
 from affray.table.service import needs

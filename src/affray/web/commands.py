@@ -196,7 +196,7 @@ def _catalog_only(table: TableRow, parsed: Mapping[str, Any], shelf: Shelf) -> N
     """Refuse an uploaded encounter whose member names something that is neither a
     bestiary creature nor a sheet file (which an upload cannot reach, and is said so
     by the table): a path on the server, say."""
-    from affray import bestiary
+    from affray.sheets import bestiary
     from affray.sheets.encounters import roster
 
     for member in roster(parsed, "uploaded encounter").members:

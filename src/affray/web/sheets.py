@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from affray import bestiary
 from affray.errors import AffrayError, TableError
+from affray.sheets import bestiary
 from affray.sheets.documents import load_document, parse_document
 
 SUFFIXES = (".toml", ".json")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from affray.rules.midian.character import Character, Encumbrance, Weapon
+from affray.rulesystems.midian.character import Character, Encumbrance, Weapon
 
 ATTRS = {"strength": 12, "agility": 12, "wits": 10, "willpower": 11, "stamina": 12}
 

@@ -5,14 +5,20 @@ from __future__ import annotations
 import pytest
 
 from affray.dice import ScriptedDice
-from affray.rules.midian.attack import HitRule, armour_class, over_twenty, roll_attack
-from affray.rules.midian.checks import SaveType, challenge, check, check_with_retests, saving_throw
-from affray.rules.midian.damage import damage_modifiers, resist, roll_damage
-from affray.rules.midian.hazards import burn, catches_fire, fall
-from affray.rules.midian.initiative import action_slots, change_action, order_slots
-from affray.rules.midian.injury import Health, end_of_round
-from affray.rules.midian.modifiers import Modifier
-from affray.rules.midian.situations import cover_penalty, moving_target, range_penalty
+from affray.rulesystems.midian.attack import HitRule, armour_class, over_twenty, roll_attack
+from affray.rulesystems.midian.checks import (
+    SaveType,
+    challenge,
+    check,
+    check_with_retests,
+    saving_throw,
+)
+from affray.rulesystems.midian.damage import damage_modifiers, resist, roll_damage
+from affray.rulesystems.midian.hazards import burn, catches_fire, fall
+from affray.rulesystems.midian.initiative import action_slots, change_action, order_slots
+from affray.rulesystems.midian.injury import Health, end_of_round
+from affray.rulesystems.midian.modifiers import Modifier
+from affray.rulesystems.midian.situations import cover_penalty, moving_target, range_penalty
 from tests.rules.midian.helpers import character, weapon
 
 GUARD = character("Guard", armour_class=12, damage_reduction=4)

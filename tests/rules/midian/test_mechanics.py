@@ -8,12 +8,12 @@ import pytest
 
 from affray.dice import ScriptedDice
 from affray.errors import RulesError
-from affray.rules.midian import events as ev
-from affray.rules.midian.attack import description_bonus
-from affray.rules.midian.character import Encumbrance, Experience, Shield
-from affray.rules.midian.checks import repeat_penalty
-from affray.rules.midian.criticals import EFFECTS, critical_effect
-from affray.rules.midian.defence import (
+from affray.rulesystems.midian import events as ev
+from affray.rulesystems.midian.attack import description_bonus
+from affray.rulesystems.midian.character import Encumbrance, Experience, Shield
+from affray.rulesystems.midian.checks import repeat_penalty
+from affray.rulesystems.midian.criticals import EFFECTS, critical_effect
+from affray.rulesystems.midian.defence import (
     DefencePool,
     Stance,
     allowed_defences,
@@ -23,7 +23,7 @@ from affray.rules.midian.defence import (
     roll_defence,
     spend,
 )
-from affray.rules.midian.equipment import (
+from affray.rulesystems.midian.equipment import (
     armour_modifiers,
     can_shield_punch,
     check_two_weapons,
@@ -32,8 +32,8 @@ from affray.rules.midian.equipment import (
     two_weapon_penalties,
     weapon_modifiers,
 )
-from affray.rules.midian.initiative import initiative_modifiers, interruption, surprise, wait
-from affray.rules.midian.injury import (
+from affray.rulesystems.midian.initiative import initiative_modifiers, interruption, surprise, wait
+from affray.rulesystems.midian.injury import (
     Health,
     WillpowerRule,
     WillpowerShock,
@@ -43,9 +43,9 @@ from affray.rules.midian.injury import (
     take_damage,
     tend_wounds,
 )
-from affray.rules.midian.modifiers import total
-from affray.rules.midian.resolve import Rules, Situation, resolve_attack
-from affray.rules.midian.situations import (
+from affray.rulesystems.midian.modifiers import total
+from affray.rulesystems.midian.resolve import Rules, Situation, resolve_attack
+from affray.rulesystems.midian.situations import (
     bodies_in_the_way,
     charge,
     disarm,
@@ -378,7 +378,7 @@ def test_firing_into_melee() -> None:
     assert bodies_in_the_way(1) == 40
     assert bodies_in_the_way(1, awareness=1) == 50
     assert bodies_in_the_way(3) == 90
-    from affray.rules.midian.situations import cover_penalty
+    from affray.rulesystems.midian.situations import cover_penalty
 
     cover = cover_penalty(40)
     assert strikes_obstacle(10, cover, 12, 9)  # 18 without cover would hit the target
@@ -534,7 +534,7 @@ def test_untrained_brawler_hits_with_only_the_damage_bonus() -> None:
 
 
 def test_evasion_one_roll_at_minus_6_for_every_attack() -> None:
-    from affray.rules.midian.defence import evade
+    from affray.rulesystems.midian.defence import evade
 
     runner = character("Runner", dodge=2, melee_evasion=True)  # evades blows too
     roll = evade(runner, ScriptedDice([15]))
@@ -549,7 +549,7 @@ def test_evasion_one_roll_at_minus_6_for_every_attack() -> None:
 
 
 def test_joint_locks() -> None:
-    from affray.rules.midian.situations import joint_lock
+    from affray.rulesystems.midian.situations import joint_lock
 
     assert joint_lock(ScriptedDice([]), "W", struggling=False, forced=False) is None
     assert joint_lock(ScriptedDice([3]), "W", struggling=True, forced=False) == "broken bone"

@@ -6,12 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from affray.dice import ScriptedDice
-from affray.rules.midian.attack import armour_class
-from affray.rules.midian.defence import Choice, Cost, Defence, parry_modifiers
-from affray.rules.midian.events import AttackRolled, DamageTaken
-from affray.rules.midian.hazards import burn
-from affray.rules.midian.injury import Health
-from affray.rules.midian.resolve import resolve_attack
+from affray.rulesystems.midian.attack import armour_class
+from affray.rulesystems.midian.defence import Choice, Cost, Defence, parry_modifiers
+from affray.rulesystems.midian.events import AttackRolled, DamageTaken
+from affray.rulesystems.midian.hazards import burn
+from affray.rulesystems.midian.injury import Health
+from affray.rulesystems.midian.resolve import resolve_attack
 from affray.sheets import load_sheet
 from tests.helpers import EXAMPLES, run_json
 from tests.rules.midian.helpers import character, weapon

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from affray.dice import ScriptedDice
-from affray.rules.mst2 import (
+from affray.rulesystems.mst2 import (
     Condition,
     FighterState,
     Grip,
@@ -15,7 +15,7 @@ from affray.rules.mst2 import (
     circumstance,
     suffer_wounds,
 )
-from affray.rules.mst2 import events as ev
+from affray.rulesystems.mst2 import events as ev
 from tests.helpers import example, make_fighter
 
 SELLSWORD = example("sellsword.toml")  # skill 3, sword two-handed 3d6, chain mail, 2d10+1

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from affray.errors import RulesError
-from affray.rules.mst2 import (
+from affray.rulesystems.mst2 import (
     Grip,
     Reach,
     armor,

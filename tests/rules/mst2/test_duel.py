@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from affray.dice import RandomDice, ScriptedDice
-from affray.rules.mst2 import (
+from affray.rulesystems.mst2 import (
     Condition,
     Fighter,
     HitDice,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from affray.errors import DiceError, RulesError
-from affray.rules.mst2 import Grip, HitDice, Reach, missile, parse_pool
+from affray.rulesystems.mst2 import Grip, HitDice, Reach, missile, parse_pool
 from tests.helpers import make_fighter
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from affray.dice import ScriptedDice
 from affray.errors import RulesError
-from affray.rules.mst2 import (
+from affray.rulesystems.mst2 import (
     Condition,
     FighterState,
     Setting,
@@ -15,7 +15,7 @@ from affray.rules.mst2 import (
     poison,
     rest_one_day,
 )
-from affray.rules.mst2 import events as ev
+from affray.rulesystems.mst2 import events as ev
 from tests.helpers import make_fighter
 
 KNIGHT = make_fighter("Knight", armor_name="plate mail", hit_dice="2d10+1")

@@ -6,8 +6,8 @@ import pytest
 
 from affray.dice import ScriptedDice
 from affray.errors import RulesError
-from affray.rules.mst2 import Engagement, FighterState, Reach, Target, missile, ranged_attack
-from affray.rules.mst2 import events as ev
+from affray.rulesystems.mst2 import Engagement, FighterState, Reach, Target, missile, ranged_attack
+from affray.rulesystems.mst2 import events as ev
 from tests.helpers import make_fighter
 
 ARCHER = make_fighter("Archer", skill=2, weapon_name="dagger", missile=missile("long bow"))

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from affray.dice import ScriptedDice
-from affray.rules.mst2 import (
+from affray.rulesystems.mst2 import (
     Condition,
     Engagement,
     FighterState,
@@ -14,7 +14,7 @@ from affray.rules.mst2 import (
     non_combat_action,
     opening_distance,
 )
-from affray.rules.mst2 import events as ev
+from affray.rulesystems.mst2 import events as ev
 from tests.helpers import make_fighter
 
 # Dagger: close reach, 1d6. Spear: far reach, 2d8. Both unarmoured (evasion 15).

@@ -1,1 +1,0 @@
-"""Rule systems: MST-2 (``affray.rules.mst2``) and, later, Midian."""

@@ -1,0 +1,232 @@
+"""Midian's entry in the rule-system registry: its sheets, encounter-file keys,
+ruleset, tactics AI, narration and fast duel simulator."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from importlib import resources
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import Field
+
+from affray.dice import Dice
+from affray.encounter import Action, Attack, Shoot, Targeting
+from affray.quoting import show
+from affray.registry import EncounterKeys, LiveOdds, RuleSystem, register
+from affray.rulesystems.midian.attack import HitRule
+from affray.rulesystems.midian.character import Character
+from affray.rulesystems.midian.defence import Stance
+from affray.rulesystems.midian.edits import CONDITIONS, edit, health
+from affray.rulesystems.midian.injury import WillpowerRule, WillpowerShock
+from affray.rulesystems.midian.narration import HANDLERS
+from affray.rulesystems.midian.resolve import Rules
+from affray.rulesystems.midian.rest import rest
+from affray.rulesystems.midian.ruleset import MidianRuleset
+from affray.rulesystems.midian.sheet import MidianSheet, midian_character
+from affray.rulesystems.midian.state import MidianEncounter, MidianState
+from affray.rulesystems.midian.tactics import MidianAI, MidianTactics, Role
+from affray.rulesystems.midian.topics import TOPICS
+from affray.sheets.validation import EncounterTable, validate
+
+if TYPE_CHECKING:
+    from affray.encounter import Cursor
+    from affray.sim.chunks import Estimate
+    from affray.sim.stats import DuelStats
+    from affray.sim.totals import FastFights, First
+
+
+class EncounterOptions(EncounterTable):
+    """Midian's keys at the top of an encounter file (docs/encounters.md)."""
+
+    distance: int = Field(default=0, ge=0, le=10_000)
+    hit_rule: Literal["at-or-above", "exceed"] = "at-or-above"
+    willpower: Literal["first", "each"] = "first"
+    willpower_shock: Literal["earlier", "all"] = "earlier"
+    critical_effects: bool = False
+    fumble_effects: bool = False
+    melee_cover: int = Field(default=0, ge=0, le=90)
+
+
+class SideKeys(EncounterTable):
+    """Midian's keys on a side."""
+
+    surprised: bool = False
+
+
+class TacticsKeys(EncounterTable):
+    """Midian's tactics keys on a side or a member."""
+
+    role: Literal["fighter", "archer", "grappler", "disarmer", "pikeman"] | None = None
+    retreat_at: int | None = Field(default=None, ge=1, le=1000)
+    stance: Literal["normal", "defensive", "total defence", "evasion"] | None = None
+    defend_at: int | None = Field(default=None, ge=1, le=10_000)
+
+
+def _sheet(data: Mapping[str, Any], where: str | None) -> Character:
+    return midian_character(validate(MidianSheet, data, where), where)
+
+
+def _ruleset(keys: EncounterKeys) -> MidianRuleset:
+    options = validate(EncounterOptions, keys.options, keys.where)
+    surprised = [
+        side
+        for side, data in keys.sides.items()
+        if validate(
+            SideKeys, data, keys.where, at=keys.side_keys.get(side, f"side {show(side)}")
+        ).surprised
+    ]
+    return MidianRuleset(
+        rules=Rules(
+            HitRule(options.hit_rule),
+            WillpowerRule(options.willpower),
+            WillpowerShock(options.willpower_shock),
+        ),
+        distance=options.distance,
+        surprised=surprised,
+        critical_effects=options.critical_effects,
+        fumble_effects=options.fumble_effects,
+        melee_cover=options.melee_cover,
+    )
+
+
+def _tactics(target: Targeting, data: Mapping[str, object], where: str, at: str) -> MidianTactics:
+    keys = validate(TacticsKeys, data, where, at=at)
+    return MidianTactics(
+        target,
+        Role(keys.role or "fighter"),
+        keys.retreat_at,
+        Stance(keys.stance or "normal"),
+        keys.defend_at,
+    )
+
+
+def _fast(
+    a: Character,
+    b: Character,
+    n: int,
+    seed: int | None,
+    workers: int,
+    progress: Callable[[int], None] | None,
+    max_rounds: int,
+    estimate: Callable[[Estimate], None] | None = None,
+) -> tuple[DuelStats, int]:
+    """The batch simulator of plain duels; raises NotModelledError for sheets it does
+    not play (the reference engine then plays them)."""
+    from affray.rulesystems.midian.sim.duels import simulate_midian_fast
+
+    return simulate_midian_fast(
+        a,
+        b,
+        n,
+        seed=seed,
+        workers=workers,
+        progress=progress,
+        max_rounds=max_rounds,
+        estimate=estimate,
+    )
+
+
+def _fast_fights(
+    ruleset: MidianRuleset,
+    cursor: Cursor[Character, MidianState],
+    tactics: Mapping[str, MidianTactics],
+    first: First | None,
+) -> FastFights:
+    """The fast group engine's fights from ``cursor`` (imported when first needed: it
+    brings numpy); raises NotModelledError for what it does not play."""
+    from affray.rulesystems.midian.sim.fights import midian_fast_fights
+
+    return midian_fast_fights(ruleset, cursor, tactics, first)
+
+
+def _ai(ruleset: MidianRuleset, tactics: Mapping[str, MidianTactics], dice: Dice) -> MidianAI:
+    return MidianAI(ruleset, dice, tactics)
+
+
+def _live_odds(
+    ruleset: MidianRuleset, encounter: MidianEncounter, cid: str, action: Action
+) -> LiveOdds | None:
+    """The exact odds of a plain melee attack on a foe already engaged, or of a shot,
+    from the state before it: the defender's health and the defences it has left this
+    round, the attacker's shock and fatigue; a shot's range (the encounter's distance),
+    cover (the shooter's allies in melee with the target) and the ally it may strike
+    instead (other actions and first blows: none)."""
+    from affray.rulesystems.midian.odds import attack_odds
+    from affray.rulesystems.midian.resolve import Situation
+    from affray.rulesystems.midian.situations import bodies_in_the_way
+    from affray.rulesystems.midian.state import armed, defenceless
+
+    if action.target is None or type(action) not in (Attack, Shoot):
+        return None
+    target = action.target
+    shot = type(action) is Shoot
+    if not shot and encounter.distance(cid, target) is None:
+        return None  # not engaged yet: the first blow may be a charge, which this leaves out
+    attacker, defender = encounter.states[cid], encounter.states[target]
+    situation = None
+    in_the_way: list[str] = []
+    if shot:
+        side = encounter.combatant(cid).side
+        in_the_way = [
+            a
+            for a in encounter.engaged_with(target)
+            if encounter.combatant(a).side == side and encounter.states[a].fighting
+        ]
+        situation = Situation(
+            ranged=True,
+            distance=ruleset.options.distance,
+            cover=bodies_in_the_way(len(in_the_way)) if in_the_way else 0,
+            surprised=defenceless(encounter, target),
+        )
+    odds = attack_odds(
+        armed(encounter, cid),
+        encounter.sheet(target),
+        health=defender.health,
+        pool=defender.pool,
+        attacker_penalty=attacker.health.penalty,
+        situation=situation,
+    )
+    what = "shot at" if shot else "against"
+    cover = f", {situation.cover}% cover" if situation is not None and situation.cover else ""
+    text = (
+        f"odds of {cid} {what} {target}{cover}: hit {float(odds.p_hit):.1%}, "
+        f"defended {float(odds.p_defended):.1%}, "
+        f"takes down {float(odds.p_defender_down):.1%}"
+    )
+    if in_the_way:
+        text += f"; a miss may strike {in_the_way[0]}, in the way"
+    return LiveOdds(
+        text,
+        {
+            "p_hit": float(odds.p_hit),
+            "p_defended": float(odds.p_defended),
+            "p_defender_down": float(odds.p_defender_down),
+        },
+    )
+
+
+SYSTEM: RuleSystem[Character, MidianState, MidianRuleset, MidianTactics] = register(
+    RuleSystem(
+        name="midian",
+        title="Midian",
+        sheet_type=Character,
+        sheet_from_data=_sheet,
+        option_keys=frozenset(EncounterOptions.model_fields),
+        side_keys=frozenset(SideKeys.model_fields),
+        tactics_keys=frozenset(TacticsKeys.model_fields),
+        ruleset=_ruleset,
+        duel_ruleset=MidianRuleset,
+        fast_duels=_fast,
+        fast_fights=_fast_fights,
+        tactics=_tactics,
+        ai=_ai,
+        narration=HANDLERS,
+        attack_odds=_live_odds,
+        topics=TOPICS,
+        edit=edit,
+        conditions=CONDITIONS,
+        health=health,
+        rest=rest,
+        bestiary=resources.files(__package__) / "bestiary",
+    )
+)

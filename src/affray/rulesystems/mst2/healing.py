@@ -1,0 +1,80 @@
+"""Healing by days of rest (section *Healing*).
+
+Low fantasy, exactly as written: roll the hit dice; if the result is *less than*
+the wounds, heal one wound. (Read literally this heals the badly hurt and not the
+lightly hurt; the SPEC fixes this reading.) High fantasy: roll the hit dice and
+heal that many wounds. The roll includes the hit-dice bonus, as the shock check
+does. Healing does not change a fighter's condition: who is back on their feet is
+the story's call; the dead do not heal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from enum import Enum
+from typing import TYPE_CHECKING, ClassVar, Literal
+
+from affray.dice import Dice
+from affray.events import Event
+from affray.rulesystems.mst2.events import Healed
+from affray.rulesystems.mst2.fighter import Fighter
+from affray.rulesystems.mst2.state import Condition, FighterState
+from affray.sheets.validation import Strict, validate
+
+if TYPE_CHECKING:
+    from affray.rulesystems.mst2.ruleset import Mst2Encounter
+
+
+class Setting(Enum):
+    LOW_FANTASY = "low"
+    HIGH_FANTASY = "high"
+
+
+@dataclass(frozen=True, slots=True)
+class HealingResult:
+    state: FighterState
+    event: Healed | None
+
+
+def rest_one_day(
+    fighter: Fighter, state: FighterState, setting: Setting, dice: Dice
+) -> HealingResult:
+    """One day of rest. No roll is made for the unwounded or the dead."""
+    if state.wounds == 0 or state.condition is Condition.DEAD:
+        return HealingResult(state, None)
+    rolled = dice.roll_pool(fighter.hit_dice.pool, f"{fighter.name}'s healing, hit die")
+    total = sum(die.face for die in rolled) + fighter.hit_dice.bonus
+    if setting is Setting.LOW_FANTASY:
+        healed = 1 if total < state.wounds else 0
+    else:
+        healed = min(max(total, 0), state.wounds)
+    new = replace(state, wounds=state.wounds - healed)
+    return HealingResult(
+        new, Healed(fighter.name, setting.value, rolled, total, healed, new.wounds)
+    )
+
+
+class RestOptions(Strict):
+    """What a day of rest takes: the setting (``low``, as written, or ``high``)."""
+
+    DOCS: ClassVar[str] = "docs/table.md"
+
+    setting: Literal["low", "high"] = "low"
+
+
+def rest(
+    encounter: Mst2Encounter, cid: str, dice: Dice, options: Mapping[str, object]
+) -> tuple[Mst2Encounter, list[Event]]:
+    """The registry's day of rest: :func:`rest_one_day` for ``cid``, in the setting
+    ``options`` names (low fantasy by default).
+
+    Raises:
+        SheetError: an option it does not take, or a setting it does not know.
+    """
+    chosen = validate(RestOptions, options, "rest")
+    result = rest_one_day(
+        encounter.sheet(cid), encounter.states[cid], Setting(chosen.setting), dice
+    )
+    events: list[Event] = [] if result.event is None else [result.event]
+    return encounter.with_state(cid, result.state), events

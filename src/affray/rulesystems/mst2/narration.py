@@ -1,0 +1,167 @@
+"""MST-2 events as narration: ``Sellsword attacks Spearman (sword): d20 14+3=17 vs
+evasion 12 → hit; power 3d6 [5,2,6] vs protection 2 → 2 wounds; ...``."""
+
+from __future__ import annotations
+
+from affray.events import Event
+from affray.narration.core import Handler, Segment, faces, plural
+from affray.rulesystems.mst2 import events as mst2
+from affray.rulesystems.mst2.catalog import pool_text
+from affray.rulesystems.mst2.events import AttackMode
+
+
+def _attack(event: mst2.AttackRolled) -> tuple[list[Segment], bool]:
+    verb = {
+        AttackMode.MELEE: "attacks",
+        AttackMode.COUNTER: "counter-attacks",
+        AttackMode.RANGED: "shoots at",
+    }[event.mode]
+    outcome = ("hit", "hit") if event.hit else ("miss", "miss")
+    indent = "  ↳ " if event.mode is AttackMode.COUNTER else ""
+    return [
+        (indent, ""),
+        (event.attacker, "name"),
+        (f" {verb} ", ""),
+        (event.defender, "name"),
+        (f" ({event.weapon.lower()}): d20 {event.die.face}{event.skill:+d}={event.total}", ""),
+        (f" vs evasion {event.evasion} → ", ""),
+        outcome,
+    ], False
+
+
+def _power(event: mst2.PowerRolled) -> tuple[list[Segment], bool]:
+    pool = pool_text(tuple(die.sides for die in event.dice))
+    extra = f" (incl. {event.circumstance})" if event.circumstance else ""
+    style = "wound" if event.wounds else "miss"
+    return [
+        (f"power {pool}{extra} {faces(event.dice)} vs protection {event.protection} → ", ""),
+        (plural(event.wounds, "wound"), style),
+    ], True
+
+
+def _wounded(event: mst2.Wounded) -> tuple[list[Segment], bool]:
+    return [(f"total {plural(event.total_wounds, 'wound')}", "wound")], True
+
+
+def _shock(event: mst2.ShockChecked) -> tuple[list[Segment], bool]:
+    label = "shock" if event.check == 1 else "second shock"
+    pool = pool_text(tuple(die.sides for die in event.dice))
+    bonus = f"{event.bonus:+d}" if event.bonus else ""
+    comparison = ">" if event.passed else "≤"
+    verdict = ("keeps fighting", "hit") if event.passed else ("fails", "out")
+    return [
+        (
+            f"{label} {pool}{bonus} {faces(event.dice)}={event.total} {comparison} "
+            f"{event.wounds} → ",
+            "",
+        ),
+        verdict,
+    ], True
+
+
+def _succumbed(event: mst2.Succumbed) -> tuple[list[Segment], bool]:
+    words = {
+        "out": "is out of the fight",
+        "incapacitated": "is incapacitated",
+        "dying": "is dying",
+        "dead": "is dead",
+    }
+    return [
+        (f"{event.fighter} {words.get(event.condition.value, event.condition.value)}", "out")
+    ], True
+
+
+def _counter(event: mst2.CounterAttackGranted) -> tuple[list[Segment], bool]:
+    return [
+        ("  ", ""),
+        (event.by, "name"),
+        (f" gets a free counter-attack ({event.against} is {event.reason})", "dim"),
+    ], False
+
+
+def _prevented(event: mst2.AttackPrevented) -> tuple[list[Segment], bool]:
+    return [
+        ("  ", ""),
+        (event.attacker, "name"),
+        (f"'s {event.action} is prevented", "miss"),
+    ], False
+
+
+def _distance(event: mst2.DistanceChanged) -> tuple[list[Segment], bool]:
+    return [
+        ("  ", ""),
+        (event.mover, "name"),
+        (f" {event.how}: distance {event.before} → {event.after}", "dim"),
+    ], False
+
+
+def _out_of_reach(event: mst2.OutOfReach) -> tuple[list[Segment], bool]:
+    return [
+        ("  ", ""),
+        (event.foe, "name"),
+        (f" cannot reach {event.fighter} at {event.distance} distance: no counter-attack", "dim"),
+    ], False
+
+
+def _scattered(event: mst2.TargetScattered) -> tuple[list[Segment], bool]:
+    roll = f" (d{event.die.sides}: {event.die.face})" if event.die else ""
+    return [
+        (event.shooter, "name"),
+        (" aims at ", ""),
+        (event.intended, "name"),
+        (f"; an odd roll sends the shot astray{roll} towards ", "dim"),
+        (event.actual, "name"),
+    ], False
+
+
+def _fled(event: mst2.Fled) -> tuple[list[Segment], bool]:
+    return [(event.fighter, "name"), (" flees the fight", "")], False
+
+
+def _action(event: mst2.ActionTaken) -> tuple[list[Segment], bool]:
+    done = "does" if event.performed else "fails to do"
+    return [(event.fighter, "name"), (f" {done}: {event.action}", "")], False
+
+
+def _hazard(event: mst2.HazardStruck) -> tuple[list[Segment], bool]:
+    if event.dice:
+        detail = f" {faces(event.dice)} vs protection {event.protection}"
+    else:
+        detail = " (ignores armour)"
+    return [
+        (event.fighter, "name"),
+        (f" suffers {event.hazard} ({event.detail}){detail} → ", ""),
+        (plural(event.wounds, "wound"), "wound" if event.wounds else "miss"),
+    ], False
+
+
+def _healed(event: mst2.Healed) -> tuple[list[Segment], bool]:
+    pool = pool_text(tuple(die.sides for die in event.dice))
+    bonus = event.total - sum(die.face for die in event.dice)
+    pool += f"{bonus:+d}" if bonus else ""
+    return [
+        (event.fighter, "name"),
+        (
+            f" rests a day ({event.setting} fantasy): {pool} {faces(event.dice)}={event.total}"
+            f" → heals {event.healed}, {plural(event.wounds, 'wound')} left",
+            "",
+        ),
+    ], False
+
+
+HANDLERS: dict[type[Event], Handler] = {
+    mst2.AttackRolled: _attack,
+    mst2.PowerRolled: _power,
+    mst2.Wounded: _wounded,
+    mst2.ShockChecked: _shock,
+    mst2.Succumbed: _succumbed,
+    mst2.CounterAttackGranted: _counter,
+    mst2.AttackPrevented: _prevented,
+    mst2.DistanceChanged: _distance,
+    mst2.OutOfReach: _out_of_reach,
+    mst2.TargetScattered: _scattered,
+    mst2.Fled: _fled,
+    mst2.ActionTaken: _action,
+    mst2.HazardStruck: _hazard,
+    mst2.Healed: _healed,
+}

@@ -1,0 +1,424 @@
+"""The exact encounter chain's sweep of one set of fighters, cell by cell, in machine
+code (numba) where numba is installed (:mod:`affray.rulesystems.mst2.odds.encounter` sweeps with
+numpy elsewhere, the same linear algebra by whole diagonals of the wounds grid).
+
+A cell of the wounds grid is a block of the chain: the states of the engagements and
+the turn with these wounds. The mass entering a block (``K`` components: the
+probability, its first moment in the rounds begun, and ``E[z^N]`` at each bound's
+``z``) is pushed through the block's loops without the dense inverse the numpy sweep
+uses: the moves that begin no round only shorten the queue of turns, so they are a
+DAG, swept in order (``topo``); the moves that begin a round lead only to the few
+*round states* (a full queue), whose loop is one small solve per signature (``gmat``,
+``z (I - zC)^-1`` with ``C`` the round states' return weights, and its derivative).
+Then every way out of the block (a wound kept, a fall into a smaller set of fighters,
+an end) adds its share to the cells, sets and outcomes it leads to.
+
+Cells are taken in order of their flat index: a wound only ever raises a coordinate,
+so every block is swept after every block that leads into it. States no mass reached
+are skipped, and each way out is gathered for its target block before it is added.
+
+:func:`sweep_family_rounds` is the same sweep with each state's mass a distribution
+over the rounds begun (up to the cap) instead of moments: the exact answer when the
+round cap matters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+Ints = np.ndarray[Any, np.dtype[np.int64]]
+Floats = np.ndarray[Any, np.dtype[np.float64]]
+
+HURT, FALL, END = 0, 1, 2
+"""Kinds of ways out of a block."""
+
+try:
+    import numba
+
+    _compiled = not bool(getattr(numba.config, "DISABLE_JIT", False))
+
+    def _inline(function: Callable[..., Any]) -> Callable[..., Any]:
+        return numba.njit(inline="always")(function)
+
+    def _entry(function: Callable[..., Any]) -> Callable[..., Any]:
+        return numba.njit(cache=True, nogil=True)(function)
+
+except ImportError:  # pragma: no cover - numba is an optional speed-up
+    _compiled = False
+
+    def _inline(function: Callable[..., Any]) -> Callable[..., Any]:
+        return function
+
+    _entry = _inline
+
+
+def compiled() -> bool:
+    """Whether the sweep runs as machine code (numba installed and switched on)."""
+    return _compiled
+
+
+@_inline
+def _add(out: Floats, carry: Floats, i: int, k: int, value: float) -> None:
+    """``out[i, k] += value``, the rounding error kept in ``carry`` (Neumaier): an
+    outcome sums the mass of up to millions of blocks."""
+    total = out[i, k] + value
+    if abs(out[i, k]) >= abs(value):
+        carry[i, k] += (out[i, k] - total) + value
+    else:
+        carry[i, k] += (value - total) + out[i, k]
+    out[i, k] = total
+
+
+@_entry
+def sweep_family(
+    mass: Floats,
+    base: int,
+    size: int,
+    comps: int,
+    cells: int,
+    strides: Ints,
+    sizes: Ints,
+    sig_of_cell: Ints,
+    sig_dec: Ints,
+    escapes: Ints,
+    topo: Ints,
+    qp_ptr: Ints,
+    qp_col: Ints,
+    qp_w: Floats,
+    qr_ptr: Ints,
+    qr_col: Ints,
+    qr_w: Floats,
+    round_states: Ints,
+    gmat: Floats,
+    zb: Floats,
+    st_of_dec: Ints,
+    ch_kind: Ints,
+    ch_axis: Ints,
+    ch_table: Ints,
+    ch_extra: Ints,
+    ch_base: Ints,
+    ch_size: Ints,
+    ch_stride: Ints,
+    ch_ptr: Ints,
+    tables: Floats,
+    e_dec: Ints,
+    e_col: Ints,
+    e_plain: Floats,
+    e_fresh: Floats,
+    out: Floats,
+    trap: int,
+) -> None:
+    """Sweep every cell of one set of fighters (its mass at ``mass[base:]``, laid out
+    cell, state, component), adding what leaves each block to the cells it reaches
+    (here or in a smaller set's mass) and to ``out`` (outcome, component)."""
+    members = strides.size
+    rounds = round_states.size
+    nch = ch_kind.size
+    stride_cell = comps * size
+    y = np.zeros((size, comps))
+    u = np.zeros((size, comps))
+    a = np.zeros((comps, rounds))
+    r = np.zeros((comps, rounds))
+    coord = np.zeros(members, dtype=np.int64)
+    f = np.zeros(comps)
+    acc = np.zeros(comps * max(size, ch_size.max() if nch else 0))
+    carry = np.zeros_like(out)
+    for c in range(cells):
+        off = base + c * stride_cell
+        empty = True
+        for i in range(stride_cell):
+            if mass[off + i] != 0.0:
+                empty = False
+                break
+        if empty:
+            continue
+        g = sig_of_cell[c]
+        for k in range(comps):
+            for s in range(size):
+                y[s, k] = mass[off + s * comps + k]
+        # moves that begin no round: down the DAG
+        for i in range(size):
+            s = topo[i]
+            if escapes[g, s] == 0 or y[s, 0] == 0.0:
+                continue
+            d = sig_dec[g, s]
+            for e in range(qp_ptr[d], qp_ptr[d + 1]):
+                col = qp_col[e]
+                w = qp_w[e]
+                for k in range(comps):
+                    y[col, k] += y[s, k] * w
+        # into the round states, their loop solved
+        a[:, :] = 0.0
+        for s in range(size):
+            if escapes[g, s] == 0 or y[s, 0] == 0.0:
+                continue
+            d = sig_dec[g, s]
+            for e in range(qr_ptr[d], qr_ptr[d + 1]):
+                col = qr_col[e]
+                w = qr_w[e]
+                for k in range(comps):
+                    a[k, col] += y[s, k] * w
+        r[:, :] = 0.0
+        for i in range(rounds):
+            if a[0, i] == 0.0:
+                continue
+            for j in range(rounds):
+                g0 = gmat[g, 0, i, j]
+                r[0, j] += a[0, i] * g0
+                r[1, j] += a[1, i] * g0 + a[0, i] * gmat[g, 1, i, j]
+                for k in range(2, comps):
+                    r[k, j] += a[k, i] * gmat[g, k, i, j]
+        u[:, :] = 0.0
+        for i in range(rounds):
+            for k in range(comps):
+                u[round_states[i], k] += r[k, i]
+        for i in range(size):
+            s = topo[i]
+            if escapes[g, s] == 0 or u[s, 0] == 0.0:
+                continue
+            d = sig_dec[g, s]
+            for e in range(qp_ptr[d], qp_ptr[d + 1]):
+                col = qp_col[e]
+                w = qp_w[e]
+                for k in range(comps):
+                    u[col, k] += u[s, k] * w
+        for k in range(comps):
+            for s in range(size):
+                u[s, k] += y[s, k]
+        for s in range(size):
+            if escapes[g, s] == 0:
+                _add(out, carry, trap, 0, u[s, 0])
+        for i in range(members):
+            coord[i] = (c // strides[i]) % sizes[i]
+        # the ways out
+        for ch in range(nch):
+            t = 1.0
+            if ch_table[ch] >= 0:
+                t = tables[ch_table[ch] + coord[ch_axis[ch]]]
+                if t == 0.0:
+                    continue
+            kind = ch_kind[ch]
+            target = 0
+            target_size = size
+            if kind == HURT:
+                axis = ch_axis[ch]
+                if coord[axis] + ch_extra[ch] >= sizes[axis]:
+                    continue
+                target = base + (c + ch_extra[ch] * strides[axis]) * stride_cell
+            elif kind == FALL:
+                target_size = ch_size[ch]
+                other = 0
+                for i in range(members):
+                    other += coord[i] * ch_stride[ch, i]
+                target = ch_base[ch] + other * comps * target_size
+            low = target_size
+            high = -1
+            for e in range(ch_ptr[g, ch], ch_ptr[g, ch + 1]):
+                s = st_of_dec[e_dec[e]]
+                if u[s, 0] == 0.0:
+                    continue
+                plain = e_plain[e]
+                fresh = e_fresh[e]
+                whole = plain + fresh
+                f[0] = t * u[s, 0] * whole
+                f[1] = t * (u[s, 1] * whole + u[s, 0] * fresh)
+                for k in range(2, comps):
+                    f[k] = t * u[s, k] * (plain + zb[k - 2] * fresh)
+                col = e_col[e]
+                if kind == END:
+                    for k in range(comps):
+                        _add(out, carry, col, k, f[k])
+                else:
+                    low = min(low, col)
+                    high = max(high, col)
+                    for k in range(comps):
+                        acc[col * comps + k] += f[k]
+            # added to the target block in one pass, not scattered (memory bound)
+            for i in range(low * comps, (high + 1) * comps):
+                mass[target + i] += acc[i]
+                acc[i] = 0.0
+    for i in range(out.shape[0]):
+        for k in range(comps):
+            out[i, k] += carry[i, k]
+
+
+@_entry
+def sweep_family_rounds(
+    mass: Floats,
+    offsets: Ints,
+    cell_base: int,
+    size: int,
+    degrees: int,
+    cells: int,
+    strides: Ints,
+    sizes: Ints,
+    sig_of_cell: Ints,
+    sig_dec: Ints,
+    escapes: Ints,
+    topo: Ints,
+    qp_ptr: Ints,
+    qp_col: Ints,
+    qp_w: Floats,
+    qr_ptr: Ints,
+    qr_col: Ints,
+    qr_w: Floats,
+    round_states: Ints,
+    returns: Floats,
+    st_of_dec: Ints,
+    ch_kind: Ints,
+    ch_axis: Ints,
+    ch_table: Ints,
+    ch_extra: Ints,
+    ch_cell_base: Ints,
+    ch_capped: Ints,
+    ch_stride: Ints,
+    ch_ptr: Ints,
+    tables: Floats,
+    e_dec: Ints,
+    e_col: Ints,
+    e_plain: Floats,
+    e_fresh: Floats,
+    out: Floats,
+    capped: int,
+) -> None:
+    """Sweep one set of fighters with each state's mass a distribution over the rounds
+    begun (``degrees`` of them: 0 .. the rounds left to the cap), instead of moments: a
+    move that begins a round shifts it by one, and from the last round it ends the
+    fight, a draw at the cap (outcome ``capped``, or a smaller set's ``ch_capped``).
+
+    Only the cells the scalar sweep reached have room: ``offsets[cell_base + c]`` is
+    where cell ``c``'s mass (state, degree) starts in ``mass``, -1 for none. The round
+    states' loop is taken degree by degree through ``returns`` (``C``, each signature).
+    ``out`` is (outcome, degree); a draw at the cap keeps all its mass in degree 0.
+    """
+    members = strides.size
+    rounds = round_states.size
+    nch = ch_kind.size
+    top = degrees - 1
+    y = np.zeros((size, degrees))
+    u = np.zeros((size, degrees))
+    a = np.zeros((rounds, degrees))
+    r = np.zeros((rounds, degrees))
+    coord = np.zeros(members, dtype=np.int64)
+    carry = np.zeros_like(out)
+    for c in range(cells):
+        off = offsets[cell_base + c]
+        if off < 0:
+            continue
+        g = sig_of_cell[c]
+        for s in range(size):
+            for n in range(degrees):
+                y[s, n] = mass[off + s * degrees + n]
+        # moves that begin no round: down the DAG
+        for i in range(size):
+            s = topo[i]
+            if escapes[g, s] == 0:
+                continue
+            d = sig_dec[g, s]
+            for e in range(qp_ptr[d], qp_ptr[d + 1]):
+                col = qp_col[e]
+                w = qp_w[e]
+                for n in range(degrees):
+                    y[col, n] += y[s, n] * w
+        # into the round states (still at the degree of the round that closes)
+        a[:, :] = 0.0
+        for s in range(size):
+            if escapes[g, s] == 0:
+                continue
+            d = sig_dec[g, s]
+            for e in range(qr_ptr[d], qr_ptr[d + 1]):
+                col = qr_col[e]
+                w = qr_w[e]
+                for n in range(degrees):
+                    a[col, n] += y[s, n] * w
+        # the round states' loop, one round at a time; past the cap, a draw
+        r[:, :] = 0.0
+        for n in range(1, degrees):
+            for j in range(rounds):
+                r[j, n] = a[j, n - 1]
+            for i in range(rounds):
+                x = r[i, n - 1]
+                if x == 0.0:
+                    continue
+                for j in range(rounds):
+                    r[j, n] += x * returns[g, i, j]
+        over = 0.0
+        for i in range(rounds):
+            over += a[i, top]
+            x = r[i, top]
+            if x != 0.0:
+                for j in range(rounds):
+                    over += x * returns[g, i, j]
+        if over != 0.0:
+            _add(out, carry, capped, 0, over)
+        u[:, :] = 0.0
+        for i in range(rounds):
+            for n in range(degrees):
+                u[round_states[i], n] += r[i, n]
+        for i in range(size):
+            s = topo[i]
+            if escapes[g, s] == 0:
+                continue
+            d = sig_dec[g, s]
+            for e in range(qp_ptr[d], qp_ptr[d + 1]):
+                col = qp_col[e]
+                w = qp_w[e]
+                for n in range(degrees):
+                    u[col, n] += u[s, n] * w
+        for s in range(size):
+            for n in range(degrees):
+                u[s, n] += y[s, n]
+        for s in range(size):
+            if escapes[g, s] == 0:
+                total = 0.0
+                for n in range(degrees):
+                    total += u[s, n]
+                _add(out, carry, capped, 0, total)
+        for i in range(members):
+            coord[i] = (c // strides[i]) % sizes[i]
+        # the ways out
+        for ch in range(nch):
+            t = 1.0
+            if ch_table[ch] >= 0:
+                t = tables[ch_table[ch] + coord[ch_axis[ch]]]
+                if t == 0.0:
+                    continue
+            kind = ch_kind[ch]
+            target = -1
+            if kind == HURT:
+                axis = ch_axis[ch]
+                if coord[axis] + ch_extra[ch] >= sizes[axis]:
+                    continue
+                target = offsets[cell_base + c + ch_extra[ch] * strides[axis]]
+            elif kind == FALL:
+                other = 0
+                for i in range(members):
+                    other += coord[i] * ch_stride[ch, i]
+                target = offsets[ch_cell_base[ch] + other]
+            for e in range(ch_ptr[g, ch], ch_ptr[g, ch + 1]):
+                s = st_of_dec[e_dec[e]]
+                plain = t * e_plain[e]
+                fresh = t * e_fresh[e]
+                col = e_col[e]
+                if kind == END:
+                    for n in range(degrees):
+                        x = u[s, n] * plain
+                        if n > 0:
+                            x += u[s, n - 1] * fresh
+                        if x != 0.0:
+                            _add(out, carry, col, n, x)
+                    continue
+                if fresh != 0.0 and u[s, top] != 0.0:
+                    _add(out, carry, ch_capped[ch], 0, u[s, top] * fresh)
+                if target < 0:
+                    continue
+                at = target + col * degrees
+                mass[at] += u[s, 0] * plain
+                for n in range(1, degrees):
+                    mass[at + n] += u[s, n] * plain + u[s, n - 1] * fresh
+    for i in range(out.shape[0]):
+        for k in range(out.shape[1]):
+            out[i, k] += carry[i, k]
