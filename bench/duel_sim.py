@@ -37,8 +37,8 @@ from pathlib import Path
 
 import peak
 
+from affray.duels import MAX_ROUNDS
 from affray.rulesystems.mst2 import Fighter
-from affray.rulesystems.mst2.duel import MAX_ROUNDS
 from affray.rulesystems.mst2.odds.chances import duel_chances
 from affray.rulesystems.mst2.odds.duel import Strike
 from affray.rulesystems.mst2.sim import simulate_duels

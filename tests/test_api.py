@@ -71,7 +71,7 @@ def test_the_spec_snippet_runs_and_type_checks_under_mypy_strict(tmp_path: Path)
 def test_duel_is_exact_where_the_system_has_it_and_simulates_agreeing_with_it() -> None:
     a, b = affray.load(EXAMPLES / "mst2/knight.json"), affray.load(EXAMPLES / "mst2/ogre.toml")
     odds = affray.duel(a, b)
-    assert isinstance(odds, affray.DuelOdds)
+    assert isinstance(odds, affray.DuelAnswer)
     assert abs(odds.p_a_wins + odds.p_b_wins + odds.p_draw - 1) < 1e-12
     for engine in ("fast", "reference"):
         sim = affray.duel(a, b, n=3_000, seed=2, engine=engine)  # type: ignore[arg-type]

@@ -53,3 +53,58 @@ def test_the_check_finds_a_branch_where_there_is_one(tmp_path: Path) -> None:
         "line 1: compares with 'midian'",
         "line 3: isinstance on ['Fighter']",
     ]
+
+
+def system_imports(path: Path) -> list[str]:
+    """The imports of a rule system's package (``affray.rulesystems.*``)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names = (
+            [alias.name for alias in node.names]
+            if isinstance(node, ast.Import)
+            else [node.module or ""]
+            if isinstance(node, ast.ImportFrom)
+            else []
+        )
+        found += [f"line {node.lineno}: {n}" for n in names if n.startswith("affray.rulesystems")]
+    return found
+
+
+def test_no_generic_module_imports_a_rule_systems_package() -> None:
+    # the systems come in through the registry's entry points alone
+    problems = {
+        str(path.relative_to(SRC)): found
+        for path in generic_modules()
+        if (found := system_imports(path))
+    }
+    assert problems == {}
+
+
+def test_the_import_check_finds_an_import_where_there_is_one(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text("import affray.rulesystems.mst2\nfrom affray.duels import MAX_ROUNDS\n")
+    assert system_imports(sample) == ["line 1: affray.rulesystems.mst2"]
+
+
+def loaded_after(*args: str) -> set[str]:
+    """The rule-system modules loaded by ``affray ARGS`` (in a fresh process)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import contextlib, io, sys\n"
+        "from affray.cli.main import cli\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+        f"    cli.main({list(args)!r})\n"
+        "print(' '.join(m for m in sys.modules if m.startswith('affray.rulesystems')))\n"
+    )
+    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return set(ran.stdout.split())
+
+
+def test_commands_load_only_the_rule_systems_they_need() -> None:
+    assert loaded_after("roll", "3d6", "--seed", "1") == set()
+    listed = loaded_after("--help")  # each system's command group, none of its rules
+    assert {"affray.rulesystems.mst2.cli", "affray.rulesystems.midian.cli"} <= listed
+    assert not any(m.endswith((".ruleset", ".system", ".sheet")) for m in listed)
+    assert "affray.rulesystems.mst2.system" in loaded_after("duel", "ogre", "goblin")

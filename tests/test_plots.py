@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from affray import plots
-from affray.rulesystems.mst2.odds.duel import RoundsDistribution
+from affray.duels import RoundsDistribution
 from tests.helpers import EXAMPLES, run
 
 GUARD, BRAWLER = str(EXAMPLES / "midian/guard.toml"), str(EXAMPLES / "midian/brawler.toml")

@@ -60,7 +60,7 @@ def test_the_problems_of_an_encounter_file_are_listed_by_side_and_member(tmp_pat
     assert caught.value.message == (
         f"{path}: 5 problems:\n"
         "  key 'max_rounds': should be at least 1 (got 0)\n"
-        '  side 1 ("Wolves"), member 1: should be a sheet file or a catalog creature such as '
+        '  side 1 ("Wolves"), member 1: should be a sheet file or a bestiary creature such as '
         '"2 goblins", or a table such as { sheet = "goblin", count = 2 } (got 1)\n'
         "  side 1 (\"Wolves\"), member 3, key 'count': should be at least 1 (got 0)\n"
         "  side 2, key 'name': contains a control character or a line break; names are plain "

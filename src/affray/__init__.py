@@ -33,8 +33,7 @@ from affray.events import Event
 if TYPE_CHECKING:  # loaded on first use, so that ``affray --help`` stays quick
     from affray.api import (
         CombatantReport,
-        DuelOdds,
-        DuelSimulation,
+        DuelAnswer,
         FightResult,
         duel,
         duel_setup,
@@ -46,8 +45,7 @@ if TYPE_CHECKING:  # loaded on first use, so that ``affray --help`` stays quick
 
 _API = (
     "CombatantReport",
-    "DuelOdds",
-    "DuelSimulation",
+    "DuelAnswer",
     "FightResult",
     "duel",
     "duel_setup",
@@ -75,8 +73,7 @@ __all__ = [
     "DiceSyntaxError",
     "DieRoll",
     "Distribution",
-    "DuelOdds",
-    "DuelSimulation",
+    "DuelAnswer",
     "Event",
     "FightResult",
     "RandomDice",

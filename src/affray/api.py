@@ -13,65 +13,39 @@ Every rule system registered (:mod:`affray.registry`) is served the same way::
 
 from __future__ import annotations
 
+__all__ = [
+    "CombatantReport",
+    "DuelAnswer",
+    "FightResult",
+    "duel",
+    "duel_setup",
+    "fight",
+    "load",
+    "narrate",
+    "systems",
+]
+
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import Any
 
 from affray import registry
 from affray.dice import Dice, RandomDice
+from affray.duels import (
+    ENGINES,
+    MAX_ROUNDS,
+    DuelAnswer,
+    Engine,
+    Method,
+    RunSpec,
+    answer_duel,
+)
 from affray.encounter import Answers, Chooser, Named, Ruleset, run_encounter
-from affray.errors import AffrayError, NotModelledError
+from affray.errors import AffrayError
 from affray.events import Event
 from affray.sheets.encounters import EncounterSetup, load_encounter
-
-if TYPE_CHECKING:
-    from affray.sim.stats import DuelStats
-
-MAX_ROUNDS = 1000
-"""A duel still going after this many rounds is a draw (exact odds and simulations alike)."""
-
-
-@dataclass(frozen=True, slots=True)
-class DuelOdds:
-    """Exact odds of a duel (A attacks first)."""
-
-    p_a_wins: float
-    p_b_wins: float
-    p_draw: float
-    mean_rounds: float
-    method: Literal["exact"] = "exact"
-
-
-@dataclass(frozen=True, slots=True)
-class DuelSimulation:
-    """The count of ``n`` simulated duels, with a 95 % interval for A winning."""
-
-    n: int
-    a_wins: int
-    b_wins: int
-    draws: int
-    mean_rounds: float
-    ci95_a_wins: tuple[float, float]
-    engine: str
-    seed: int | None
-    method: Literal["monte-carlo"] = "monte-carlo"
-    note: str | None = None
-    """Why the reference engine played when the fast one was asked for (the fast engine
-    does not model something the sheets need), else None."""
-
-    @property
-    def p_a_wins(self) -> float:
-        return self.a_wins / self.n
-
-    @property
-    def p_b_wins(self) -> float:
-        return self.b_wins / self.n
-
-    @property
-    def p_draw(self) -> float:
-        return self.draws / self.n
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,43 +97,19 @@ def _system_of_pair(a: Named, b: Named) -> registry.AnySystem:
     return system
 
 
-@overload
-def duel(
-    a: Named,
-    b: Named,
-    n: None = None,
-    *,
-    seed: int | None = None,
-    engine: Literal["fast", "reference"] = "fast",
-    workers: int = 1,
-) -> DuelOdds | DuelSimulation: ...
-
-
-@overload
-def duel(
-    a: Named,
-    b: Named,
-    n: int,
-    *,
-    seed: int | None = None,
-    engine: Literal["fast", "reference"] = "fast",
-    workers: int = 1,
-) -> DuelSimulation: ...
-
-
 def duel(
     a: Named,
     b: Named,
     n: int | None = None,
     *,
     seed: int | None = None,
-    engine: Literal["fast", "reference"] = "fast",
+    engine: Engine = "fast",
     workers: int = 1,
-) -> DuelOdds | DuelSimulation:
+) -> DuelAnswer:
     """Who wins a duel of ``a`` (attacking first) and ``b``: exact odds when ``n`` is
     None and the system has them; otherwise ``n`` simulated duels (10,000 by default),
     with the fast engine where the system has one, else the reference engine (also when
-    the fast engine does not model something the sheets need: the result's ``note``
+    the fast engine does not model something the sheets need: the answer's ``note``
     says what).
 
     Args:
@@ -167,80 +117,13 @@ def duel(
             one per CPU.
     """
     system = _system_of_pair(a, b)
-    if engine not in ("fast", "reference"):
+    if engine not in ENGINES:
         raise AffrayError(f"unknown engine {engine!r}", hint="engine is 'fast' or 'reference'")
     if workers < 0:
         raise AffrayError(f"workers is {workers}", hint="0 for one per CPU, or 1 or more")
-    if n is None and system.exact_duel is not None:
-        odds = system.exact_duel(a, b, False)
-        return DuelOdds(odds.p_a_wins, odds.p_b_wins, odds.p_draw, odds.mean_rounds)
-    count = 10_000 if n is None else n
-    if count < 1:
-        raise AffrayError(f"n is {count}", hint="simulate at least one duel")
-    cores = workers or os.cpu_count() or 1
-    run = simulate(system, a, b, count, seed=seed, engine=engine, workers=cores)
-    return DuelSimulation(
-        run.stats.n,
-        run.stats.a_wins,
-        run.stats.b_wins,
-        run.stats.draws,
-        run.stats.mean_rounds,
-        run.stats.ci95_a_wins,
-        run.engine,
-        run.seed,
-        note=run.note,
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class SimulationRun:
-    """Simulated duels: the totals, the engine that played them, the seed that repeats
-    them, and why the reference engine played if the fast one was asked for."""
-
-    stats: DuelStats
-    engine: str
-    seed: int
-    note: str | None = None
-
-
-def simulate(
-    system: registry.AnySystem,
-    a: Named,
-    b: Named,
-    n: int,
-    *,
-    seed: int | None,
-    engine: str,
-    workers: int,
-    progress: registry.Progress | None = None,
-    estimate: registry.Announce | None = None,
-) -> SimulationRun:
-    """``n`` duels of ``a`` and ``b`` with the engine asked for (``"fast"`` or
-    ``"reference"``): the system's fast engine where it has one, else (or when the fast
-    engine does not model these sheets, which the note says) the reference engine, each
-    duel through the encounter engine."""
-    note = None
-    if engine == "fast" and system.fast_duels is not None:
-        try:
-            stats, used = system.fast_duels(a, b, n, seed, workers, progress, MAX_ROUNDS, estimate)
-        except NotModelledError as refused:
-            note = f"{refused.message}: the reference engine plays these duels"
-        else:
-            return SimulationRun(stats, "fast", used)
-    from affray.sim import simulate_reference
-
-    stats, used = simulate_reference(
-        a,
-        b,
-        system.duel_ruleset(),
-        n,
-        seed=seed,
-        workers=workers,
-        progress=progress,
-        max_rounds=MAX_ROUNDS,
-        estimate=estimate,
-    )
-    return SimulationRun(stats, "reference", used, note)
+    run = RunSpec(10_000 if n is None else n, seed, workers or os.cpu_count() or 1)
+    method: Method | None = None if n is None else "monte-carlo"
+    return answer_duel(system, a, b, method=method, run=run, engine=engine)
 
 
 def duel_setup(

@@ -1,7 +1,7 @@
 """Events: the data every rule returns about what happened.
 
-Events are the single source of truth for a fight: narration, ``--json``
-output and (later) undo and storage are all views of an event log.
+Events are the single source of truth for a fight: narration, ``--json`` output,
+the table's log in SQLite and its undo and redo are all views of an event log.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ class Driver:
     tactics: Mapping[str, Any] = field(default_factory=dict)
 
     def answers(self, dice: Dice, sheet: object) -> Answers[Any, Any]:
-        return Answers(dice, system_of(sheet).ai(self.ruleset, self.tactics, dice))
+        return Answers(dice, system_of(sheet).ai(self.ruleset, self.tactics, dice=dice))
 
     def begin_round(
         self, encounter: Encounter[Any, Any], dice: Dice

@@ -36,7 +36,7 @@ from affray.rulesystems.midian.actions import AimedAttack, BothWeapons, Defend, 
 from affray.rulesystems.midian.character import Encumbrance
 from affray.rulesystems.midian.defence import Stance
 from affray.rulesystems.midian.injury import WillpowerRule
-from affray.rulesystems.midian.resolve import Rules
+from affray.rulesystems.midian.resolve import Readings
 from affray.rulesystems.midian.ruleset import MidianRuleset
 from affray.rulesystems.midian.situations import CalledShot
 from affray.rulesystems.mst2 import events as ev
@@ -281,7 +281,7 @@ def test_a_failed_willpower_check_is_retested_once_per_battle() -> None:
         attributes={"willpower": 39},
     )
     encounter, rules = driver.build(
-        MidianRuleset(rules=Rules(willpower=WillpowerRule.EACH)),
+        MidianRuleset(rules=Readings(willpower=WillpowerRule.EACH)),
         ("Hero", "a", hero, None),
         ("Lucky", "b", lucky, None),
     )

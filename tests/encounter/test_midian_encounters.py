@@ -360,8 +360,8 @@ def test_the_live_odds_of_a_shot_count_range_and_cover(distance: int) -> None:
     combatants = tuple(Combatant(c, sides[c], named(s, c)) for c, s in sheets.items())
     encounter = Encounter(combatants, {c.id: ruleset.initial_state(c.sheet) for c in combatants})
     encounter = encounter.engage("Guard", "Brawler", "melee")
-    assert system.attack_odds is not None
-    odds = system.attack_odds(ruleset, encounter, "Elf", Shoot("Brawler"))
+    assert system.live_odds is not None
+    odds = system.live_odds(ruleset, encounter, who="Elf", action=Shoot("Brawler"))
     assert odds is not None and "cover" in odds.text and "may strike Guard" in odds.text
     n, hits = 4000, 0
     rng = random.Random(distance)

@@ -263,7 +263,7 @@ def write(tmp_path: Path, text: str) -> Path:
         (
             two_sides(second='members=["dragonling"]'),
             'side 2 ("b"), member 1',
-            'no sheet file or catalog creature called "dragonling"',
+            'no sheet file or bestiary creature called "dragonling"',
         ),
         (
             two_sides(second='members=["missing.toml"]'),
@@ -316,7 +316,7 @@ def test_encounter_file_errors(tmp_path: Path, text: str, at: str, words: str) -
     assert words in str(caught.value)
 
 
-def test_catalog_names_forgive_plurals() -> None:
+def test_bestiary_names_forgive_plurals() -> None:
     from affray.sheets import bestiary
 
     assert bestiary.text("mst2", "wolves") is not None
@@ -350,8 +350,8 @@ def test_the_odds_of_a_shot_into_a_melee_say_who_could_be_hit() -> None:
     )
     encounter = Encounter(combatants, {c.id: ruleset.initial_state(c.sheet) for c in combatants})
     encounter = encounter.engage("Ogre", "Sellsword", "mid")
-    assert system.attack_odds is not None
-    odds = system.attack_odds(ruleset, encounter, "Archer", Shoot("Ogre"))
+    assert system.live_odds is not None
+    odds = system.live_odds(ruleset, encounter, who="Archer", action=Shoot("Ogre"))
     assert odds is not None and "Sellsword" in odds.text
     n = 6000
     rng = random.Random(3)

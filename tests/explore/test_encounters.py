@@ -177,7 +177,7 @@ def test_the_columns_are_one_per_side_in_the_files_order(
     assert isinstance(sweep, EncounterSweep)
     assert sweep.sides == ("Knight", "Goblins", "Wolves")
     outcome = run_sweep(sweep, Cache(folder / "out"), InProcess())
-    from affray.explore.table import csv_text
+    from affray.explore.rows import csv_text
 
     lines = csv_text(sweep, outcome.rows).splitlines()
     assert lines[0] == (

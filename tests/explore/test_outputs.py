@@ -15,7 +15,7 @@ from markupsafe import escape
 from affray.explore import Cache, InProcess, load_sweep, run_sweep
 from affray.explore.heatmap import chances, heatmap_png, panel_count
 from affray.explore.report import findings, report_html
-from affray.explore.table import csv_text
+from affray.explore.rows import csv_text
 from tests.explore.conftest import WriteSweep
 
 THREE_AXES = """

@@ -85,7 +85,7 @@ def test_ranges_include_both_ends(write_sweep: WriteSweep) -> None:
         values("[0, 1000]")
 
 
-def test_sides_can_be_catalog_names_and_both(write_sweep: WriteSweep) -> None:
+def test_sides_can_be_bestiary_names_and_both(write_sweep: WriteSweep) -> None:
     text = """
     system = "mst2"
     a = "knight"
@@ -227,7 +227,7 @@ def test_value_text() -> None:
         (('method = "exact"', 'method = "guess"'), "key 'method'"),
         (('b = "ogre.toml"', 'b = "nobody.toml"'), "key 'b'"),
         (('b = "ogre.toml"', 'b = "guard.toml"'), "a is an MST-2 sheet but b is not"),
-        (('b = "ogre.toml"', 'b = "dragon"'), 'no sheet file or catalog creature called "dragon"'),
+        (('b = "ogre.toml"', 'b = "dragon"'), 'no sheet file or bestiary creature called "dragon"'),
         (('method = "exact"', 'method = "exact"\nsystem = "midian"'), 'not "midian"'),
         (('method = "exact"', 'method = "exact"\nn = 0'), "key 'n'"),
         (('method = "exact"', 'method = "exact"\ncolour = "red"'), "unknown key"),

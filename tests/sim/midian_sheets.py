@@ -39,7 +39,7 @@ def sheet(name: str, **keys: Any) -> Character:
     data = {**BASE, **keys, "name": name}
     data = {key: value for key, value in data.items() if value is not None}
     data["attributes"] = {**BASE["attributes"], **keys.get("attributes", {})}
-    built: Character = system("midian").sheet_from_data(data, f"<{name}>")
+    built: Character = system("midian").read_sheet(data, where=f"<{name}>")
     return built
 
 

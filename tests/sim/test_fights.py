@@ -57,7 +57,7 @@ def test_a_simulated_fight_is_the_fight_affray_fight_tells(encounter: Path) -> N
     fighting = set_out(encounter_file(encounter))
     for seed in range(5):
         told = affray.fight(encounter, seed=seed)
-        ai = fighting.system.ai(fighting.ruleset, fighting.tactics, tactics_dice(seed))
+        ai = fighting.system.ai(fighting.ruleset, fighting.tactics, dice=tactics_dice(seed))
         totals = fight_many(fighting, Answers(RandomDice(seed), ai), 1)
         assert totals.wins == ({told.winner: 1} if told.winner else {})
         assert totals.rounds == {told.rounds: 1}

@@ -70,7 +70,7 @@ def reference_duels(
     rolled = []
     for seed in seeds:
         dice = RandomDice(seed, record=True)
-        chooser = system("midian").ai(ruleset, {}, RandomDice(0))
+        chooser = system("midian").ai(ruleset, {}, dice=RandomDice(0))
         result = run_encounter(encounter, ruleset, Answers(dice, chooser), max_rounds=max_rounds)
         winner = sides.get(result.winner or "")
         won = (winner == "a", winner == "b", winner is None)

@@ -60,7 +60,7 @@ def replays(fighting: Fighting, seeds: Iterable[int]) -> int:
     for seed in seeds:
         dice = RandomDice(seed, record=True)
         choices = RandomDice(seed + 1_000_003, record=True)
-        ai = fighting.system.ai(fighting.ruleset, fighting.tactics, choices)
+        ai = fighting.system.ai(fighting.ruleset, fighting.tactics, dice=choices)
         reference = fight_many(fighting, Answers(dice, ai), 1)
         rolled = [(d.sides, d.face) for d in dice.log]
         got, same = fast.replay(rolled, [(d.sides, d.face) for d in choices.log])

@@ -67,7 +67,7 @@ def assert_agree(fast: FightTotals, reference: FightTotals, what: str) -> None:
 
 
 def _reference(fighting: Fighting, n: int, seed: int) -> FightTotals:
-    ai = fighting.system.ai(fighting.ruleset, fighting.tactics, tactics_dice(seed))
+    ai = fighting.system.ai(fighting.ruleset, fighting.tactics, dice=tactics_dice(seed))
     return fight_many(fighting, Answers(RandomDice(seed), ai), n)
 
 
@@ -130,7 +130,7 @@ def _half_way(path: Path, seed: int, moves: int) -> Fighting:
     """The fight of ``path`` played ``moves`` moves by the tactics, then stopped."""
     fighting = set_out(encounter_file(path))
     ruleset = fighting.ruleset
-    ai = fighting.system.ai(ruleset, fighting.tactics, tactics_dice(seed))
+    ai = fighting.system.ai(ruleset, fighting.tactics, dice=tactics_dice(seed))
     answers = Answers(RandomDice(seed), ai)
     cursor, _ = start(fighting.cursor, ruleset, answers)
     for _ in range(moves):
@@ -229,7 +229,7 @@ def test_what_it_cannot_play_it_refuses_and_the_reference_engine_plays() -> None
 
 def _played_out(fighting: Fighting) -> Cursor[object, object]:
     ruleset = fighting.ruleset
-    ai = fighting.system.ai(ruleset, fighting.tactics, tactics_dice(0))
+    ai = fighting.system.ai(ruleset, fighting.tactics, dice=tactics_dice(0))
     answers = Answers(RandomDice(0), ai)
     cursor, _ = start(fighting.cursor, ruleset, answers)
     while cursor.phase(ruleset) is not Phase.OVER:

@@ -20,10 +20,10 @@ from affray.cli.options import (
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from affray.duels import DuelAnswer, Engine
     from affray.registry import AnySystem
     from affray.sim.chunks import Estimate
     from affray.sim.fights import Fighting
-    from affray.sim.stats import DuelStats
 
 
 @click.command("duel")
@@ -67,7 +67,7 @@ def duel_command(
     rational: bool,
     count: int | None,
     seed: int | None,
-    engine: str,
+    engine: Engine,
     workers: int | None,
     narrate: bool,
     rolls: str | None,
@@ -80,7 +80,7 @@ def duel_command(
     longer reach (MST-2). Exact odds by default where the system has them; -n N
     simulates; --narrate tells one duel (--seed or --rolls).
     """
-    from affray.errors import AffrayError, SheetError
+    from affray.errors import SheetError
     from affray.plots import check_plot_path
     from affray.registry import system_of
 
@@ -121,24 +121,26 @@ def duel_command(
             seed=ai_seed(seed, rolls),
         )
         return
-    if count is None and system.exact_duel is None:
+    from affray.duels import RunSpec, answer_duel, has_exact
+
+    if count is None and not has_exact(system):
         if exact:
-            raise AffrayError(
-                f"{system.title} has no exact duel odds",
-                hint="simulate the duel instead: affray duel A B -n 10000",
-            )
+            answer_duel(system, first, second, method="exact", run=RunSpec(1))  # says why not
         count = 10_000
     if count is None:
-        _exact(system, first, second, plot, as_json, rational)
+        answer = answer_duel(
+            system, first, second, method="exact", run=RunSpec(1), rational=rational
+        )
+        _exact(system, first, second, answer, plot, as_json)
         if plot is not None:
             wrote(plot, as_json)
         return
     if seed is None:  # every run prints the seed that repeats it: a short one
         seed = secrets.randbelow(1_000_000)
     cores = workers or os.cpu_count() or 1
-    stats = _simulate(system, first, second, count, seed, engine, cores, as_json)
+    answer = _simulate(system, first, second, count, seed, engine, cores, as_json)
     if plot is not None:
-        _plot_simulated(DuelStart(a, b), first.name, second.name, stats, seed, cores, plot)
+        _plot_simulated(DuelStart(a, b), first.name, second.name, answer, cores, plot)
         wrote(plot, as_json)
 
 
@@ -171,8 +173,7 @@ def _plot_simulated(
     start: DuelStart,
     a_name: str,
     b_name: str,
-    stats: DuelStats,
-    seed: int,
+    answer: DuelAnswer,
     workers: int,
     plot: str,
 ) -> None:
@@ -193,34 +194,33 @@ def _plot_simulated(
             "once per machine, about 20 s",
             err=True,
         )
-    fights = simulate_fights(start, stats.n, seed=seed, workers=workers)
+    n, b_wins, draws = answer.n or 0, answer.b_wins or 0, answer.draws or 0
+    fights = simulate_fights(start, n, seed=answer.seed, workers=workers)
     plot_duel_odds(
         fights.totals.rounds,
         fights.n,
         [
-            (f"{a_name} wins", stats.p_a_wins, stats.ci95_a_wins),
-            (f"{b_name} wins", stats.p_b_wins, wilson_interval(stats.b_wins, stats.n)),
-            ("draw", stats.p_draw, wilson_interval(stats.draws, stats.n)),
+            (f"{a_name} wins", answer.p_a_wins, answer.ci95_a_wins),
+            (f"{b_name} wins", answer.p_b_wins, wilson_interval(b_wins, n)),
+            ("draw", answer.p_draw, wilson_interval(draws, n)),
         ],
         plot,
-        title=f"{a_name} vs {b_name}: {stats.n:,} simulated duels (seed {seed}), "
-        f"mean {stats.mean_rounds:.2f} rounds",
+        title=f"{a_name} vs {b_name}: {n:,} simulated duels (seed {answer.seed}), "
+        f"mean {answer.mean_rounds:.2f} rounds",
         rounds_note=f"(as many duels again, by the fight simulator: mean "
         f"{fights.totals.mean_rounds:.2f})",
     )
 
 
 def _exact(
-    system: AnySystem, a: Any, b: Any, plot: str | None, as_json: bool, rational: bool = False
+    system: AnySystem, a: Any, b: Any, odds: DuelAnswer, plot: str | None, as_json: bool
 ) -> None:
     from affray.cli.output import emit_json, percent, table
 
-    assert system.exact_duel is not None
-    odds = system.exact_duel(a, b, rational)
-    if plot is not None and system.rounds_distribution is not None:
+    if plot is not None and system.rounds is not None:
         from affray.plots import plot_rounds
 
-        rounds = system.rounds_distribution(a, b)
+        rounds = system.rounds(a, b)
         plot_rounds(
             rounds,
             a.name,
@@ -229,16 +229,7 @@ def _exact(
             title=f"{a.name} vs {b.name}: exact odds of the round the duel ends in",
         )
     if as_json:
-        emit_json(
-            {
-                "method": "exact",
-                "p_a_wins": odds.p_a_wins,
-                "p_b_wins": odds.p_b_wins,
-                "p_draw": odds.p_draw,
-                "mean_rounds": odds.mean_rounds,
-                **odds.detail,
-            }
-        )
+        emit_json(odds.to_json())
         return
     table(
         f"{a.name} vs {b.name}: exact odds, mean {odds.mean_rounds:.2f} rounds",
@@ -283,33 +274,24 @@ def _simulate(
     b: Any,
     count: int,
     seed: int | None,
-    engine: str,
+    engine: Engine,
     workers: int,
     as_json: bool,
-) -> DuelStats:
-    from affray.api import simulate
+) -> DuelAnswer:
     from affray.cli.output import ProgressBar
+    from affray.duels import RunSpec, answer_duel
 
-    fast = engine == "fast" and system.fast_duels is not None
+    fast = engine == "fast" and system.simulate is not None
     progress = ProgressBar(count, "duels", threshold=20_000 if fast else 2_000)
     # where no progress bar shows, say before the work how long a long run will take
     announce = _announce if as_json or not progress.showing else None
     with progress as advance:
-        run = simulate(
-            system,
-            a,
-            b,
-            count,
-            seed=seed,
-            engine=engine,
-            workers=workers,
-            progress=advance,
-            estimate=announce,
-        )
-    if run.note is not None:  # one line: names are plain text (checked when loaded)
-        click.echo(f"note: {run.note}", err=True)
-    _report(a.name, b.name, run.stats, run.engine, run.seed, as_json)
-    return run.stats
+        run = RunSpec(count, seed, workers, progress=advance, announce=announce)
+        answer = answer_duel(system, a, b, method="monte-carlo", run=run, engine=engine)
+    if answer.note is not None:  # one line: names are plain text (checked when loaded)
+        click.echo(f"note: {answer.note}", err=True)
+    _report(a.name, b.name, answer, as_json)
+    return answer
 
 
 ESTIMATE_AFTER = 10.0
@@ -375,37 +357,28 @@ def duration(seconds: float) -> str:
     return f"{days} {unit} {hours} h" if hours else f"{days} {unit}"
 
 
-def _report(
-    a_name: str, b_name: str, stats: DuelStats, engine: str, seed: int | None, as_json: bool
-) -> None:
+def _report(a_name: str, b_name: str, answer: DuelAnswer, as_json: bool) -> None:
     from affray.cli.output import emit_json, table
 
-    low, high = stats.ci95_a_wins
     if as_json:
-        emit_json(
-            {
-                "method": "monte-carlo",
-                "n": stats.n,
-                "a_wins": stats.a_wins,
-                "b_wins": stats.b_wins,
-                "draws": stats.draws,
-                "p_a_wins": stats.p_a_wins,
-                "ci95_a_wins": [low, high],
-                "mean_rounds": stats.mean_rounds,
-                "engine": engine,
-                "seed": seed,
-            }
-        )
+        emit_json(answer.to_json())
         return
+    n, a_wins, b_wins, draws = (
+        answer.n or 0,
+        answer.a_wins or 0,
+        answer.b_wins or 0,
+        answer.draws or 0,
+    )
+    low, high = answer.ci95_a_wins
     table(
-        f"{a_name} vs {b_name}: {stats.n:,} simulated duel{'' if stats.n == 1 else 's'} "
-        f"({engine} engine, seed {seed}), "
-        f"mean {stats.mean_rounds:.2f} rounds",
+        f"{a_name} vs {b_name}: {n:,} simulated duel{'' if n == 1 else 's'} "
+        f"({answer.engine} engine, seed {answer.seed}), "
+        f"mean {answer.mean_rounds:.2f} rounds",
         ("outcome", "duels", "share"),
         [
-            (f"{a_name} wins", f"{stats.a_wins:,}", f"{stats.p_a_wins * 100:.3f}%"),
-            (f"{b_name} wins", f"{stats.b_wins:,}", f"{stats.b_wins / stats.n * 100:.3f}%"),
-            ("draw", f"{stats.draws:,}", f"{stats.draws / stats.n * 100:.3f}%"),
+            (f"{a_name} wins", f"{a_wins:,}", f"{answer.p_a_wins * 100:.3f}%"),
+            (f"{b_name} wins", f"{b_wins:,}", f"{b_wins / n * 100:.3f}%"),
+            ("draw", f"{draws:,}", f"{draws / n * 100:.3f}%"),
         ],
     )
     click.echo(f"95% interval for {a_name} winning: {low * 100:.3f}% to {high * 100:.3f}%")

@@ -112,7 +112,7 @@ def fight_command(
     setup = load_encounter(encounter_file)
     dice = dice_source(rolls, seed)
     odds = setup.system if show_odds else None
-    if odds is not None and odds.attack_odds is None:
+    if odds is not None and odds.live_odds is None:
         click.echo(
             f"warning: --odds: {setup.system.title} has no exact odds of an attack", err=True
         )
@@ -169,7 +169,7 @@ def _exact(path: str, max_rounds: int | None, as_json: bool) -> None:
         )
     cursor = Cursor(setup.encounter, max_rounds or setup.max_rounds)
     took = time.perf_counter()
-    odds = solve(setup.ruleset, cursor, setup.tactics, None)
+    odds = solve(setup.ruleset, cursor, tactics=setup.tactics, first=None)
     took = time.perf_counter() - took
     if as_json:
         emit_json(odds.to_dict())
@@ -387,7 +387,7 @@ def narrated_duel(
     from affray.cli.output import emit_json
     from affray.encounter.events import ActionChosen
 
-    system = setup.system if odds and setup.system.attack_odds is not None else None
+    system = setup.system if odds and setup.system.live_odds is not None else None
     if not as_json:
         play(
             setup.encounter,

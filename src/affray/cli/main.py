@@ -48,8 +48,53 @@ class Interrupted(Exception):  # noqa: N818 - what the user sees: interrupted
     """Ctrl-C, carried past click (which would print a blank line of its own)."""
 
 
+COMMANDS = "affray.commands"
+"""The entry-point group of the rule systems' own command groups (``mst2 =
+"affray.rulesystems.mst2.cli:mst2"``): each is loaded when its commands run or when
+``affray --help`` lists it, never to run another command."""
+
+
+def system_commands() -> dict[str, Any]:
+    """The rule systems' command groups by name, as entry points (not loaded)."""
+    from importlib import metadata
+
+    return {point.name: point for point in metadata.entry_points(group=COMMANDS)}
+
+
+def _broken(name: str, reason: str) -> click.Command:
+    """A command in place of a system's group that failed to load: it says why."""
+
+    def fail() -> None:
+        raise AffrayError(
+            f"the commands of {name!r} failed to load: {reason}",
+            hint="reinstall or fix the package that provides them",
+        )
+
+    return click.Command(name, callback=fail, help=f"(failed to load: {reason})")
+
+
 class AffrayGroup(click.Group):
-    """A group that turns library errors into clean exits."""
+    """A group that turns library errors into clean exits, and finds each rule
+    system's own command group through its entry point (:data:`COMMANDS`)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *system_commands()})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        found = super().get_command(ctx, cmd_name)
+        if found is not None:
+            return found
+        point = system_commands().get(cmd_name)
+        if point is None:
+            return None
+        try:
+            loaded = point.load()
+        except Exception as error:  # a third party's bug: say it, do not fall over
+            loaded = _broken(cmd_name, f"{type(error).__name__}: {error}")
+        if not isinstance(loaded, click.Command):
+            loaded = _broken(cmd_name, f"{point.value} is not a click command")
+        self.add_command(loaded, cmd_name)
+        return loaded
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -104,13 +149,9 @@ def _register() -> None:
         serve_command,
         table_commands,
     )
-    from affray.rulesystems.midian import cli as midian_commands
-    from affray.rulesystems.mst2 import cli as mst2_commands
 
     cli.add_command(dice_commands.roll_command)
     cli.add_command(dice_commands.odds_command)
-    cli.add_command(mst2_commands.mst2)
-    cli.add_command(midian_commands.midian)
     cli.add_command(duel_command.duel_command)
     cli.add_command(fight_command.fight_command)
     cli.add_command(explore_command.explore_command)

@@ -300,8 +300,9 @@ def import_command(
         )
         return
     from affray.narration import narrate
+    from affray.table.events import TABLE
 
-    print_lines(narrate([e for done in dones for e in done.events]))
+    print_lines(narrate([e for done in dones for e in done.events], TABLE))
 
 
 def _import_export(source: str, name: str | None, db: str | None, as_json: bool) -> None:
@@ -984,8 +985,9 @@ def _report(tables: Tables, row: TableRow, done: Done, as_json: bool) -> None:
 
 def _lines(done: Done) -> Any:
     from affray.narration import narrate
+    from affray.table.events import TABLE
 
-    return narrate(done.events)
+    return narrate(done.events, TABLE)
 
 
 def _whats_next(shown: dict[str, Any]) -> str:

@@ -9,7 +9,7 @@ as a table, a heatmap and a report (``affray explore SWEEP.toml``; docs/explorer
 - :mod:`~affray.explore.compute`: one cell's odds (what a worker runs);
 - :mod:`~affray.explore.backends`: this process, a pool of processes, or Dask;
 - :mod:`~affray.explore.run`: batching, the resume cache, progress;
-- :mod:`~affray.explore.table`, :mod:`~affray.explore.heatmap`,
+- :mod:`~affray.explore.rows`, :mod:`~affray.explore.heatmap`,
   :mod:`~affray.explore.report`, :mod:`~affray.explore.outputs`: the files.
 """
 

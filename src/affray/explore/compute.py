@@ -14,7 +14,7 @@ from typing import Any
 
 from affray.errors import AffrayError
 from affray.explore.fight_cell import FightJob
-from affray.explore.grid import AnyJob, Job, one_line
+from affray.explore.grid import AnyJob, one_line
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,50 +123,47 @@ def run_job(job: AnyJob) -> Result:
     try:
         a = sheet_from_data(job.a, "a")
         b = sheet_from_data(job.b, "b")
-    except AffrayError as error:  # checked before: only a changed catalog lands here
+    except AffrayError as error:  # checked before: only a changed bestiary lands here
         return Result(None, None, None, None, job.method, error=one_line(error))
-    system = system_of(a)
-    note = None
-    if job.method == "exact" and system.exact_duel is not None:
-        try:
-            odds = system.exact_duel(a, b, False)
-        except AffrayError as refused:
-            note = f"exact odds refused ({refused.message}); simulated instead"
-        else:
-            return Result(
-                odds.p_a_wins,
-                odds.p_b_wins,
-                odds.p_draw,
-                odds.mean_rounds,
-                "exact",
-                seconds=time.perf_counter() - started,
-            )
-    return _simulated(system, a, b, job, note, started)
+    from affray.duels import Method, RunSpec, answer_duel
 
-
-def _simulated(system: Any, a: Any, b: Any, job: Job, note: str | None, started: float) -> Result:
-    from affray.api import simulate
-
+    method: Method = "exact" if job.method == "exact" else "monte-carlo"
     try:
-        run = simulate(system, a, b, job.n, seed=job.seed, engine=job.engine, workers=1)
+        answer = answer_duel(
+            system_of(a),
+            a,
+            b,
+            method=method,
+            run=RunSpec(job.n, job.seed),
+            engine=job.engine,
+            fall_back=True,
+        )
     except AffrayError as error:
         return Result(None, None, None, None, "monte-carlo", job.n, error=one_line(error))
-    stats = run.stats
-    low, high = stats.ci95_a_wins
-    notes = [text for text in (note, run.note) if text]
+    seconds = time.perf_counter() - started
+    if answer.method == "exact":
+        return Result(
+            answer.p_a_wins,
+            answer.p_b_wins,
+            answer.p_draw,
+            answer.mean_rounds,
+            "exact",
+            seconds=seconds,
+        )
+    low, high = answer.ci95_a_wins
     return Result(
-        stats.p_a_wins,
-        stats.p_b_wins,
-        stats.p_draw,
-        stats.mean_rounds,
+        answer.p_a_wins,
+        answer.p_b_wins,
+        answer.p_draw,
+        answer.mean_rounds,
         "monte-carlo",
-        stats.n,
+        answer.n,
         low,
         high,
         job.seed,
-        run.engine,
-        "; ".join(notes) or None,
-        seconds=time.perf_counter() - started,
+        answer.engine,
+        answer.note,
+        seconds=seconds,
     )
 
 
@@ -178,7 +175,7 @@ def _fights(job: FightJob) -> Result:
     started = time.perf_counter()
     try:
         odds = simulate_fights(job.start, job.n, seed=job.seed, workers=1)
-    except AffrayError as error:  # checked before: only a changed catalog lands here
+    except AffrayError as error:  # checked before: only a changed bestiary lands here
         return Result(None, None, None, None, "monte-carlo", job.n, error=one_line(error))
     low, high = odds.ci95(job.sides[0])
     return Result(

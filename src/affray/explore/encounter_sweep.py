@@ -41,6 +41,7 @@ from affray.explore.sweep import (
     Range,
     Sweep,
     Values,
+    as_base,
     axis_of,
     canonical,
     check_axes,
@@ -48,7 +49,8 @@ from affray.explore.sweep import (
     value_text,
 )
 from affray.quoting import quoted
-from affray.sheets import bestiary, encounters, load_document, parse_document, sheet_from_data
+from affray.sheets import encounters, load_document
+from affray.sheets.combatants import resolve_reference
 from affray.sheets.encounters import (
     MAX_COMBATANTS,
     EncounterSetup,
@@ -264,16 +266,9 @@ def _member(
 
 def _sheet(reference: str, folder: Path, system: str) -> Base:
     """A member's sheet as the encounter file names it: a file relative to it, or the
-    catalog's (both read before, by the encounter's own check)."""
-    if reference.lower().endswith((".toml", ".json")):
-        path = folder / reference
-        data = load_document(path)
-        return Base(data, str(path), path.read_text("utf-8"), sheet_from_data(data, str(path)).name)
-    text = bestiary.text(system, reference)
-    assert text is not None  # the encounter's check found it
-    label = f"catalog {reference}"
-    data = parse_document(text, "toml", label)
-    return Base(data, label, text, sheet_from_data(data, label).name)
+    bestiary's (both read before, by the encounter's own check)."""
+    found = resolve_reference(reference, system, strict=True, base=folder)
+    return as_base(found, reference, found.sheet().name)
 
 
 def _check_axis(sweep: EncounterSweep, axis: Axis, number: int, where: str) -> None:

@@ -80,7 +80,7 @@ def with_value(data: Mapping[str, Any], key: str, value: Any) -> dict[str, Any]:
     made as needed).
 
     Raises:
-        SheetError: a table on the way is something else (a catalog name, say).
+        SheetError: a table on the way is something else (a bestiary name, say).
     """
     result = copy.deepcopy(dict(data))
     parts = key.split(".")

@@ -24,8 +24,8 @@ from affray.explore.encounter_sweep import AnySweep
 from affray.explore.grid import Cell
 from affray.explore.heatmap import heatmap_png
 from affray.explore.report import report_html
+from affray.explore.rows import header, row
 from affray.explore.run import Outcome
-from affray.explore.table import header, row
 
 RESULTS = "results.csv"
 HEATMAP = "heatmap.png"
@@ -54,7 +54,7 @@ def write_outputs(sweep: AnySweep, outcome: Outcome, out: Path) -> list[Path]:
 
 
 def results_csv(sweep: AnySweep, rows: Sequence[tuple[Cell, Result | None]]) -> str:
-    """results.csv, whole (:func:`affray.explore.table.csv_text`), with every text cell
+    """results.csv, whole (:func:`affray.explore.rows.csv_text`), with every text cell
     that a spreadsheet would run as a formula made text (:func:`inert`)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")

@@ -1,7 +1,7 @@
 """A sweep file: two base sheets, the axes to vary, and how to work out each cell.
 
 ```toml
-a = "knight.json"          # sheet paths relative to the sweep file, or catalog names
+a = "knight.json"          # sheet paths relative to the sweep file, or bestiary names
 b = "ogre.toml"
 method = "exact"           # or "monte-carlo" (n = 100000, seed = 1)
 [[axes]]
@@ -31,7 +31,13 @@ from pydantic import AfterValidator, Field, StringConstraints
 from affray import registry
 from affray.errors import SheetError
 from affray.quoting import quoted, unprintable
-from affray.sheets import bestiary, load_document, parse_document, sheet_from_data
+from affray.sheets import bestiary, load_document, sheet_from_data
+from affray.sheets.combatants import (
+    AmbiguousReferenceError,
+    Reference,
+    UnknownReferenceError,
+    resolve_reference,
+)
 from affray.sheets.validation import Strict, plain_name, validate
 
 if TYPE_CHECKING:
@@ -208,8 +214,8 @@ def load_sweep(path: str | Path) -> Sweep | EncounterSweep:
             key="system",
             hint=f'system = "{system.name}", or leave it out',
         )
-    method: Method = table.method or ("exact" if system.exact_duel is not None else "monte-carlo")
-    if method == "exact" and system.exact_duel is None:
+    method: Method = table.method or ("exact" if system.exact is not None else "monte-carlo")
+    if method == "exact" and system.exact is None:
         raise SheetError(
             f"{system.title} has no exact duel odds",
             path=where,
@@ -339,38 +345,40 @@ def _range(bounds: Sequence[int | float], where: str, at: str) -> tuple[Any, ...
 
 
 def _base(reference: str, side: str, file: Path, where: str, system: str | None) -> Base:
-    """A base sheet: a file relative to the sweep file, or a catalog name."""
-    if reference.lower().endswith((".toml", ".json")):
-        sheet_path = file.parent / reference
-        try:
-            data = load_document(sheet_path)
-            sheet = sheet_from_data(data, str(sheet_path))
-        except SheetError as error:
-            raise SheetError(error.message, path=where, key=side, hint=error.hint) from None
-        return Base(data, str(sheet_path), sheet_path.read_text("utf-8"), sheet.name)
-    systems = [system] if system is not None else registry.systems()
-    found = [(name, text) for name in systems if (text := bestiary.text(name, reference))]
-    if not found:
+    """A base sheet: a file relative to the sweep file, or a bestiary name."""
+    try:
+        found = resolve_reference(reference, system, base=file.parent)
+        sheet = found.sheet()
+    except UnknownReferenceError:
+        systems = [system] if system is not None else registry.systems()
         known = sorted({n for name in systems for n in bestiary.names(name)})
         raise SheetError(
-            f"no sheet file or catalog creature called {quoted(reference)}",
+            f"no sheet file or bestiary creature called {quoted(reference)}",
             path=where,
             key=side,
             hint="give a .toml/.json path relative to the sweep file, or one of: "
             + ", ".join(known),
-        )
-    if len(found) > 1:
+        ) from None
+    except AmbiguousReferenceError as error:
         raise SheetError(
-            f"{quoted(reference)} is in the catalog of " + " and ".join(name for name, _ in found),
+            f"{quoted(reference)} is in the bestiary of " + " and ".join(error.owners),
             path=where,
             key=side,
-            hint='say which with system = "' + found[0][0] + '"',
-        )
-    _, text = found[0]
+            hint=f'say which with system = "{error.owners[0]}"',
+        ) from None
+    except SheetError as error:
+        raise SheetError(error.message, path=where, key=side, hint=error.hint) from None
+    return as_base(found, reference, sheet.name)
+
+
+def as_base(found: Reference, reference: str, name: str) -> Base:
+    """A resolved sheet reference as the explorer keeps it: its data, a label (the
+    file, or ``catalog NAME``, as results and the resume cache have always named it),
+    its text (what the cache keys on) and its name."""
+    if found.path is not None:
+        return Base(found.data, str(found.path), found.path.read_text("utf-8"), name)
     label = f"catalog {reference}"
-    data = parse_document(text, "toml", label)
-    sheet = sheet_from_data(data, label)
-    return Base(data, label, text, sheet.name)
+    return Base(found.data, label, found.text or "", name)
 
 
 def check_key(axis: Axis, base: Base, where: str) -> None:

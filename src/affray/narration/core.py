@@ -1,14 +1,19 @@
-"""The narrator's core: lines of styled segments, and the registry of event handlers.
+"""The narrator's core: lines of styled segments, and how events are told.
 
-Each rule system registers, per event type, a handler that turns the event into
-segments and says whether they continue the current line (power, shock and
-damage continue their attack's line) or start a new one.
+A :class:`Narration` tells, for each event type it knows, the segments of the event
+and whether they continue the current line (power, shock and damage continue their
+attack's line) or start a new one. The encounter engine's events are told by
+:data:`affray.narration.encounter.ENCOUNTER`; each rule system brings its own
+narration in its :class:`~affray.powers.RuleSystem`; the table passes its own
+(:data:`affray.table.events.TABLE`) where it tells its events.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, TypeVar
 
 from affray.dice import DieRoll
 from affray.events import Event
@@ -16,13 +21,44 @@ from affray.events import Event
 Segment = tuple[str, str]
 """``(text, style)``; style names: name, hit, miss, wound, out, dim, or ""."""
 Line = tuple[Segment, ...]
-Handler = Callable[[Any], tuple[list[Segment], bool]]
-HANDLERS: dict[type[Event], Handler] = {}
+Told = tuple[list[Segment], bool]
+"""An event's segments, and whether they continue the line before."""
+E = TypeVar("E", bound=Event)
 
 
-def register(handlers: dict[type[Event], Handler]) -> None:
-    """Add a rule system's handlers (one per event type)."""
-    HANDLERS.update(handlers)
+@dataclass(frozen=True, slots=True)
+class Narration:
+    """How the events of one rule system (or of the engine, or the table) are told.
+
+    Built one event type at a time, each handler typed by its event::
+
+        NARRATION = Narration().on(AttackRolled, _attack).on(Wounded, _wounded)
+    """
+
+    _handlers: Mapping[type[Event], Callable[[Any], Told]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+
+    def on(self, kind: type[E], handler: Callable[[E], Told]) -> Narration:
+        """This narration, telling events of ``kind`` with ``handler`` too."""
+        return Narration(MappingProxyType({**self._handlers, kind: handler}))
+
+    def __or__(self, other: Narration) -> Narration:
+        """Both narrations (``other``'s handler where both tell a type)."""
+        return Narration(MappingProxyType({**self._handlers, **other._handlers}))
+
+    def __contains__(self, kind: object) -> bool:
+        return kind in self._handlers
+
+    def kinds(self) -> frozenset[type[Event]]:
+        """The event types it tells."""
+        return frozenset(self._handlers)
+
+    def tell(self, event: Event) -> Told | None:
+        """The event's segments and whether they continue the line; None if it does
+        not know the event's type."""
+        handler = self._handlers.get(type(event))
+        return None if handler is None else handler(event)
 
 
 def plain(line: Line) -> str:
@@ -30,19 +66,27 @@ def plain(line: Line) -> str:
     return "".join(text for text, _ in line)
 
 
-def narrate(events: Iterable[Event]) -> list[Line]:
+def narrate(events: Iterable[Event], *more: Narration) -> list[Line]:
     """Turn an event log into lines. Events that continue an action (power, shock,
-    succumbing) are appended to the line of the attack they belong to."""
-    from affray.registry import systems
+    succumbing) are appended to the line of the attack they belong to.
 
-    systems()  # every registered system's handlers are in
+    The engine's events and every registered system's are told; ``more`` tells other
+    events too (the table's). An event no narration knows is shown as its data."""
+    from affray.narration.encounter import ENCOUNTER
+    from affray.registry import all_systems
+
+    told = ENCOUNTER
+    for system in all_systems():
+        told = told | system.narration
+    for extra in more:
+        told = told | extra
     lines: list[list[Segment]] = []
     for event in events:
-        handler = HANDLERS.get(type(event))
-        if handler is None:
+        said = told.tell(event)
+        if said is None:
             lines.append([(f"{event.kind}: {event.to_dict()}", "dim")])
             continue
-        segments, continues = handler(event)
+        segments, continues = said
         if not segments:
             continue
         if continues and lines:
@@ -52,9 +96,9 @@ def narrate(events: Iterable[Event]) -> list[Line]:
     return [tuple(line) for line in lines]
 
 
-def narrate_text(events: Iterable[Event]) -> list[str]:
+def narrate_text(events: Iterable[Event], *more: Narration) -> list[str]:
     """:func:`narrate` as plain strings."""
-    return [plain(line) for line in narrate(events)]
+    return [plain(line) for line in narrate(events, *more)]
 
 
 def faces(dice: Sequence[DieRoll]) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from affray.encounter import events as enc
-from affray.narration.core import Segment, register
+from affray.narration.core import Narration, Segment
 
 
 def _started(event: enc.EncounterStarted) -> tuple[list[Segment], bool]:
@@ -61,14 +61,14 @@ def _ended(event: enc.EncounterEnded) -> tuple[list[Segment], bool]:
     ], False
 
 
-register(
-    {
-        enc.EncounterStarted: _started,
-        enc.RoundStarted: _round,
-        enc.ActionChosen: _chosen,
-        enc.TurnSkipped: _skipped,
-        enc.Engaged: _engaged,
-        enc.Disengaged: _disengaged,
-        enc.EncounterEnded: _ended,
-    }
+ENCOUNTER = (
+    Narration()
+    .on(enc.EncounterStarted, _started)
+    .on(enc.RoundStarted, _round)
+    .on(enc.ActionChosen, _chosen)
+    .on(enc.TurnSkipped, _skipped)
+    .on(enc.Engaged, _engaged)
+    .on(enc.Disengaged, _disengaged)
+    .on(enc.EncounterEnded, _ended)
 )
+"""How the encounter engine's own events are told."""

@@ -1,4 +1,4 @@
-"""Encounter files: sides, members (sheet paths or catalog names, counts), tactics and
+"""Encounter files: sides, members (sheet paths or bestiary names, counts), tactics and
 options, validated to the sheets' standard."""
 
 from __future__ import annotations
@@ -18,10 +18,16 @@ from affray.encounter.model import Combatant
 from affray.errors import AffrayError, SheetError
 from affray.quoting import quoted
 from affray.sheets import bestiary
-from affray.sheets.combatants import Sheet, article, load_sheet, sheet_from_data
-from affray.sheets.documents import load_document, parse_document
+from affray.sheets.combatants import (
+    Sheet,
+    UnknownReferenceError,
+    article,
+    resolve_reference,
+    sheet_from_data,
+)
+from affray.sheets.documents import load_document
 from affray.sheets.validation import (
-    EncounterTable,
+    EncounterSection,
     Name80,
     plain_name,
     text_or_table,
@@ -36,7 +42,7 @@ def _title(value: str) -> str:
     return plain_name(value) if value.strip() or not value else ""
 
 
-class _Open(EncounterTable):
+class _Open(EncounterSection):
     """A table whose own keys are checked here and whose other keys belong to the
     encounter's rule system (checked by it)."""
 
@@ -57,7 +63,7 @@ class MemberTable(_Open):
 Member = Annotated[
     Annotated[str, Tag("name"), Field(max_length=300)] | Annotated[MemberTable, Tag("table")],
     text_or_table(
-        'should be a sheet file or a catalog creature such as "2 goblins", '
+        'should be a sheet file or a bestiary creature such as "2 goblins", '
         'or a table such as { sheet = "goblin", count = 2 }'
     ),
 ]
@@ -106,7 +112,7 @@ class EncounterSetup(Generic[SheetT, StateT]):
         The AI's own random choices (a target picked at random) come from a source of
         its own, seeded from ``seed``, never from ``dice``: the rules' dice are the same
         whoever decides, so a fight replays from its dice and its answers."""
-        return Answers(dice, self.system.ai(self.ruleset, self.tactics, tactics_dice(seed)))
+        return Answers(dice, self.system.ai(self.ruleset, self.tactics, dice=tactics_dice(seed)))
 
 
 def tactics_dice(seed: int | None) -> Dice:
@@ -136,7 +142,7 @@ def encounter_from_data(
 ) -> EncounterSetup[Any, Any]:
     """Build an encounter from parsed data; member sheet paths are relative to ``base``.
 
-    ``sheets`` gives sheet data by reference, taken before a file or the catalog (and
+    ``sheets`` gives sheet data by reference, taken before a file or the bestiary (and
     validated as a file's would be): a sweep's cells use it for sheets with a key
     changed, kept in memory."""
     spec = validate(EncounterFile, data, where)
@@ -160,7 +166,7 @@ def encounter_from_data(
         side_tactics = {k: v for k, v in own.items() if k in system.tactics_keys}
         side_at[side.name] = side_place
         side_targeting = _targeting(side.tactics, where, side_place)
-        system.tactics(side_targeting, side_tactics, where, side_place)  # blame the side
+        system.tactics(side_targeting, side_tactics, where=where, at=side_place)  # blame the side
         for m, entry in enumerate(side.members):
             place = f"{side_place}, member {m + 1}"
             table = (
@@ -171,7 +177,7 @@ def encounter_from_data(
             targeting = _targeting(
                 table.tactics or side.tactics, where, place if table.tactics else side_place
             )
-            tactics = system.tactics(targeting, {**side_tactics, **mine}, where, place)
+            tactics = system.tactics(targeting, {**side_tactics, **mine}, where=where, at=place)
             label = table.name or sheet.name  # repeated labels are numbered across sides
             members.extend((side.name, label, sheet, tactics) for _ in range(table.count))
             if len(members) > MAX_COMBATANTS:
@@ -273,7 +279,7 @@ def _member_from_text(text: str, where: str, place: str) -> MemberTable:
             "is an empty member",
             path=where,
             at=place,
-            hint='name a sheet file or a catalog creature, e.g. "2 bandits"',
+            hint='name a sheet file or a bestiary creature, e.g. "2 bandits"',
         )
     head, _, rest = text.strip().partition(" ")
     if head.isdigit() and rest.strip():
@@ -297,7 +303,7 @@ def _member_sheet(
     system: registry.AnySystem,
     given: Mapping[str, Mapping[str, Any]],
 ) -> Sheet:
-    """A member's sheet, from ``given``, a file or the catalog; it must be of the
+    """A member's sheet, from ``given``, a file or the bestiary; it must be of the
     encounter's system."""
     if reference in given:
         try:
@@ -306,25 +312,21 @@ def _member_sheet(
             raise SheetError(
                 f"{quoted(reference)}: {error.message}", path=where, at=place, hint=error.hint
             ) from None
-    elif reference.lower().endswith((".toml", ".json")):
-        try:
-            sheet = load_sheet(base / reference)
-        except SheetError as error:
-            raise SheetError(
-                f"{quoted(reference)}: {error.message}", path=where, at=place, hint=error.hint
-            ) from None
     else:
-        text = bestiary.text(system.name, reference)
-        if text is None:
+        try:
+            sheet = resolve_reference(reference, system.name, strict=True, base=base).sheet()
+        except UnknownReferenceError:
             raise SheetError(
-                f"no sheet file or catalog creature called {quoted(reference)}",
+                f"no sheet file or bestiary creature called {quoted(reference)}",
                 path=where,
                 at=place,
                 hint="give a .toml/.json path relative to the encounter file, or one of: "
                 + ", ".join(bestiary.names(system.name)),
-            )
-        label = f"catalog {reference}"
-        sheet = sheet_from_data(parse_document(text, "toml", label), label)
+            ) from None
+        except SheetError as error:
+            raise SheetError(
+                f"{quoted(reference)}: {error.message}", path=where, at=place, hint=error.hint
+            ) from None
     if not system.owns(sheet):
         raise SheetError(
             f"{quoted(reference)} is not a {system.name} sheet",
@@ -359,7 +361,7 @@ def _unique(labels: list[str]) -> list[str]:
 @dataclass(frozen=True, slots=True)
 class RosterEntry:
     """One line of an encounter file's roster, unresolved: a sheet file (relative to
-    the encounter file) or a catalog name, how many, under which name and tactics."""
+    the encounter file) or a bestiary name, how many, under which name and tactics."""
 
     side: str
     sheet: str

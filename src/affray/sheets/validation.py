@@ -75,8 +75,9 @@ class Strict(BaseModel):
     PLACE: ClassVar[str | None] = None
 
 
-class EncounterTable(Strict):
-    """A table of an encounter file (its errors point to docs/encounters.md)."""
+class EncounterSection(Strict):
+    """A section (a TOML table) of an encounter file: its errors point to
+    docs/encounters.md."""
 
     DOCS: ClassVar[str] = "docs/encounters.md"
 

@@ -56,7 +56,7 @@ def _chunk(
     encounter = duel_encounter(a, b, ruleset)
     stream = np.random.SeedSequence(entropy, spawn_key=(index,))
     dice = RandomDice(random.Random(int(stream.generate_state(2, dtype=np.uint64)[0])))
-    chooser = registry.system_of(a).ai(ruleset, {}, tactics_dice(entropy * 1_000_003 + index))
+    chooser = registry.system_of(a).ai(ruleset, {}, dice=tactics_dice(entropy * 1_000_003 + index))
     answers = Answers(dice, chooser)
 
     sides = {encounter.combatants[0].side: "a", encounter.combatants[1].side: "b"}

@@ -193,7 +193,12 @@ def fast_fights(start: Start) -> FastFights | NotModelledError:
             )
         else:
             try:
-                found = make(fighting.ruleset, fighting.cursor, fighting.tactics, fighting.first)
+                found = make(
+                    fighting.ruleset,
+                    fighting.cursor,
+                    tactics=fighting.tactics,
+                    first=fighting.first,
+                )
             except NotModelledError as refused:
                 found = refused
         _FAST[start] = found
@@ -212,7 +217,7 @@ def _chunk(start: Start, entropy: int, index: int, size: int) -> FightTotals:
     stream = np.random.SeedSequence(entropy, spawn_key=(index,))
     dice = RandomDice(random.Random(int(stream.generate_state(2, dtype=np.uint64)[0])))
     ai = fighting.system.ai(
-        fighting.ruleset, fighting.tactics, tactics_dice(entropy * 1_000_003 + index)
+        fighting.ruleset, fighting.tactics, dice=tactics_dice(entropy * 1_000_003 + index)
     )
     return fight_many(fighting, Answers(dice, ai), size)
 

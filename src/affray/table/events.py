@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from affray.events import Event
-from affray.narration.core import Segment, register
+from affray.narration.core import Narration, Segment
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,17 +140,17 @@ def _note(event: NoteAdded) -> tuple[list[Segment], bool]:
     return [("Note: ", "dim"), (event.text, "")], False
 
 
-register(
-    {
-        CombatantAdded: _added,
-        TurnPassed: _passed,
-        ConditionAdded: _condition,
-        ConditionEnded: _ended,
-        NoteAdded: _note,
-        Edited: _edited,
-        Removed: _removed,
-        Renamed: _renamed,
-        Hidden: _hidden,
-        TurnMoved: _moved,
-    }
+TABLE = (
+    Narration()
+    .on(CombatantAdded, _added)
+    .on(TurnPassed, _passed)
+    .on(ConditionAdded, _condition)
+    .on(ConditionEnded, _ended)
+    .on(NoteAdded, _note)
+    .on(Edited, _edited)
+    .on(Removed, _removed)
+    .on(Renamed, _renamed)
+    .on(Hidden, _hidden)
+    .on(TurnMoved, _moved)
 )
+"""How the table's own events are told (beside the systems')."""

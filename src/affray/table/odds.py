@@ -223,10 +223,12 @@ def exact_odds(rules: Rules, state: TableState, *, work: int | None = None) -> T
     base = from_state(rules, state)
     try:
         measure = rules.system.exact_work
-        steps = measure(base.ruleset, base.cursor, base.tactics, None) if measure else 0
+        steps = (
+            measure(base.ruleset, base.cursor, tactics=base.tactics, first=None) if measure else 0
+        )
         if work is not None and steps > work:
             return None
-        overall = solve(base.ruleset, base.cursor, base.tactics, None)
+        overall = solve(base.ruleset, base.cursor, tactics=base.tactics, first=None)
         who = state.current if state.phase(rules) is Phase.TURN else None
         if who is None:
             return TableOdds(overall, state.round)
@@ -234,7 +236,7 @@ def exact_odds(rules: Rules, state: TableState, *, work: int | None = None) -> T
         actions = []
         for action in rules.ruleset.actions(state.encounter, who):
             first = (action.name, action.target)
-            after = solve(base.ruleset, base.cursor, base.tactics, first)
+            after = solve(base.ruleset, base.cursor, tactics=base.tactics, first=first)
             actions.append(ActionOdds(action.label, *first, after.p_wins.get(side, 0.0), None))
     except (RulesError, NotModelledError):
         return None
@@ -319,7 +321,9 @@ def _fast(fighting: Fighting) -> FastFights | None:
     if make is None:
         return None
     try:
-        return make(fighting.ruleset, fighting.cursor, fighting.tactics, fighting.first)
+        return make(
+            fighting.ruleset, fighting.cursor, tactics=fighting.tactics, first=fighting.first
+        )
     except NotModelledError:
         return None
 
@@ -349,7 +353,7 @@ def _batches(
         stream = np.random.SeedSequence(seed, spawn_key=(index,))
         rng = random.Random(int(stream.generate_state(1, dtype=np.uint64)[0]))
         ai = fighting.system.ai(
-            fighting.ruleset, fighting.tactics, tactics_dice(rng.getrandbits(32))
+            fighting.ruleset, fighting.tactics, dice=tactics_dice(rng.getrandbits(32))
         )
         totals = totals + fight_many(
             fighting, Answers(RandomDice(rng), ai), min(BATCH, n - totals.n)

@@ -14,9 +14,10 @@ from affray.errors import TableError
 from affray.narration.core import narrate_text
 from affray.sheets.validation import plain_name
 from affray.table import party as rules
+from affray.table import roster
 from affray.table.commands import Add, Command, Set, text
 from affray.table.party import Member, PartyFold, PartyState
-from affray.table.service import Tables, _sheet_data
+from affray.table.service import Tables
 from affray.table.store import PartyRow, PartyStore, TableRow
 
 PREFIX = "party:"
@@ -82,8 +83,9 @@ class Parties:
             AffrayError: the sheet is invalid or of another system; the name is taken.
         """
         system = registry.system(row.system)
-        data, source = _sheet_data(row.system, sheet)
-        parsed = system.sheet_from_data(data, source)
+        found = roster.sheet(row.system, sheet)
+        data, source = dict(found.data), found.source
+        parsed = system.read_sheet(data, where=source)
         if name is not None:
             try:
                 name = plain_name(name)

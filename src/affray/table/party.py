@@ -177,7 +177,7 @@ def solo(
     Raises:
         AffrayError: its sheet or its values are invalid.
     """
-    sheet = named(system.sheet_from_data(member.sheet, member.source), member.id)
+    sheet = named(system.read_sheet(member.sheet, where=member.source), member.id)
     encounter: Encounter[Any, Any] = Encounter(
         (Combatant(member.id, "party", sheet),), {member.id: ruleset.initial_state(sheet)}
     )
@@ -185,7 +185,9 @@ def solo(
         edit = system.edit
         if edit is None:
             raise TableError(f"{system.title} takes no edits, so it cannot carry a member's state")
-        encounter = edit(encounter, member.id, dict(member.values), f"party member {member.id}")
+        encounter = edit(
+            encounter, member.id, dict(member.values), where=f"party member {member.id}"
+        )
     return encounter
 
 
@@ -234,7 +236,7 @@ def rest(
     for _ in range(days):
         for member in state.members:
             encounters[member.id], more = system.rest(
-                encounters[member.id], member.id, dice, options
+                encounters[member.id], member.id, dice=dice, options=options
             )
             events.extend(more)
     values = {

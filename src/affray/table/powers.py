@@ -31,12 +31,12 @@ def set_values(rules: Rules, state: TableState, command: Set) -> Done:
     if not command.values:
         keys = ", ".join([*rules.ruleset.snapshot(state.encounter, who), "condition"])
         raise RulesError("set what?", hint=f"set KEY=VALUE, KEY one of: {keys}")
-    encounter = edit(state.encounter, who, dict(command.values), f"set {who}")
+    encounter = edit(state.encounter, who, dict(command.values), where=f"set {who}")
     words = tuple(f"{k}={v}" for k, v in command.values.items())
     cursor = state.cursor
     unbegun = cursor.unbegun
     if who == cursor.current and unbegun is not None:  # the edit holds if the turn is put off
-        before = edit(state.encounter.with_state(who, unbegun), who, dict(command.values), "")
+        before = edit(state.encounter.with_state(who, unbegun), who, dict(command.values), where="")
         unbegun = before.state(who)
     cursor, events = turns.settle(
         replace(cursor, encounter=encounter, unbegun=unbegun), rules.ruleset
@@ -52,7 +52,7 @@ def remove(rules: Rules, state: TableState, command: Remove) -> Done:
     encounter = state.encounter
     leaving = rules.system.edit is not None and "fled" in rules.system.conditions
     if leaving and rules.system.edit is not None and rules.ruleset.fighting(encounter, who):
-        encounter = rules.system.edit(encounter, who, {"condition": "fled"}, "remove")
+        encounter = rules.system.edit(encounter, who, {"condition": "fled"}, where="remove")
     encounter = encounter.release(who)
     encounter = replace(
         encounter,

@@ -21,11 +21,9 @@ from affray.errors import (
 )
 from affray.events import Event
 from affray.narration.core import narrate_text
-from affray.sheets.combatants import sheet_from_data
-from affray.sheets.documents import load_document, parse_document
-from affray.sheets.encounters import RosterEntry
-from affray.sheets.validation import plain_name
+from affray.table import roster
 from affray.table.commands import Add, Command, Run, Start, command_data, command_from_data
+from affray.table.events import TABLE
 from affray.table.fold import REDO, UNDO, Applied, Fold, Played, play
 from affray.table.state import Rules, TableState
 from affray.table.store import Store, TableRow
@@ -170,15 +168,18 @@ class Tables:
         player: bool = False,
     ) -> Add:
         """The command that adds the combatant of ``sheet`` (a .toml/.json file, or a
-        bestiary name of the table's system) as ``name`` (its sheet's name, numbered
-        if taken) on ``side`` (its own, by default).
+        bestiary name of the table's system, ``mst2:ogre`` too) as ``name`` (its
+        sheet's name, numbered if taken) on ``side`` (its own, by default): the rules
+        of :mod:`affray.table.roster`.
 
         Raises:
-            SheetError: the file or the sheet is invalid, or there is no such creature.
+            SheetError: the file or the sheet is invalid, or a creature of another
+                system.
+            TableError: there is no such file or creature; a bad name.
         """
-        data, source = _sheet_data(table.system, sheet)
+        found = roster.sheet(table.system, sheet)
         return self.joining_data(
-            table, data, source, side=side, name=name, tactics=tactics, player=player
+            table, found.data, found.source, side=side, name=name, tactics=tactics, player=player
         )
 
     def joining_data(
@@ -193,77 +194,40 @@ class Tables:
         player: bool = False,
     ) -> Add:
         """:meth:`joining` for a sheet's data already read (an uploaded sheet)."""
-        data = dict(data)
-        parsed = sheet_from_data(data, source)
-        if name is not None:
-            try:
-                name = plain_name(name)
-            except ValueError as error:
-                raise TableError(f"--as: the name {error}") from None
-        taken = {c.id.lower() for c in self.fold(table).state.encounter.combatants}
-        cid = name or parsed.name
-        if name is None and cid.lower() in taken:
-            n = 2
-            while f"{cid} {n}".lower() in taken:
-                n += 1
-            cid = f"{cid} {n}"
-        return Add(cid, side or cid, source, data, tactics, player)
+        newcomer = roster.Newcomer.of(data, source, name)
+        return newcomer.add(self._ids(table), side=side, tactics=tactics, player=player)
 
     def importing(
         self, table: TableRow, data: Mapping[str, Any], where: str, base: Path | None
     ) -> Importing:
         """The commands that add every member of an encounter file (its sides, counts,
-        names and tactics; sheet files relative to ``base``, or only catalog names
+        names and tactics; sheet files relative to ``base``, or only bestiary names
         when there is no ``base``, as for an uploaded file), and the file's rules (its
         options, each side's keys, its round cap) as table options.
 
         Raises:
             SheetError: the file is invalid or of another system; a member's sheet is.
         """
-        from affray.sheets.encounters import roster, unique_ids
+        from affray.sheets.encounters import roster as encounter_roster
 
-        found = roster(data, where)
+        found = encounter_roster(data, where)
         if found.system != table.system:
             raise SheetError(
                 f"is a {found.system} encounter, but this table plays {table.system}",
                 path=where,
                 key="system",
             )
-        taken = {c.id.lower() for c in self.fold(table).state.encounter.combatants}
-        joining: list[tuple[str, str, dict[str, Any], RosterEntry]] = []
-        for member in found.members:
-            reference = member.sheet
-            if reference.lower().endswith((".toml", ".json")):
-                if base is None:
-                    raise SheetError(
-                        f"member {reference!r} is a sheet file, which an uploaded encounter "
-                        "cannot reach",
-                        path=where,
-                        hint="use catalog names, or import it from the terminal "
-                        "(`affray table import TABLE FILE`)",
-                    )
-                reference = str(base / reference)
-            sheet_data, source = _sheet_data(table.system, reference)
-            label = member.name or sheet_from_data(sheet_data, source).name
-            joining.extend((label, source, sheet_data, member) for _ in range(member.count))
-        ids = unique_ids([label for label, _, _, _ in joining], taken)
-        keys_of = self._tactics_keys(table)
-        commands = [
-            Add(
-                cid,
-                member.side,
-                source,
-                sheet_data,
-                member.tactics,
-                False,
-                {k: v for k, v in member.keys.items() if k in keys_of},
-            )
-            for cid, (_, source, sheet_data, member) in zip(ids, joining, strict=True)
-        ]
+        commands = roster.members(
+            found.members, table.system, where, base, self._ids(table), self._tactics_keys(table)
+        )
         options: dict[str, Any] = {**found.options, "max_rounds": found.max_rounds}
         if found.sides:
             options["sides"] = {side: dict(keys) for side, keys in found.sides.items()}
         return Importing(commands, options)
+
+    def _ids(self, table: TableRow) -> list[str]:
+        """The ids of the combatants at the table now."""
+        return [c.id for c in self.fold(table).state.encounter.combatants]
 
     @staticmethod
     def _tactics_keys(table: TableRow) -> frozenset[str]:
@@ -310,7 +274,7 @@ class Tables:
             for command in commands:
                 one = play(fold.rules, state, command)
                 state = one.state
-                played.append((one, tuple(narrate_text(one.events))))
+                played.append((one, tuple(narrate_text(one.events, TABLE))))
             versions = [
                 writer.append(one.command.verb, {**one.payload(), "lines": list(lines)})
                 for one, lines in played
@@ -359,7 +323,7 @@ class Tables:
                     choose_missing=choose_missing,
                     seconds=RUN_SECONDS,
                 )
-                lines = tuple(narrate_text(played.events))
+                lines = tuple(narrate_text(played.events, TABLE))
                 version = writer.append(command.verb, {**played.payload(), "lines": list(lines)})
         except InputNeededError as needed:
             waiting = Waiting(
@@ -517,21 +481,3 @@ class Tables:
         else:
             fold.redo(version, steps)
         return Done(table, version, fold.state, moved=tuple(moved))
-
-
-def _sheet_data(system: str, reference: str) -> tuple[dict[str, Any], str]:
-    """A sheet's data from a file, or from the bestiary of ``system``."""
-    from pathlib import Path
-
-    from affray.sheets import bestiary
-
-    if reference.lower().endswith((".toml", ".json")) or Path(reference).exists():
-        return dict(load_document(reference)), reference
-    text = bestiary.text(system, reference)
-    if text is None:
-        raise TableError(
-            f"no sheet file or {system} bestiary creature called {reference!r}",
-            hint="give a .toml/.json sheet, or one of: " + ", ".join(bestiary.names(system)),
-        )
-    label = f"bestiary {reference}"
-    return dict(parse_document(text, "toml", label)), label

@@ -139,7 +139,7 @@ class Rules:
 
     def ai(self, state: TableState, dice: Dice) -> Chooser[Any, Any]:
         """The combatants' tactics, answering what no one at the table answered."""
-        return self.system.ai(self.ruleset, state.tactics, dice)
+        return self.system.ai(self.ruleset, state.tactics, dice=dice)
 
     @property
     def topics(self) -> tuple[str, ...]:
@@ -281,7 +281,7 @@ def _add(rules: Rules, state: TableState, command: Add) -> tuple[TableState, lis
     try:
         targeting = Targeting.named(command.tactics)
         tactics = rules.system.tactics(
-            targeting, dict(command.tactics_keys), command.source, "tactics"
+            targeting, dict(command.tactics_keys), where=command.source, at="tactics"
         )
     except AffrayError as error:
         raise RulesError(f"tactics {command.tactics!r}: {error.message}", hint=error.hint) from None

@@ -224,9 +224,8 @@ class Tracker:
         row = parties.party(form.get("party", ""))
         if verb == "party-add":
             sheet = form.get("sheet", "")
+            self.shelf.sheet(row.system, sheet)  # refuses what the page may not read
             found = self.shelf.file(sheet)
-            if found is None and bestiary.text(row.system, sheet) is None:
-                raise self.shelf.refusal(row.system, sheet)
             done = parties.add(row, str(found or sheet), form.get("as") or None)
         elif verb == "party-rest":
             days = form.get("days", "")
@@ -284,9 +283,9 @@ class Tracker:
         if state.phase(fold.rules) is Phase.TURN and state.current is not None:
             for action in fold.rules.ruleset.actions(state.encounter, state.current):
                 odds = None
-                if system.attack_odds is not None:
-                    live = system.attack_odds(
-                        fold.rules.ruleset, state.encounter, state.current, action
+                if system.live_odds is not None:
+                    live = system.live_odds(
+                        fold.rules.ruleset, state.encounter, who=state.current, action=action
                     )
                     odds = live.text if live is not None else None
                 actions.append(

@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from affray.errors import TableError
+from affray.sheets.combatants import names_a_file
 from affray.sheets.documents import parse_document
 from affray.table import (
     Act,
@@ -24,7 +25,7 @@ from affray.table import (
     Unmark,
 )
 from affray.table.commands import Hide, Move, Remove, Rename, Reveal, Set, parse_pairs
-from affray.web.sheets import SUFFIXES, Shelf
+from affray.web.sheets import Shelf
 
 VERBS = (
     "add",
@@ -114,7 +115,7 @@ def parse(
                 )
             kind = "json" if text.lstrip().startswith("{") else "toml"
             parsed = parse_document(text, kind, "uploaded encounter")
-            _catalog_only(table, parsed, shelf or Shelf())
+            _bestiary_only(table, parsed, shelf or Shelf())
             importing = tables.importing(table, parsed, "uploaded encounter", None)
             return Request(verb, commands=tuple(importing.commands), options=importing.options)
         case "start":
@@ -192,17 +193,15 @@ def _add(tables: Tables, table: TableRow, data: Mapping[str, Any], shelf: Shelf)
     )
 
 
-def _catalog_only(table: TableRow, parsed: Mapping[str, Any], shelf: Shelf) -> None:
+def _bestiary_only(table: TableRow, parsed: Mapping[str, Any], shelf: Shelf) -> None:
     """Refuse an uploaded encounter whose member names something that is neither a
-    bestiary creature nor a sheet file (which an upload cannot reach, and is said so
-    by the table): a path on the server, say."""
-    from affray.sheets import bestiary
+    bestiary creature of the table's system nor a sheet file (which an upload cannot
+    reach, and is said so by the table): a path on the server, say."""
     from affray.sheets.encounters import roster
 
     for member in roster(parsed, "uploaded encounter").members:
-        sheet = member.sheet
-        if not sheet.lower().endswith(SUFFIXES) and bestiary.text(table.system, sheet) is None:
-            raise shelf.refusal(table.system, sheet)
+        if not names_a_file(member.sheet, anywhere=False):
+            shelf.sheet(table.system, member.sheet)  # a creature, or refused
 
 
 def _text(data: Mapping[str, Any], key: str) -> str:

@@ -7,16 +7,15 @@ outside them (a file that is there, one that is not, a folder) gets the same ans
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from affray.errors import AffrayError, TableError
 from affray.sheets import bestiary
-from affray.sheets.documents import load_document, parse_document
-
-SUFFIXES = (".toml", ".json")
+from affray.sheets.combatants import SUFFIXES, UnknownReferenceError, resolve_reference, served_file
+from affray.sheets.documents import load_document
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,22 +42,21 @@ class Shelf:
         return cls(tuple(found))
 
     def sheet(self, system: str, reference: str) -> tuple[dict[str, Any], str]:
-        """The sheet data and source of ``reference``: a bestiary name of ``system``,
-        or a .toml/.json file in one of the folders (relative to it, or a full path
-        inside it).
+        """The sheet data and source of ``reference``: a bestiary name of ``system``
+        (``mst2:ogre`` too, at an MST-2 table), or a .toml/.json file in one of the
+        folders (relative to it, or a full path inside it).
 
         Raises:
             TableError: it is neither (the same words for a file that exists elsewhere
                 and one that does not).
-            SheetError: the file in a folder is not a valid document.
+            SheetError: the file in a folder is not a valid document; a ``system:name``
+                of another system.
         """
-        text = bestiary.text(system, reference)
-        if text is not None and not reference.lower().endswith(SUFFIXES):
-            label = f"bestiary {reference}"
-            return dict(parse_document(text, "toml", label)), label
-        for path in self._files(reference):
-            return dict(load_document(path)), str(path)
-        raise self.refusal(system, reference)
+        try:
+            found = resolve_reference(reference, system, strict=True, within=self.folders)
+        except UnknownReferenceError:
+            raise self.refusal(system, reference) from None
+        return dict(found.data), found.source
 
     def listing(self, system: str, most: int = 200) -> list[str]:
         """The sheet files of ``system`` in the folders, as the page offers them (each
@@ -74,7 +72,7 @@ class Shelf:
 
     def file(self, reference: str) -> Path | None:
         """The file of ``reference`` in one of the folders, if there is one."""
-        return next(self._files(reference), None)
+        return served_file(reference, self.folders)
 
     def refusal(self, system: str, reference: str) -> TableError:
         """What the web says of a sheet it will not read."""
@@ -92,19 +90,6 @@ class Shelf:
             f"no {system} bestiary creature or served sheet file called {shown(reference)}",
             hint=f"the web takes {system} bestiary names ({names}) and {where}",
         )
-
-    def _files(self, reference: str) -> Iterator[Path]:
-        if not reference.lower().endswith(SUFFIXES) or "\x00" in reference:
-            return
-        given = Path(reference).expanduser()
-        for folder in self.folders:
-            candidate = given if given.is_absolute() else folder / given
-            try:
-                path = candidate.resolve()
-            except (OSError, RuntimeError):
-                continue
-            if path.is_relative_to(folder) and path.is_file():
-                yield path
 
 
 _SEEN: dict[tuple[Path, int], tuple[str, bool]] = {}

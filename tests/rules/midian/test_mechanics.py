@@ -44,7 +44,7 @@ from affray.rulesystems.midian.injury import (
     tend_wounds,
 )
 from affray.rulesystems.midian.modifiers import total
-from affray.rulesystems.midian.resolve import Rules, Situation, resolve_attack
+from affray.rulesystems.midian.resolve import Readings, Situation, resolve_attack
 from affray.rulesystems.midian.situations import (
     bodies_in_the_way,
     charge,
@@ -460,7 +460,7 @@ def test_resolve_attack_dice_order_and_outcome() -> None:
     dice = ScriptedDice(
         [14, 10, 6, 5, 3, 4]
     )  # attack 17; parry 10+2=12 fails; 6+5+1=12-2=10; Willpower 7 against 11 - 10 shock
-    rules = Rules(willpower_shock=WillpowerShock.ALL)  # the blow's own shock counts
+    rules = Readings(willpower_shock=WillpowerShock.ALL)  # the blow's own shock counts
     outcome = resolve_attack(attacker, defender, Health.fresh(defender), dice, rules=rules)
     assert (outcome.natural, outcome.total, outcome.hit, outcome.defended) == (14, 17, True, False)
     assert (outcome.damage_rolled, outcome.damage) == (12, 10)

@@ -149,7 +149,7 @@ def attack_command(
     from affray.cli.output import emit_json
     from affray.rulesystems.midian.attack import HitRule
     from affray.rulesystems.midian.injury import WillpowerRule, WillpowerShock
-    from affray.rulesystems.midian.resolve import Rules, Situation, resolve_attack
+    from affray.rulesystems.midian.resolve import Readings, Situation, resolve_attack
 
     a, d = load_midian(attacker), load_midian(defender)
     health = defender_health(d, hit_points, life_points)
@@ -170,7 +170,9 @@ def attack_command(
         dice,
         defend=not no_defence,
         situation=situation,
-        rules=Rules(HitRule(hit_rule), WillpowerRule(willpower), WillpowerShock(willpower_shock)),
+        rules=Readings(
+            HitRule(hit_rule), WillpowerRule(willpower), WillpowerShock(willpower_shock)
+        ),
     )
     warn_unused(dice)
     if as_json:

@@ -37,7 +37,7 @@ class MidianEdit(Strict):
 
 
 def edit(
-    encounter: MidianEncounter, cid: str, values: Mapping[str, object], where: str
+    encounter: MidianEncounter, cid: str, values: Mapping[str, object], /, *, where: str
 ) -> MidianEncounter:
     """``cid`` with ``values`` set; one no longer fighting lets go of its holds, is let
     go, and leaves its melee.
@@ -83,7 +83,7 @@ def edit(
     return release_fallen(encounter.with_state(cid, state), cid)
 
 
-def health(encounter: MidianEncounter, cid: str) -> str:
+def health(encounter: MidianEncounter, cid: str, /) -> str:
     """How a Midian character still fighting looks: *unhurt*; *hurt* (hit points
     lost, fewer than half); *bloodied* (half its hit points or more gone, or any life
     point: the wounds that count)."""

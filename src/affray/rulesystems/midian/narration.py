@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from affray.events import Event
-from affray.narration.core import Handler, Segment, faces
+from affray.narration.core import Narration, Segment, faces
 from affray.rulesystems.midian import events as mid
 from affray.rulesystems.midian.modifiers import describe
 
@@ -186,21 +185,22 @@ def _m_critical(event: mid.CriticalEffect) -> tuple[list[Segment], bool]:
     ], True
 
 
-HANDLERS: dict[type[Event], Handler] = {
-    mid.AttackRolled: _m_attack,
-    mid.DefenceRolled: _m_defence,
-    mid.Evaded: _m_evaded,
-    mid.Regenerated: _m_regenerated,
-    mid.DamageRolled: _m_damage,
-    mid.DamageTaken: _m_taken,
-    mid.CheckRolled: _m_check,
-    mid.SystemShockRolled: _m_shock,
-    mid.StatusChanged: _m_status,
-    mid.Bled: _m_bled,
-    mid.SaveRolled: _m_save,
-    mid.InitiativeRolled: _m_initiative,
-    mid.ChallengeResolved: _m_challenge,
-    mid.RetestUsed: _m_retest,
-    mid.WoundsTended: _m_tended,
-    mid.CriticalEffect: _m_critical,
-}
+NARRATION = (
+    Narration()
+    .on(mid.AttackRolled, _m_attack)
+    .on(mid.DefenceRolled, _m_defence)
+    .on(mid.Evaded, _m_evaded)
+    .on(mid.Regenerated, _m_regenerated)
+    .on(mid.DamageRolled, _m_damage)
+    .on(mid.DamageTaken, _m_taken)
+    .on(mid.CheckRolled, _m_check)
+    .on(mid.SystemShockRolled, _m_shock)
+    .on(mid.StatusChanged, _m_status)
+    .on(mid.Bled, _m_bled)
+    .on(mid.SaveRolled, _m_save)
+    .on(mid.InitiativeRolled, _m_initiative)
+    .on(mid.ChallengeResolved, _m_challenge)
+    .on(mid.RetestUsed, _m_retest)
+    .on(mid.WoundsTended, _m_tended)
+    .on(mid.CriticalEffect, _m_critical)
+)

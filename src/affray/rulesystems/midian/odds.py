@@ -44,10 +44,10 @@ from affray.rulesystems.midian.defence import (
 )
 from affray.rulesystems.midian.injury import Health, take_damage
 from affray.rulesystems.midian.modifiers import total
-from affray.rulesystems.midian.resolve import Rules, Situation, best_defence, situation_modifiers
+from affray.rulesystems.midian.resolve import Readings, Situation, best_defence, situation_modifiers
 
 T = TypeVar("T")
-PLAIN = Rules()
+PLAIN = Readings()
 MAX_PATHS = 200_000
 """Dice paths one stage may enumerate (a Willpower check is 400)."""
 
@@ -92,7 +92,7 @@ def attack_odds(
     pool: DefencePool | None = None,
     attacker_penalty: int = 0,
     defend: bool = True,
-    rules: Rules = PLAIN,
+    rules: Readings = PLAIN,
     situation: Situation | None = None,
 ) -> MidianAttackOdds:
     """The exact odds of ``attacker``'s attack on ``defender``, whose state is
@@ -199,7 +199,7 @@ def _damage(
     return dict(found)
 
 
-def _down(defender: Character, health: Health, points: int, rules: Rules) -> Fraction:
+def _down(defender: Character, health: Health, points: int, rules: Readings) -> Fraction:
     """P(``points`` of damage leave the defender unconscious or dead), through every
     roll ``take_damage`` makes."""
 

@@ -79,8 +79,9 @@ changes logged then replay with (docs/table.md, "Old tables")."""
 
 
 @dataclass(frozen=True, slots=True)
-class Rules:
-    """Options where the text allows two readings (docs/rules/midian.md)."""
+class Readings:
+    """The readings affray takes where the chapter allows two (docs/rules/midian.md):
+    options of an encounter file."""
 
     hit_rule: HitRule = HitRule.AT_OR_ABOVE
     willpower: WillpowerRule = WillpowerRule.FIRST
@@ -173,7 +174,7 @@ def resolve_attack(
     *,
     defend: bool = True,
     situation: Situation = Situation(),
-    rules: Rules = Rules(),
+    rules: Readings = Readings(),
     attacker_penalty: int = 0,
     pool: DefencePool | None = None,
     choose_defence: DefenceChooser = best_defence,

@@ -32,7 +32,7 @@ HEALED_PER_DAY = 1
 
 
 def rest(
-    encounter: MidianEncounter, cid: str, dice: Dice, options: Mapping[str, object]
+    encounter: MidianEncounter, cid: str, /, *, dice: Dice, options: Mapping[str, object]
 ) -> tuple[MidianEncounter, list[Event]]:
     """``cid`` after one day of rest (no dice are rolled).
 

@@ -35,7 +35,7 @@ from affray.rulesystems.midian.events import StatusChanged
 from affray.rulesystems.midian.initiative import action_slots
 from affray.rulesystems.midian.injury import Health, tend_wounds
 from affray.rulesystems.midian.interrupts import interruptions
-from affray.rulesystems.midian.resolve import FIDELITY, Rules
+from affray.rulesystems.midian.resolve import FIDELITY, Readings
 from affray.rulesystems.midian.situations import CalledShot
 from affray.rulesystems.midian.state import (
     CHARGE_RUN_UP,
@@ -61,7 +61,7 @@ class MidianRuleset:
     def __init__(
         self,
         *,
-        rules: Rules | None = None,
+        rules: Readings | None = None,
         distance: int = 0,
         surprised: Sequence[str] = (),
         critical_effects: bool = False,
@@ -70,7 +70,7 @@ class MidianRuleset:
         fidelity: int = FIDELITY,
     ) -> None:
         self.options = MidianOptions(
-            rules or Rules(),
+            rules or Readings(),
             distance,
             frozenset(surprised),
             critical_effects,

@@ -8,7 +8,7 @@ from affray.encounter import Answers, Encounter, Outcome
 from affray.rulesystems.midian.character import UNARMED, Character
 from affray.rulesystems.midian.defence import DefencePool
 from affray.rulesystems.midian.injury import Health, RollKind
-from affray.rulesystems.midian.resolve import FIDELITY, Rules
+from affray.rulesystems.midian.resolve import FIDELITY, Readings
 from affray.rulesystems.midian.situations import MAX_GANG
 
 CHARGE_RUN_UP = 20
@@ -73,7 +73,7 @@ class MidianOptions:
             logged before round 3).
     """
 
-    rules: Rules = field(default_factory=Rules)
+    rules: Readings = field(default_factory=Readings)
     distance: int = 0
     surprised: frozenset[str] = frozenset()
     critical_effects: bool = False

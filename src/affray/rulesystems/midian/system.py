@@ -1,41 +1,42 @@
-"""Midian's entry in the rule-system registry: its sheets, encounter-file keys,
-ruleset, tactics AI, narration and fast duel simulator."""
+"""Midian as a rule system (:class:`~affray.powers.RuleSystem`): its sheets,
+encounter-file keys, ruleset, tactics AI, narration, live odds, fast engines, the game
+master's powers, its CLI group and bestiary. The ``affray.systems`` entry point
+``midian`` names :data:`SYSTEM`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 
 from affray.dice import Dice
 from affray.encounter import Action, Attack, Shoot, Targeting
+from affray.powers import EncounterKeys, LiveOdds, RuleSystem
 from affray.quoting import show
-from affray.registry import EncounterKeys, LiveOdds, RuleSystem, register
 from affray.rulesystems.midian.attack import HitRule
 from affray.rulesystems.midian.character import Character
 from affray.rulesystems.midian.defence import Stance
 from affray.rulesystems.midian.edits import CONDITIONS, edit, health
 from affray.rulesystems.midian.injury import WillpowerRule, WillpowerShock
-from affray.rulesystems.midian.narration import HANDLERS
-from affray.rulesystems.midian.resolve import Rules
+from affray.rulesystems.midian.narration import NARRATION
+from affray.rulesystems.midian.resolve import Readings
 from affray.rulesystems.midian.rest import rest
 from affray.rulesystems.midian.ruleset import MidianRuleset
 from affray.rulesystems.midian.sheet import MidianSheet, midian_character
 from affray.rulesystems.midian.state import MidianEncounter, MidianState
 from affray.rulesystems.midian.tactics import MidianAI, MidianTactics, Role
 from affray.rulesystems.midian.topics import TOPICS
-from affray.sheets.validation import EncounterTable, validate
+from affray.sheets.validation import EncounterSection, validate
 
 if TYPE_CHECKING:
+    from affray.duels import DuelAnswer, RunSpec
     from affray.encounter import Cursor
-    from affray.sim.chunks import Estimate
-    from affray.sim.stats import DuelStats
     from affray.sim.totals import FastFights, First
 
 
-class EncounterOptions(EncounterTable):
+class EncounterOptions(EncounterSection):
     """Midian's keys at the top of an encounter file (docs/encounters.md)."""
 
     distance: int = Field(default=0, ge=0, le=10_000)
@@ -47,13 +48,13 @@ class EncounterOptions(EncounterTable):
     melee_cover: int = Field(default=0, ge=0, le=90)
 
 
-class SideKeys(EncounterTable):
+class SideKeys(EncounterSection):
     """Midian's keys on a side."""
 
     surprised: bool = False
 
 
-class TacticsKeys(EncounterTable):
+class TacticsKeys(EncounterSection):
     """Midian's tactics keys on a side or a member."""
 
     role: Literal["fighter", "archer", "grappler", "disarmer", "pikeman"] | None = None
@@ -62,7 +63,7 @@ class TacticsKeys(EncounterTable):
     defend_at: int | None = Field(default=None, ge=1, le=10_000)
 
 
-def _sheet(data: Mapping[str, Any], where: str | None) -> Character:
+def _sheet(data: Mapping[str, object], /, *, where: str | None) -> Character:
     return midian_character(validate(MidianSheet, data, where), where)
 
 
@@ -76,7 +77,7 @@ def _ruleset(keys: EncounterKeys) -> MidianRuleset:
         ).surprised
     ]
     return MidianRuleset(
-        rules=Rules(
+        rules=Readings(
             HitRule(options.hit_rule),
             WillpowerRule(options.willpower),
             WillpowerShock(options.willpower_shock),
@@ -89,7 +90,9 @@ def _ruleset(keys: EncounterKeys) -> MidianRuleset:
     )
 
 
-def _tactics(target: Targeting, data: Mapping[str, object], where: str, at: str) -> MidianTactics:
+def _tactics(
+    target: Targeting, data: Mapping[str, object], /, *, where: str, at: str
+) -> MidianTactics:
     keys = validate(TacticsKeys, data, where, at=at)
     return MidianTactics(
         target,
@@ -100,35 +103,30 @@ def _tactics(target: Targeting, data: Mapping[str, object], where: str, at: str)
     )
 
 
-def _fast(
-    a: Character,
-    b: Character,
-    n: int,
-    seed: int | None,
-    workers: int,
-    progress: Callable[[int], None] | None,
-    max_rounds: int,
-    estimate: Callable[[Estimate], None] | None = None,
-) -> tuple[DuelStats, int]:
+def _simulate(a: Character, b: Character, /, *, run: RunSpec) -> DuelAnswer:
     """The batch simulator of plain duels; raises NotModelledError for sheets it does
     not play (the reference engine then plays them)."""
+    from affray.duels import DuelAnswer
     from affray.rulesystems.midian.sim.duels import simulate_midian_fast
 
-    return simulate_midian_fast(
+    stats, used = simulate_midian_fast(
         a,
         b,
-        n,
-        seed=seed,
-        workers=workers,
-        progress=progress,
-        max_rounds=max_rounds,
-        estimate=estimate,
+        run.n,
+        seed=run.seed,
+        workers=run.workers,
+        progress=run.progress,
+        max_rounds=run.max_rounds,
+        estimate=run.announce,
     )
+    return DuelAnswer.simulated(stats, engine="fast", seed=used)
 
 
 def _fast_fights(
     ruleset: MidianRuleset,
     cursor: Cursor[Character, MidianState],
+    /,
+    *,
     tactics: Mapping[str, MidianTactics],
     first: First | None,
 ) -> FastFights:
@@ -139,12 +137,12 @@ def _fast_fights(
     return midian_fast_fights(ruleset, cursor, tactics, first)
 
 
-def _ai(ruleset: MidianRuleset, tactics: Mapping[str, MidianTactics], dice: Dice) -> MidianAI:
+def _ai(ruleset: MidianRuleset, tactics: Mapping[str, MidianTactics], /, *, dice: Dice) -> MidianAI:
     return MidianAI(ruleset, dice, tactics)
 
 
 def _live_odds(
-    ruleset: MidianRuleset, encounter: MidianEncounter, cid: str, action: Action
+    ruleset: MidianRuleset, encounter: MidianEncounter, /, *, who: str, action: Action
 ) -> LiveOdds | None:
     """The exact odds of a plain melee attack on a foe already engaged, or of a shot,
     from the state before it: the defender's health and the defences it has left this
@@ -156,6 +154,7 @@ def _live_odds(
     from affray.rulesystems.midian.situations import bodies_in_the_way
     from affray.rulesystems.midian.state import armed, defenceless
 
+    cid = who
     if action.target is None or type(action) not in (Attack, Shoot):
         return None
     target = action.target
@@ -205,28 +204,27 @@ def _live_odds(
     )
 
 
-SYSTEM: RuleSystem[Character, MidianState, MidianRuleset, MidianTactics] = register(
-    RuleSystem(
-        name="midian",
-        title="Midian",
-        sheet_type=Character,
-        sheet_from_data=_sheet,
-        option_keys=frozenset(EncounterOptions.model_fields),
-        side_keys=frozenset(SideKeys.model_fields),
-        tactics_keys=frozenset(TacticsKeys.model_fields),
-        ruleset=_ruleset,
-        duel_ruleset=MidianRuleset,
-        fast_duels=_fast,
-        fast_fights=_fast_fights,
-        tactics=_tactics,
-        ai=_ai,
-        narration=HANDLERS,
-        attack_odds=_live_odds,
-        topics=TOPICS,
-        edit=edit,
-        conditions=CONDITIONS,
-        health=health,
-        rest=rest,
-        bestiary=resources.files(__package__) / "bestiary",
-    )
+SYSTEM: RuleSystem[Character, MidianState, MidianRuleset, MidianTactics] = RuleSystem(
+    name="midian",
+    title="Midian",
+    sheet_type=Character,
+    read_sheet=_sheet,
+    option_keys=frozenset(EncounterOptions.model_fields),
+    side_keys=frozenset(SideKeys.model_fields),
+    tactics_keys=frozenset(TacticsKeys.model_fields),
+    ruleset=_ruleset,
+    duel_ruleset=MidianRuleset,
+    tactics=_tactics,
+    ai=_ai,
+    narration=NARRATION,
+    topics=TOPICS,
+    conditions=CONDITIONS,
+    bestiary=resources.files(__package__) / "bestiary",
+    listed=1,
+    simulate=_simulate,
+    fast_fights=_fast_fights,
+    live_odds=_live_odds,
+    edit=edit,
+    health=health,
+    rest=rest,
 )

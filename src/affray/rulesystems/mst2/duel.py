@@ -14,13 +14,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from affray.dice import Dice
+from affray.duels import MAX_ROUNDS
 from affray.events import Event
 from affray.rulesystems.mst2.catalog import Reach
 from affray.rulesystems.mst2.fighter import Fighter
 from affray.rulesystems.mst2.reach import MeleeResult, melee_attack, opening_distance
 from affray.rulesystems.mst2.state import FighterState, Lethality
-
-MAX_ROUNDS = 1000
 
 
 def can_ever_wound(attacker: Fighter, defender: Fighter) -> bool:

@@ -27,7 +27,7 @@ class Mst2Edit(Strict):
 
 
 def edit(
-    encounter: Mst2Encounter, cid: str, values: Mapping[str, object], where: str
+    encounter: Mst2Encounter, cid: str, values: Mapping[str, object], /, *, where: str
 ) -> Mst2Encounter:
     """``cid`` with ``values`` set; one who is no longer fighting leaves its melee.
 

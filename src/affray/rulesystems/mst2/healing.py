@@ -64,7 +64,7 @@ class RestOptions(Strict):
 
 
 def rest(
-    encounter: Mst2Encounter, cid: str, dice: Dice, options: Mapping[str, object]
+    encounter: Mst2Encounter, cid: str, /, *, dice: Dice, options: Mapping[str, object]
 ) -> tuple[Mst2Encounter, list[Event]]:
     """The registry's day of rest: :func:`rest_one_day` for ``cid``, in the setting
     ``options`` names (low fantasy by default).

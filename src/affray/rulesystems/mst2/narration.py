@@ -3,8 +3,7 @@ evasion 12 → hit; power 3d6 [5,2,6] vs protection 2 → 2 wounds; ...``."""
 
 from __future__ import annotations
 
-from affray.events import Event
-from affray.narration.core import Handler, Segment, faces, plural
+from affray.narration.core import Narration, Segment, faces, plural
 from affray.rulesystems.mst2 import events as mst2
 from affray.rulesystems.mst2.catalog import pool_text
 from affray.rulesystems.mst2.events import AttackMode
@@ -149,19 +148,20 @@ def _healed(event: mst2.Healed) -> tuple[list[Segment], bool]:
     ], False
 
 
-HANDLERS: dict[type[Event], Handler] = {
-    mst2.AttackRolled: _attack,
-    mst2.PowerRolled: _power,
-    mst2.Wounded: _wounded,
-    mst2.ShockChecked: _shock,
-    mst2.Succumbed: _succumbed,
-    mst2.CounterAttackGranted: _counter,
-    mst2.AttackPrevented: _prevented,
-    mst2.DistanceChanged: _distance,
-    mst2.OutOfReach: _out_of_reach,
-    mst2.TargetScattered: _scattered,
-    mst2.Fled: _fled,
-    mst2.ActionTaken: _action,
-    mst2.HazardStruck: _hazard,
-    mst2.Healed: _healed,
-}
+NARRATION = (
+    Narration()
+    .on(mst2.AttackRolled, _attack)
+    .on(mst2.PowerRolled, _power)
+    .on(mst2.Wounded, _wounded)
+    .on(mst2.ShockChecked, _shock)
+    .on(mst2.Succumbed, _succumbed)
+    .on(mst2.CounterAttackGranted, _counter)
+    .on(mst2.AttackPrevented, _prevented)
+    .on(mst2.DistanceChanged, _distance)
+    .on(mst2.OutOfReach, _out_of_reach)
+    .on(mst2.TargetScattered, _scattered)
+    .on(mst2.Fled, _fled)
+    .on(mst2.ActionTaken, _action)
+    .on(mst2.HazardStruck, _hazard)
+    .on(mst2.Healed, _healed)
+)

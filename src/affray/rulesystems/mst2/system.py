@@ -1,9 +1,11 @@
-"""MST-2's entry in the rule-system registry: its sheets, encounter-file keys,
-ruleset, tactics AI, narration, exact odds and fast simulator."""
+"""MST-2 as a rule system (:class:`~affray.powers.RuleSystem`): its sheets,
+encounter-file keys, ruleset, tactics AI, narration, exact odds, fast engines, the game
+master's powers, its CLI group and bestiary. The ``affray.systems`` entry point
+``mst2`` names :data:`SYSTEM`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -11,25 +13,26 @@ from pydantic import Field
 
 from affray.dice import Dice
 from affray.encounter import Action, Attack, Shoot, Targeting
-from affray.registry import EncounterKeys, ExactDuel, LiveOdds, RuleSystem, register
+from affray.powers import EncounterKeys, LiveOdds, RuleSystem
 from affray.rulesystems.mst2.catalog import Missile
 from affray.rulesystems.mst2.edits import CONDITIONS, edit
 from affray.rulesystems.mst2.fighter import Fighter
 from affray.rulesystems.mst2.healing import rest
-from affray.rulesystems.mst2.narration import HANDLERS
+from affray.rulesystems.mst2.narration import NARRATION
 from affray.rulesystems.mst2.ruleset import Mst2Encounter, Mst2Ruleset, TurnOrder
 from affray.rulesystems.mst2.sheet import Mst2Sheet, mst2_fighter
 from affray.rulesystems.mst2.state import FighterState, Lethality
 from affray.rulesystems.mst2.tactics import Mst2AI, Mst2Tactics, Role
 from affray.rulesystems.mst2.topics import TOPICS
-from affray.sheets.validation import EncounterTable, validate
+from affray.sheets.validation import EncounterSection, validate
 
 if TYPE_CHECKING:
-    from affray.sim.chunks import Estimate
-    from affray.sim.stats import DuelStats
+    from affray.duels import DuelAnswer, RoundsDistribution, RunSpec
+    from affray.encounter import Cursor
+    from affray.sim.totals import ExactFights, FastFights, First
 
 
-class EncounterOptions(EncounterTable):
+class EncounterOptions(EncounterSection):
     """MST-2's keys at the top of an encounter file (docs/encounters.md)."""
 
     lethality: Literal["high", "standard", "optional"] = "standard"
@@ -38,14 +41,14 @@ class EncounterOptions(EncounterTable):
     ranged_extra_power: bool = False
 
 
-class TacticsKeys(EncounterTable):
+class TacticsKeys(EncounterSection):
     """MST-2's tactics keys on a side or a member."""
 
     role: Literal["fighter", "archer"] | None = None
     retreat_at: int | None = Field(default=None, ge=1, le=1000)
 
 
-def _sheet(data: Mapping[str, Any], where: str | None) -> Fighter:
+def _sheet(data: Mapping[str, object], /, *, where: str | None) -> Fighter:
     return mst2_fighter(validate(Mst2Sheet, data, where), where)
 
 
@@ -59,18 +62,21 @@ def _ruleset(keys: EncounterKeys) -> Mst2Ruleset:
     )
 
 
-def _tactics(target: Targeting, data: Mapping[str, object], where: str, at: str) -> Mst2Tactics:
+def _tactics(
+    target: Targeting, data: Mapping[str, object], /, *, where: str, at: str
+) -> Mst2Tactics:
     keys = validate(TacticsKeys, data, where, at=at)
     return Mst2Tactics(target, Role(keys.role or "fighter"), keys.retreat_at)
 
 
-def _ai(ruleset: Mst2Ruleset, tactics: Mapping[str, Mst2Tactics], dice: Dice) -> Mst2AI:
+def _ai(ruleset: Mst2Ruleset, tactics: Mapping[str, Mst2Tactics], /, *, dice: Dice) -> Mst2AI:
     return Mst2AI(ruleset, dice, tactics)
 
 
-def _exact(a: Fighter, b: Fighter, rational: bool = False) -> ExactDuel:
+def _exact(a: Fighter, b: Fighter, /, *, rational: bool = False) -> DuelAnswer:
     """Floats from the fast sweep, the 1000-round cap honoured; with ``rational``, the
     exact fractions too (when the cap cannot matter)."""
+    from affray.duels import DuelAnswer
     from affray.rulesystems.mst2.odds.chances import duel_chances
 
     odds = duel_chances(a, b)
@@ -81,7 +87,7 @@ def _exact(a: Fighter, b: Fighter, rational: bool = False) -> ExactDuel:
     }
     if rational:
         detail["exact"] = _fractions(a, b, capped=odds.capped)
-    return ExactDuel(odds.p_a_wins, odds.p_b_wins, odds.p_draw, odds.mean_rounds, detail)
+    return DuelAnswer.exact(odds.p_a_wins, odds.p_b_wins, odds.p_draw, odds.mean_rounds, detail)
 
 
 def _fractions(a: Fighter, b: Fighter, *, capped: bool) -> dict[str, str]:
@@ -103,42 +109,38 @@ def _fractions(a: Fighter, b: Fighter, *, capped: bool) -> dict[str, str]:
     }
 
 
-def _rounds(a: Fighter, b: Fighter) -> Any:
+def _rounds(a: Fighter, b: Fighter, /) -> RoundsDistribution:
     from affray.rulesystems.mst2.odds import rounds_distribution
 
     return rounds_distribution(a, b)
 
 
-def _fast(
-    a: Fighter,
-    b: Fighter,
-    n: int,
-    seed: int | None,
-    workers: int,
-    progress: Callable[[int], None] | None,
-    max_rounds: int,
-    estimate: Callable[[Estimate], None] | None,
-) -> tuple[DuelStats, int]:
+def _simulate(a: Fighter, b: Fighter, /, *, run: RunSpec) -> DuelAnswer:
+    """The fast duel engine (compiled where numba is)."""
+    from affray.duels import DuelAnswer
     from affray.rulesystems.mst2.sim.duels import simulate_fast
 
-    return simulate_fast(
+    stats, used = simulate_fast(
         a,
         b,
-        n,
-        seed=seed,
-        workers=workers,
-        progress=progress,
-        max_rounds=max_rounds,
-        estimate=estimate,
+        run.n,
+        seed=run.seed,
+        workers=run.workers,
+        progress=run.progress,
+        max_rounds=run.max_rounds,
+        estimate=run.announce,
     )
+    return DuelAnswer.simulated(stats, engine="fast", seed=used)
 
 
 def _fast_fights(
     ruleset: Mst2Ruleset,
-    cursor: Any,
+    cursor: Cursor[Fighter, FighterState],
+    /,
+    *,
     tactics: Mapping[str, Mst2Tactics],
-    first: tuple[str, str | None] | None,
-) -> Any:
+    first: First | None,
+) -> FastFights:
     """The fast MST-2 group engine's fights from ``cursor`` (loaded only when asked)."""
     from affray.rulesystems.mst2.sim.fights import mst2_fast_fights
 
@@ -147,10 +149,12 @@ def _fast_fights(
 
 def _exact_fights(
     ruleset: Mst2Ruleset,
-    cursor: Any,
+    cursor: Cursor[Fighter, FighterState],
+    /,
+    *,
     tactics: Mapping[str, Mst2Tactics],
-    first: tuple[str, str | None] | None,
-) -> Any:
+    first: First | None,
+) -> ExactFights:
     """Exact odds of a whole MST-2 fight from ``cursor`` (loaded only when asked)."""
     from affray.rulesystems.mst2.odds.encounter import exact_fight
 
@@ -159,9 +163,11 @@ def _exact_fights(
 
 def _exact_work(
     ruleset: Mst2Ruleset,
-    cursor: Any,
+    cursor: Cursor[Fighter, FighterState],
+    /,
+    *,
     tactics: Mapping[str, Mst2Tactics],
-    first: tuple[str, str | None] | None,
+    first: First | None,
 ) -> int:
     """The steps of the exact chain of the fight from ``cursor``, found at once.
 
@@ -180,11 +186,12 @@ def _exact_work(
 
 
 def _live_odds(
-    ruleset: Mst2Ruleset, encounter: Mst2Encounter, cid: str, action: Action
+    ruleset: Mst2Ruleset, encounter: Mst2Encounter, /, *, who: str, action: Action
 ) -> LiveOdds | None:
     """The exact odds of an attack or shot about to be made, from the state before it."""
     from affray.rulesystems.mst2.odds import attack_odds
 
+    cid = who
     if not isinstance(action, Attack | Shoot) or action.target is None:
         return None
     attacker, target = encounter.sheet(cid), encounter.sheet(action.target)
@@ -246,31 +253,30 @@ def _shot_odds(
     return LiveOdds(f"odds of {cid}'s shot at {target}, who is in a melee: {words}", figures)
 
 
-SYSTEM: RuleSystem[Fighter, FighterState, Mst2Ruleset, Mst2Tactics] = register(
-    RuleSystem(
-        name="mst2",
-        title="MST-2",
-        sheet_type=Fighter,
-        sheet_from_data=_sheet,
-        option_keys=frozenset(EncounterOptions.model_fields),
-        side_keys=frozenset(),
-        tactics_keys=frozenset(TacticsKeys.model_fields),
-        ruleset=_ruleset,
-        duel_ruleset=Mst2Ruleset,
-        tactics=_tactics,
-        ai=_ai,
-        narration=HANDLERS,
-        exact_duel=_exact,
-        rounds_distribution=_rounds,
-        fast_duels=_fast,
-        fast_fights=_fast_fights,
-        exact_fights=_exact_fights,
-        exact_work=_exact_work,
-        attack_odds=_live_odds,
-        topics=TOPICS,
-        edit=edit,
-        conditions=CONDITIONS,
-        rest=rest,
-        bestiary=resources.files(__package__) / "bestiary",
-    )
+SYSTEM: RuleSystem[Fighter, FighterState, Mst2Ruleset, Mst2Tactics] = RuleSystem(
+    name="mst2",
+    title="MST-2",
+    sheet_type=Fighter,
+    read_sheet=_sheet,
+    option_keys=frozenset(EncounterOptions.model_fields),
+    side_keys=frozenset(),
+    tactics_keys=frozenset(TacticsKeys.model_fields),
+    ruleset=_ruleset,
+    duel_ruleset=Mst2Ruleset,
+    tactics=_tactics,
+    ai=_ai,
+    narration=NARRATION,
+    topics=TOPICS,
+    conditions=CONDITIONS,
+    bestiary=resources.files(__package__) / "bestiary",
+    listed=0,
+    exact=_exact,
+    rounds=_rounds,
+    simulate=_simulate,
+    fast_fights=_fast_fights,
+    exact_fights=_exact_fights,
+    exact_work=_exact_work,
+    live_odds=_live_odds,
+    edit=edit,
+    rest=rest,
 )

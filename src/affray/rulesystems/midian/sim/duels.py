@@ -57,6 +57,7 @@ import numpy as np
 import numpy.typing as npt
 
 from affray.dice import Dice, distribution, roll
+from affray.duels import MAX_ROUNDS
 from affray.errors import DiceLimitError, NotModelledError
 from affray.rulesystems.midian.attack import armour_class, attack_modifiers
 from affray.rulesystems.midian.character import Character
@@ -73,7 +74,6 @@ from affray.sim.stats import DuelStats
 
 CHUNK = 1 << 17
 """Duels per chunk: the unit of seeding, of work for a worker, and of memory."""
-MAX_ROUNDS = 1000
 ENGINE = "fast Midian duel engine"
 
 Ints = npt.NDArray[np.int32]

@@ -11,8 +11,7 @@ from affray.rulesystems.mst2.odds.attack import (
     wound_distribution,
 )
 from affray.rulesystems.mst2.odds.duel import (
-    DuelOdds,
-    RoundsDistribution,
+    DuelFractions,
     duel_odds,
     rounds_distribution,
 )
@@ -31,9 +30,8 @@ __all__ = [
     "MEASURES",
     "AttackOdds",
     "Cell",
-    "DuelOdds",
+    "DuelFractions",
     "Grid",
-    "RoundsDistribution",
     "attack_odds",
     "attack_power",
     "duel_odds",

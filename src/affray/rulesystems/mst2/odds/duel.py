@@ -28,9 +28,10 @@ from heapq import heappop, heappush
 from math import lcm
 
 from affray.dice.distribution import Distribution
+from affray.duels import MAX_ROUNDS, RoundsDistribution
 from affray.errors import AffrayError
 from affray.rulesystems.mst2.catalog import Reach
-from affray.rulesystems.mst2.duel import MAX_ROUNDS, can_ever_wound
+from affray.rulesystems.mst2.duel import can_ever_wound
 from affray.rulesystems.mst2.fighter import Fighter
 from affray.rulesystems.mst2.odds.attack import (
     hit_chance,
@@ -44,7 +45,7 @@ Shape = tuple[Reach, str]
 
 
 @dataclass(frozen=True, slots=True)
-class DuelOdds:
+class DuelFractions:
     """Exact outcome of a duel.
 
     Attributes:
@@ -269,7 +270,7 @@ def _reachable(ways: list[int], most: int) -> int:
     return sum(seen)
 
 
-def duel_odds(a: Fighter, b: Fighter) -> DuelOdds:
+def duel_odds(a: Fighter, b: Fighter) -> DuelFractions:
     """Exact P(A wins), P(B wins), P(draw), expected rounds and the winner's final
     wounds for a duel between ``a`` (attacking first) and ``b``.
 
@@ -278,7 +279,9 @@ def duel_odds(a: Fighter, b: Fighter) -> DuelOdds:
     sweep is integer arithmetic; fractions are formed once at the end.
     """
     if not (can_ever_wound(a, b) or can_ever_wound(b, a)):
-        return DuelOdds(Fraction(0), Fraction(0), Fraction(1), Fraction(0), {"a": {}, "b": {}}, 0)
+        return DuelFractions(
+            Fraction(0), Fraction(0), Fraction(1), Fraction(0), {"a": {}, "b": {}}, 0
+        )
     check_exact_budget(a, b)
     chain = _Chain(a, b)
     steps = _steps(chain)
@@ -347,7 +350,7 @@ def duel_odds(a: Fighter, b: Fighter) -> DuelOdds:
     p_a = sum(winner_wounds["a"].values(), Fraction(0))
     p_b = sum(winner_wounds["b"].values(), Fraction(0))
     mean = _gather(rounds, scale) + _gather(looping, scale) * MAX_ROUNDS
-    return DuelOdds(p_a, p_b, 1 - p_a - p_b, mean, winner_wounds, visited)
+    return DuelFractions(p_a, p_b, 1 - p_a - p_b, mean, winner_wounds, visited)
 
 
 def _gather(parts: dict[int, int], scale: int) -> Fraction:
@@ -372,27 +375,6 @@ def _invert(matrix: list[list[Fraction]]) -> list[list[Fraction]]:
                 factor = rows[r][col]
                 rows[r] = [x - factor * y for x, y in zip(rows[r], rows[col], strict=True)]
     return [row[size:] for row in rows]
-
-
-@dataclass(frozen=True, slots=True)
-class RoundsDistribution:
-    """P(the duel ends in round r) for each side, computed numerically (floats).
-
-    Attributes:
-        a_wins, b_wins: ``{round: probability}`` for the duels each side wins.
-        unfinished: probability the duel is still going after the last round computed.
-        rounds: the last round computed.
-    """
-
-    a_wins: dict[int, float]
-    b_wins: dict[int, float]
-    unfinished: float
-    rounds: int
-
-    def ended(self) -> dict[int, float]:
-        """P(the duel ends in round r), whoever wins."""
-        keys = sorted(set(self.a_wins) | set(self.b_wins))
-        return {r: self.a_wins.get(r, 0.0) + self.b_wins.get(r, 0.0) for r in keys}
 
 
 def rounds_distribution(

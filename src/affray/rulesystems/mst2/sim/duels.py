@@ -45,7 +45,8 @@ from typing import Any
 
 import numpy as np
 
-from affray.rulesystems.mst2.duel import MAX_ROUNDS, can_ever_wound
+from affray.duels import MAX_ROUNDS
+from affray.rulesystems.mst2.duel import can_ever_wound
 from affray.rulesystems.mst2.fighter import Fighter
 from affray.rulesystems.mst2.odds.duel import Strike
 from affray.rulesystems.mst2.reach import opening_distance

@@ -1,6 +1,7 @@
 """The scalar Monte Carlo: one duel at a time through the readable rules engine.
 
-It is the reference the fast simulator is checked against, not the fast path.
+It is the scalar loop the fast simulator is checked against (not the reference
+engine, which plays duels through the encounter engine), not the fast path.
 """
 
 from __future__ import annotations
@@ -9,7 +10,8 @@ import random
 from collections.abc import Callable
 
 from affray.dice import RandomDice
-from affray.rulesystems.mst2.duel import MAX_ROUNDS, duel
+from affray.duels import MAX_ROUNDS
+from affray.rulesystems.mst2.duel import duel
 from affray.rulesystems.mst2.fighter import Fighter
 from affray.sim.stats import DuelStats, tally
 

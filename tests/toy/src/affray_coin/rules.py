@@ -1,19 +1,11 @@
-"""A toy third rule system, "coin", defined entirely in the tests: it plugs into
-affray through the registry alone (no file in src/ knows it).
-
-Each combatant has ``hits`` and a ``knack``. On its turn it attacks a foe: a d6 plus
-its knack of 4 or more hits for one hit, unless the target chooses to duck and
-rolls a d6 of 5 or more. At 0 hits a combatant is out.
-"""
+"""Coin's rules: its sheets, states, event, question and ruleset, and its AI."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Any, ClassVar
-
-from pydantic import Field
+from typing import ClassVar
 
 from affray.dice import Dice
 from affray.encounter import (
@@ -29,9 +21,6 @@ from affray.encounter import (
 )
 from affray.encounter.questions import OptionT
 from affray.events import Event
-from affray.narration.core import Segment
-from affray.registry import EncounterKeys, RuleSystem, register, unregister
-from affray.sheets.validation import Strict, validate
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,56 +146,3 @@ class CoinAI:
                 )
                 return next(o for o in question.options if o == wanted)
         return question.options[0]
-
-
-class CoinSheet(Strict):
-    system: str
-    name: str = Field(min_length=1)
-    hits: int = Field(ge=1, le=20)
-    knack: int = Field(default=0, ge=0, le=5)
-
-
-class CoinOptions(Strict):
-    knack_bonus: int = 0
-
-
-def _narrate(event: Flipped) -> tuple[list[Segment], bool]:
-    result = ("ducks" if event.ducked else "hits") if event.hit else "misses"
-    return [
-        (event.attacker, "name"),
-        (f" flips {event.face} at {event.target}: {result} ({event.hits_left} left)", ""),
-    ], False
-
-
-def _sheet(data: Mapping[str, Any], where: str | None) -> Coin:
-    sheet = validate(CoinSheet, data, where)
-    return Coin(sheet.name, sheet.hits, sheet.knack)
-
-
-def _ruleset(keys: EncounterKeys) -> CoinRuleset:
-    return CoinRuleset(knack_bonus=validate(CoinOptions, keys.options, keys.where).knack_bonus)
-
-
-SYSTEM: RuleSystem[Coin, CoinState, CoinRuleset, Targeting] = RuleSystem(
-    name="coin",
-    title="Coin",
-    sheet_type=Coin,
-    sheet_from_data=_sheet,
-    option_keys=frozenset(CoinOptions.model_fields),
-    side_keys=frozenset(),
-    tactics_keys=frozenset(),
-    ruleset=_ruleset,
-    duel_ruleset=CoinRuleset,
-    tactics=lambda target, keys, where, key: target,
-    ai=lambda ruleset, tactics, dice: CoinAI(ruleset, dice, tactics),
-    narration={Flipped: _narrate},
-    topics=("duck",),
-)
-
-
-def install() -> None:
-    register(SYSTEM)
-
-
-def remove() -> None:
-    unregister(SYSTEM.name)

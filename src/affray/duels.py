@@ -1,0 +1,254 @@
+"""A duel's answer: exact or simulated, one record, decided in one place.
+
+:func:`answer_duel` is where "exact, else simulate" is decided, for ``affray duel``,
+the explorer's cells and :func:`affray.duel` alike; :class:`DuelAnswer` is what it
+gives, with the JSON ``affray duel --json`` prints. A duel still going after
+:data:`MAX_ROUNDS` rounds is a draw, for every system and engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+from affray.errors import AffrayError, NotModelledError
+
+if TYPE_CHECKING:
+    from affray.encounter import Named
+    from affray.registry import AnySystem
+    from affray.sim.chunks import Estimate
+    from affray.sim.stats import DuelStats
+
+MAX_ROUNDS = 1000
+"""A duel still going after this many rounds is a draw (exact odds and simulations alike)."""
+
+Method = Literal["exact", "monte-carlo"]
+Engine = Literal["fast", "reference"]
+ENGINES: tuple[Engine, ...] = ("fast", "reference")
+Progress = Callable[[int], None]
+"""Hears how many more duels of a run are done."""
+Announce = Callable[["Estimate"], None]
+"""Hears, before a long run starts, how long it will take."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunSpec:
+    """How to simulate duels.
+
+    Attributes:
+        n: how many.
+        seed: seeds the dice; None for a fresh seed (the answer says which).
+        workers: processes (the results do not depend on it).
+        progress: hears how many more duels are done.
+        announce: hears, before a long run starts, how long it will take.
+        max_rounds: a duel still going after this many rounds is a draw.
+    """
+
+    n: int
+    seed: int | None = None
+    workers: int = 1
+    progress: Progress | None = None
+    announce: Announce | None = None
+    max_rounds: int = MAX_ROUNDS
+
+
+@dataclass(frozen=True, slots=True)
+class RoundsDistribution:
+    """P(the duel ends in round r) for each side, computed numerically (floats).
+
+    Attributes:
+        a_wins, b_wins: ``{round: probability}`` for the duels each side wins.
+        unfinished: probability the duel is still going after the last round computed.
+        rounds: the last round computed.
+    """
+
+    a_wins: dict[int, float]
+    b_wins: dict[int, float]
+    unfinished: float
+    rounds: int
+
+    def ended(self) -> dict[int, float]:
+        """P(the duel ends in round r), whoever wins."""
+        keys = sorted(set(self.a_wins) | set(self.b_wins))
+        return {r: self.a_wins.get(r, 0.0) + self.b_wins.get(r, 0.0) for r in keys}
+
+
+@dataclass(frozen=True, slots=True)
+class DuelAnswer:
+    """Who wins a duel of A (attacking first) and B: exact odds, or the count of
+    simulated duels with a 95 % interval for A winning.
+
+    Attributes:
+        method: ``exact`` or ``monte-carlo``.
+        p_a_wins, p_b_wins, p_draw, mean_rounds: the odds (the shares, simulated).
+        ci95_a_wins: the 95 % interval for A winning (exact: the point itself).
+        n, a_wins, b_wins, draws: the count of simulated duels (None when exact).
+        engine: the engine that played them, ``fast`` or ``reference``.
+        seed: the seed that repeats them.
+        note: why the reference engine played when the fast one was asked for, or
+            why a duel asked exact was simulated.
+        detail: a system's more (MST-2: ``winner_wounds``, and with ``rational`` the
+            ``exact`` fractions as text).
+    """
+
+    method: Method
+    p_a_wins: float
+    p_b_wins: float
+    p_draw: float
+    mean_rounds: float
+    ci95_a_wins: tuple[float, float]
+    n: int | None = None
+    a_wins: int | None = None
+    b_wins: int | None = None
+    draws: int | None = None
+    engine: Engine | None = None
+    seed: int | None = None
+    note: str | None = None
+    detail: Mapping[str, object] = field(default_factory=dict)
+
+    @classmethod
+    def exact(
+        cls,
+        p_a_wins: float,
+        p_b_wins: float,
+        p_draw: float,
+        mean_rounds: float,
+        detail: Mapping[str, object] | None = None,
+    ) -> DuelAnswer:
+        """Exact odds (a draw at the round cap or when neither can ever win)."""
+        return cls(
+            "exact",
+            p_a_wins,
+            p_b_wins,
+            p_draw,
+            mean_rounds,
+            (p_a_wins, p_a_wins),
+            detail=detail or {},
+        )
+
+    @classmethod
+    def simulated(
+        cls, stats: DuelStats, *, engine: Engine, seed: int, note: str | None = None
+    ) -> DuelAnswer:
+        """The count of simulated duels."""
+        return cls(
+            "monte-carlo",
+            stats.p_a_wins,
+            stats.p_b_wins,
+            stats.p_draw,
+            stats.mean_rounds,
+            stats.ci95_a_wins,
+            stats.n,
+            stats.a_wins,
+            stats.b_wins,
+            stats.draws,
+            engine,
+            seed,
+            note,
+        )
+
+    def noted(self, note: str | None) -> DuelAnswer:
+        """This answer, with ``note`` before its own."""
+        from dataclasses import replace
+
+        if note is None:
+            return self
+        return replace(self, note="; ".join(t for t in (note, self.note) if t))
+
+    def to_json(self) -> dict[str, object]:
+        """What ``affray duel --json`` prints (SPEC keys)."""
+        if self.method == "exact":
+            return {
+                "method": "exact",
+                "p_a_wins": self.p_a_wins,
+                "p_b_wins": self.p_b_wins,
+                "p_draw": self.p_draw,
+                "mean_rounds": self.mean_rounds,
+                **self.detail,
+            }
+        low, high = self.ci95_a_wins
+        return {
+            "method": "monte-carlo",
+            "n": self.n,
+            "a_wins": self.a_wins,
+            "b_wins": self.b_wins,
+            "draws": self.draws,
+            "p_a_wins": self.p_a_wins,
+            "ci95_a_wins": [low, high],
+            "mean_rounds": self.mean_rounds,
+            "engine": self.engine,
+            "seed": self.seed,
+        }
+
+
+def has_exact(system: AnySystem) -> bool:
+    """Whether the system has exact duel odds."""
+    return system.exact is not None
+
+
+def answer_duel(
+    system: AnySystem,
+    a: Named,
+    b: Named,
+    *,
+    method: Method | None = None,
+    run: RunSpec,
+    engine: Engine = "fast",
+    rational: bool = False,
+    fall_back: bool = False,
+) -> DuelAnswer:
+    """Who wins the duel: exact odds where asked (``method="exact"``) or, with no
+    method, where the system has them; else ``run.n`` simulated duels.
+
+    Args:
+        fall_back: simulate, with a note, when the exact odds are refused (past
+            their limits) or the system has none; without it they raise.
+
+    Raises:
+        AffrayError: exact odds asked of a system without them, or refused.
+    """
+    if method != "monte-carlo" and system.exact is not None:
+        try:
+            return system.exact(a, b, rational=rational)
+        except AffrayError as refused:
+            if not fall_back:
+                raise
+            note: str | None = f"exact odds refused ({refused.message}); simulated instead"
+        return simulate_duels(system, a, b, run=run, engine=engine).noted(note)
+    if method == "exact" and not fall_back:
+        raise AffrayError(
+            f"{system.title} has no exact duel odds",
+            hint="simulate the duel instead: affray duel A B -n 10000",
+        )
+    return simulate_duels(system, a, b, run=run, engine=engine)
+
+
+def simulate_duels(
+    system: AnySystem, a: Named, b: Named, *, run: RunSpec, engine: Engine = "fast"
+) -> DuelAnswer:
+    """``run.n`` duels with the engine asked for: the system's fast engine where it has
+    one, else (or when the fast engine does not model these sheets, which the note
+    says) the reference engine, each duel through the encounter engine."""
+    if run.n < 1:
+        raise AffrayError(f"n is {run.n}", hint="simulate at least one duel")
+    note = None
+    if engine == "fast" and system.simulate is not None:
+        try:
+            return system.simulate(a, b, run=run)
+        except NotModelledError as refused:
+            note = f"{refused.message}: the reference engine plays these duels"
+    from affray.sim.encounters import simulate_reference
+
+    stats, used = simulate_reference(
+        a,
+        b,
+        system.duel_ruleset(),
+        run.n,
+        seed=run.seed,
+        workers=run.workers,
+        progress=run.progress,
+        max_rounds=run.max_rounds,
+        estimate=run.announce,
+    )
+    return DuelAnswer.simulated(stats, engine="reference", seed=used, note=note)
