@@ -33,6 +33,9 @@ SNIPPET = textwrap.dedent(
     lines: list[str] = affray.narrate(fight.events)
     systems: list[str] = affray.systems()
     print(winner, rounds, len(lines), systems)
+    total: int = sim.a_wins + sim.b_wins + sim.draws  # beyond the SPEC: counts are ints
+    share: float = sim.a_wins / sim.n
+    print(total == sim.n, share == sim.p_a_wins, hash(odds) == hash(odds), sim.engine)
     """
 )
 
@@ -44,10 +47,11 @@ def test_the_spec_snippet_runs_and_type_checks_under_mypy_strict(tmp_path: Path)
         [sys.executable, str(script)], capture_output=True, text=True, check=False, timeout=120
     )
     assert ran.returncode == 0, ran.stderr
-    exact, simulated, interval, fought = ran.stdout.splitlines()
+    exact, simulated, interval, fought, counted = ran.stdout.splitlines()
     assert exact.startswith("exact ") and simulated.startswith("monte-carlo 2000 ")
     assert interval.startswith("True ")
     assert fought.endswith("['mst2', 'midian']")
+    assert counted == "True True True fast"
     checked = subprocess.run(
         [
             sys.executable,

@@ -127,7 +127,7 @@ def test_system_name_of_another_system() -> None:
         resolve_reference("midian:knight", "mst2", strict=True)
     assert not isinstance(refused.value, UnknownReferenceError)
     assert refused.value.message == (
-        '"midian:knight" is from the midian bestiary, but a mst2 sheet is wanted'
+        '"midian:knight" is from the midian bestiary, but an MST-2 sheet is wanted'
     )
     assert "give a mst2 bestiary name (archer, " in (refused.value.hint or "")
 
@@ -180,7 +180,7 @@ def test_a_table_takes_system_name_of_its_own_system(tables: Tables) -> None:
 
 def test_a_table_refuses_another_systems_creature(tables: Tables) -> None:
     row = tables.new("Ford", "mst2")
-    with pytest.raises(SheetError, match="from the midian bestiary, but a mst2 sheet"):
+    with pytest.raises(SheetError, match="from the midian bestiary, but an MST-2 sheet"):
         tables.joining(row, "midian:knight")
     with pytest.raises(TableError) as unknown:
         tables.joining(row, "dragon")
@@ -210,7 +210,7 @@ def test_the_web_takes_system_name_of_the_tables_system(tables: Tables) -> None:
     assert shelf.sheet("mst2", "ogre")[1] == "bestiary ogre"
     request = parse(tables, row, {"verb": "add", "sheet": "mst2:ogre", "side": "x"}, shelf)
     assert request.command is not None
-    with pytest.raises(SheetError, match="from the midian bestiary, but a mst2 sheet"):
+    with pytest.raises(SheetError, match="from the midian bestiary, but an MST-2 sheet"):
         parse(tables, row, {"verb": "add", "sheet": "midian:knight"}, shelf)
     with pytest.raises(TableError, match="bestiary creature or served sheet file"):
         parse(tables, row, {"verb": "add", "sheet": str(OGRE)}, shelf)

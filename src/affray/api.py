@@ -34,6 +34,7 @@ from typing import Any
 from affray import registry
 from affray.dice import Dice, RandomDice
 from affray.duels import (
+    DEFAULT_DUELS,
     ENGINES,
     MAX_ROUNDS,
     DuelAnswer,
@@ -121,7 +122,7 @@ def duel(
         raise AffrayError(f"unknown engine {engine!r}", hint="engine is 'fast' or 'reference'")
     if workers < 0:
         raise AffrayError(f"workers is {workers}", hint="0 for one per CPU, or 1 or more")
-    run = RunSpec(10_000 if n is None else n, seed, workers or os.cpu_count() or 1)
+    run = RunSpec(DEFAULT_DUELS if n is None else n, seed, workers or os.cpu_count() or 1)
     method: Method | None = None if n is None else "monte-carlo"
     return answer_duel(system, a, b, method=method, run=run, engine=engine)
 
@@ -183,7 +184,9 @@ def fight(
 
 
 def narrate(events: Iterable[Event]) -> list[str]:
-    """Readable lines for an event log, one per action (every roll and modifier shown)."""
+    """Readable lines for an event log, one per action (every roll and modifier shown):
+    a fight's, or a table's (its own events too)."""
     from affray.narration import narrate_text
+    from affray.table.events import TABLE
 
-    return narrate_text(events)
+    return narrate_text(events, TABLE)

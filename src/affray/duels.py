@@ -22,6 +22,9 @@ if TYPE_CHECKING:
 
 MAX_ROUNDS = 1000
 """A duel still going after this many rounds is a draw (exact odds and simulations alike)."""
+DEFAULT_DUELS = 10_000
+"""How many duels are simulated when no number is asked for (a system without exact
+odds)."""
 
 Method = Literal["exact", "monte-carlo"]
 Engine = Literal["fast", "reference"]
@@ -83,13 +86,15 @@ class DuelAnswer:
         method: ``exact`` or ``monte-carlo``.
         p_a_wins, p_b_wins, p_draw, mean_rounds: the odds (the shares, simulated).
         ci95_a_wins: the 95 % interval for A winning (exact: the point itself).
-        n, a_wins, b_wins, draws: the count of simulated duels (None when exact).
-        engine: the engine that played them, ``fast`` or ``reference``.
-        seed: the seed that repeats them.
+        n, a_wins, b_wins, draws: the count of simulated duels (0 when exact).
+        engine: the engine that played them, ``fast`` or ``reference`` (None: exact).
+        seed: the seed that repeats them (None: exact).
         note: why the reference engine played when the fast one was asked for, or
             why a duel asked exact was simulated.
-        detail: a system's more (MST-2: ``winner_wounds``, and with ``rational`` the
-            ``exact`` fractions as text).
+        winner_wounds: exact, where the system has them: for each side (``a``,
+            ``b``), the chance it wins with so many wounds (``{"3": p}``).
+        fractions: exact, when asked (``rational``): ``p_a_wins``, ``p_b_wins``,
+            ``p_draw`` and ``mean_rounds`` as exact fractions, in text.
     """
 
     method: Method
@@ -98,14 +103,17 @@ class DuelAnswer:
     p_draw: float
     mean_rounds: float
     ci95_a_wins: tuple[float, float]
-    n: int | None = None
-    a_wins: int | None = None
-    b_wins: int | None = None
-    draws: int | None = None
+    n: int = 0
+    a_wins: int = 0
+    b_wins: int = 0
+    draws: int = 0
     engine: Engine | None = None
     seed: int | None = None
     note: str | None = None
-    detail: Mapping[str, object] = field(default_factory=dict)
+    winner_wounds: Mapping[str, Mapping[str, float]] | None = field(
+        default=None, hash=False, repr=False
+    )
+    fractions: Mapping[str, str] | None = field(default=None, hash=False, repr=False)
 
     @classmethod
     def exact(
@@ -114,7 +122,9 @@ class DuelAnswer:
         p_b_wins: float,
         p_draw: float,
         mean_rounds: float,
-        detail: Mapping[str, object] | None = None,
+        *,
+        winner_wounds: Mapping[str, Mapping[str, float]] | None = None,
+        fractions: Mapping[str, str] | None = None,
     ) -> DuelAnswer:
         """Exact odds (a draw at the round cap or when neither can ever win)."""
         return cls(
@@ -124,7 +134,8 @@ class DuelAnswer:
             p_draw,
             mean_rounds,
             (p_a_wins, p_a_wins),
-            detail=detail or {},
+            winner_wounds=winner_wounds,
+            fractions=fractions,
         )
 
     @classmethod
@@ -159,14 +170,18 @@ class DuelAnswer:
     def to_json(self) -> dict[str, object]:
         """What ``affray duel --json`` prints (SPEC keys)."""
         if self.method == "exact":
-            return {
+            data: dict[str, object] = {
                 "method": "exact",
                 "p_a_wins": self.p_a_wins,
                 "p_b_wins": self.p_b_wins,
                 "p_draw": self.p_draw,
                 "mean_rounds": self.mean_rounds,
-                **self.detail,
             }
+            if self.winner_wounds is not None:
+                data["winner_wounds"] = {k: dict(v) for k, v in self.winner_wounds.items()}
+            if self.fractions is not None:
+                data["exact"] = dict(self.fractions)
+            return data
         low, high = self.ci95_a_wins
         return {
             "method": "monte-carlo",
@@ -182,9 +197,21 @@ class DuelAnswer:
         }
 
 
-def has_exact(system: AnySystem) -> bool:
-    """Whether the system has exact duel odds."""
-    return system.exact is not None
+def method_for(system: AnySystem, asked: Method | None = None) -> Method:
+    """How a duel of ``system`` is answered: as asked, else exactly where the system
+    has exact odds, else by simulation.
+
+    Raises:
+        AffrayError: exact odds asked of a system without them.
+    """
+    if asked == "exact" and system.exact is None:
+        raise AffrayError(
+            f"{system.title} has no exact duel odds",
+            hint=f"simulate the duel instead: affray duel A B -n {DEFAULT_DUELS}",
+        )
+    if asked is not None:
+        return asked
+    return "exact" if system.exact is not None else "monte-carlo"
 
 
 def answer_duel(
@@ -202,25 +229,24 @@ def answer_duel(
     method, where the system has them; else ``run.n`` simulated duels.
 
     Args:
-        fall_back: simulate, with a note, when the exact odds are refused (past
-            their limits) or the system has none; without it they raise.
+        fall_back: simulate when the system has no exact odds (as if none had been
+            asked) or refuses them (past their limits: with a note saying so);
+            without it they raise.
 
     Raises:
         AffrayError: exact odds asked of a system without them, or refused.
     """
-    if method != "monte-carlo" and system.exact is not None:
+    exact = system.exact
+    if fall_back and exact is None:
+        method = None  # simulated, as if none had been asked
+    if method_for(system, method) == "exact" and exact is not None:
         try:
-            return system.exact(a, b, rational=rational)
+            return exact(a, b, rational=rational)
         except AffrayError as refused:
             if not fall_back:
                 raise
-            note: str | None = f"exact odds refused ({refused.message}); simulated instead"
+            note = f"exact odds refused ({refused.message}); simulated instead"
         return simulate_duels(system, a, b, run=run, engine=engine).noted(note)
-    if method == "exact" and not fall_back:
-        raise AffrayError(
-            f"{system.title} has no exact duel odds",
-            hint="simulate the duel instead: affray duel A B -n 10000",
-        )
     return simulate_duels(system, a, b, run=run, engine=engine)
 
 

@@ -12,13 +12,14 @@ A test (or a script) may also :func:`register` a system of its own for a while.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from importlib import metadata
-from typing import Any
 
-from affray.encounter import Encounter, Ruleset
+from affray.encounter import Encounter
 from affray.errors import AffrayError
 from affray.events import Event
+from affray.plugins import points
 from affray.powers import (
     AnySystem,
     EncounterKeys,
@@ -49,12 +50,12 @@ __all__ = [
 
 GROUP = "affray.systems"
 """The entry-point group rule systems are found in: ``name = "module:SYSTEM"``."""
-HOME = "affray"
-"""The distribution whose systems come first, in the order its pyproject lists them."""
 
 _SYSTEMS: dict[str, AnySystem] = {}
 _BROKEN: dict[str, str] = {}
+_LOCK = threading.RLock()
 _loaded = False
+_loading = False
 
 
 def register(
@@ -68,16 +69,10 @@ def register(
 
 
 def unregister(name: str) -> None:
-    """Remove a rule system (a test's toy system, say): its sheets, narration, CLI
-    group and all go with it."""
+    """Remove a rule system (a test's toy system, say): its sheets, narration and
+    powers go with it (a command group comes from its own entry point, not from
+    here)."""
     _SYSTEMS.pop(name, None)
-
-
-def _points() -> list[metadata.EntryPoint]:
-    """The group's entry points, affray's own first (a name found twice is the first
-    one's: a third party cannot shadow a built-in system)."""
-    points = list(metadata.entry_points(group=GROUP))
-    return sorted(points, key=lambda p: p.dist is None or p.dist.name != HOME)
 
 
 def _listed() -> list[AnySystem]:
@@ -88,34 +83,46 @@ def _listed() -> list[AnySystem]:
 def _load() -> None:
     """Load every system the entry points name (once). A system that fails to load
     is kept aside with the reason, and named when asked for: the others work."""
-    global _loaded
+    global _loaded, _loading
     if _loaded:
         return
-    _loaded = True
-    for point in _points():
-        if point.name in _SYSTEMS or point.name in _BROKEN:
-            continue
-        where = f"{point.value} (entry point {point.name!r} of {GROUP!r})"
+    with _LOCK:  # a web server's threads may ask at once, on its first request
+        if _loaded or _loading:  # done, or a system's module asking while it loads
+            return
+        _loading = True
         try:
-            loaded = point.load()
-        except Exception as error:  # a third party's bug: say it, do not fall over
-            _BROKEN[point.name] = f"{where} failed to load: {type(error).__name__}: {error}"
-            continue
-        if not isinstance(loaded, RuleSystem):
-            _BROKEN[point.name] = f"{where} is a {type(loaded).__name__}, not a RuleSystem"
-        elif loaded.name != point.name:
-            _BROKEN[point.name] = f"{where} is the system {loaded.name!r}"
-        else:
-            _SYSTEMS[loaded.name] = loaded
+            for point in points(GROUP).values():
+                if point.name not in _SYSTEMS:
+                    _load_one(point)
+        finally:
+            _loading = False
+        _loaded = True
+
+
+def _load_one(point: metadata.EntryPoint) -> None:
+    """Load one system, or set it aside with the reason it did not load."""
+    where = f"{point.value} (entry point {point.name!r} of {GROUP!r})"
+    try:
+        loaded = point.load()
+    except Exception as error:  # a third party's bug: say it, do not fall over
+        _BROKEN[point.name] = f"{where} failed to load: {type(error).__name__}: {error}"
+        return
+    if not isinstance(loaded, RuleSystem):
+        _BROKEN[point.name] = f"{where} is a {type(loaded).__name__}, not a RuleSystem"
+    elif loaded.name != point.name:
+        _BROKEN[point.name] = f"{where} is the system {loaded.name!r}"
+    else:
+        _SYSTEMS[loaded.name] = loaded
 
 
 def reload() -> None:
     """Find the systems again: those registered by hand are forgotten and the entry
     points read anew (a package installed while the process runs, a test's)."""
     global _loaded
-    _SYSTEMS.clear()
-    _BROKEN.clear()
-    _loaded = False
+    with _LOCK:
+        _SYSTEMS.clear()
+        _BROKEN.clear()
+        _loaded = False
     _load()
 
 
@@ -173,9 +180,9 @@ def system_of(sheet: object) -> AnySystem:
 
 
 def live_odds(
-    system: AnySystem,
-    ruleset: Ruleset[Any, Any],
-    before: Encounter[Any, Any],
+    system: RuleSystem[SheetT, StateT, RulesetT, TacticsT],
+    ruleset: RulesetT,
+    before: Encounter[SheetT, StateT],
     events: Sequence[Event],
 ) -> LiveOdds | None:
     """The system's exact odds of the action these events open with, as a sentence,

@@ -33,7 +33,7 @@ def test_the_sheet_of_a_reference_in_a_tables_words() -> None:
         roster.sheet("midian", "ogre")
     assert refused.value.message == "no sheet file or midian bestiary creature called 'ogre'"
     assert (refused.value.hint or "").startswith("give a .toml/.json sheet, or one of: archer")
-    with pytest.raises(SheetError, match="is from the mst2 bestiary, but a midian sheet"):
+    with pytest.raises(SheetError, match="is from the mst2 bestiary, but a Midian sheet"):
         roster.sheet("midian", "mst2:ogre")
 
 

@@ -20,7 +20,7 @@ from affray.cli.options import (
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from affray.duels import DuelAnswer, Engine
+    from affray.duels import DuelAnswer, Engine, Method
     from affray.registry import AnySystem
     from affray.sim.chunks import Estimate
     from affray.sim.fights import Fighting
@@ -121,12 +121,11 @@ def duel_command(
             seed=ai_seed(seed, rolls),
         )
         return
-    from affray.duels import RunSpec, answer_duel, has_exact
+    from affray.duels import DEFAULT_DUELS, RunSpec, answer_duel, method_for
 
-    if count is None and not has_exact(system):
-        if exact:
-            answer_duel(system, first, second, method="exact", run=RunSpec(1))  # says why not
-        count = 10_000
+    asked: Method | None = "exact" if exact else None if count is None else "monte-carlo"
+    if method_for(system, asked) == "monte-carlo" and count is None:
+        count = DEFAULT_DUELS
     if count is None:
         answer = answer_duel(
             system, first, second, method="exact", run=RunSpec(1), rational=rational
@@ -240,7 +239,7 @@ def _exact(
             ("draw", percent(odds.p_draw)),
         ],
     )
-    fractions: Any = odds.detail.get("exact")
+    fractions = odds.fractions
     if fractions:  # hundreds of digits: whole, as plain lines the terminal wraps
         click.echo("Exact fractions")
         for label, key in (
@@ -250,7 +249,7 @@ def _exact(
             ("mean rounds", "mean_rounds"),
         ):
             click.echo(f"  {label} = {fractions[key]}")
-    won: Any = odds.detail.get("winner_wounds")
+    won = odds.winner_wounds
     if not won:
         return
     shown = sorted(

@@ -55,10 +55,11 @@ COMMANDS = "affray.commands"
 
 
 def system_commands() -> dict[str, Any]:
-    """The rule systems' command groups by name, as entry points (not loaded)."""
-    from importlib import metadata
+    """The rule systems' command groups by name, as entry points (not loaded):
+    affray's own first, so a third party cannot shadow them."""
+    from affray.plugins import points
 
-    return {point.name: point for point in metadata.entry_points(group=COMMANDS)}
+    return points(COMMANDS)
 
 
 def _broken(name: str, reason: str) -> click.Command:

@@ -45,7 +45,13 @@ def party() -> None:
 
 @party.command("new")
 @click.argument("name")
-@click.option("--system", "system", required=True, metavar="SYSTEM", help="mst2 or midian.")
+@click.option(
+    "--system",
+    "system",
+    required=True,
+    metavar="SYSTEM",
+    help="The rule system: mst2, midian, or one a plug-in adds.",
+)
 @db_option
 @json_option
 def new_command(name: str, system: str, db: str | None, as_json: bool) -> None:

@@ -97,7 +97,13 @@ def table() -> None:
 
 @table.command("new")
 @click.argument("name")
-@click.option("--system", "system", required=True, metavar="SYSTEM", help="mst2 or midian.")
+@click.option(
+    "--system",
+    "system",
+    required=True,
+    metavar="SYSTEM",
+    help="The rule system: mst2, midian, or one a plug-in adds.",
+)
 @click.option(
     "--option",
     "options",

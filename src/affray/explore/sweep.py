@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 from pydantic import AfterValidator, Field, StringConstraints
 
 from affray import registry
-from affray.errors import SheetError
+from affray.duels import method_for
+from affray.errors import AffrayError, SheetError
 from affray.quoting import quoted, unprintable
 from affray.sheets import bestiary, load_document, sheet_from_data
 from affray.sheets.combatants import (
@@ -214,14 +215,12 @@ def load_sweep(path: str | Path) -> Sweep | EncounterSweep:
             key="system",
             hint=f'system = "{system.name}", or leave it out',
         )
-    method: Method = table.method or ("exact" if system.exact is not None else "monte-carlo")
-    if method == "exact" and system.exact is None:
+    try:
+        method: Method = method_for(system, table.method)
+    except AffrayError as error:
         raise SheetError(
-            f"{system.title} has no exact duel odds",
-            path=where,
-            key="method",
-            hint='method = "monte-carlo" (with n and seed)',
-        )
+            error.message, path=where, key="method", hint='method = "monte-carlo" (with n and seed)'
+        ) from None
     for axis in axes:
         check_key(axis, a if axis.side != "b" else b, where)
         if axis.side == "both":

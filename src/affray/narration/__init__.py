@@ -3,8 +3,8 @@
 The narrator is a view of the event log. It returns lines of styled segments
 (plain data: ``(text, style)``) so that the CLI can colour them with rich and
 everything else can use :func:`plain`. Each rule system's handlers live in a
-module of its own (``rulesystems/<system>/narration.py``) and comes in through the
-rule-system registry.
+module of its own (``rulesystems/<system>/narration.py``), a :class:`Narration` its
+:class:`~affray.powers.RuleSystem` carries.
 
 Example line::
 
@@ -14,6 +14,6 @@ Example line::
 """
 
 from affray.narration import encounter
-from affray.narration.core import Line, Segment, narrate, narrate_text, plain
+from affray.narration.core import Line, Narration, Segment, narrate, narrate_text, plain
 
-__all__ = ["Line", "Segment", "encounter", "narrate", "narrate_text", "plain"]
+__all__ = ["Line", "Narration", "Segment", "encounter", "narrate", "narrate_text", "plain"]

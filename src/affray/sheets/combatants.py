@@ -56,6 +56,10 @@ class UnknownReferenceError(SheetError):
     in their own words)."""
 
 
+class ForeignReferenceError(SheetError):
+    """A ``system:name`` of another system than the one wanted (a table's)."""
+
+
 class AmbiguousReferenceError(SheetError):
     """A bestiary name in several systems' bestiaries, and nothing says which."""
 
@@ -80,6 +84,7 @@ def resolve_reference(
     strict: bool = False,
     within: Sequence[Path] | None = None,
     base: Path | None = None,
+    anywhere: bool = True,
 ) -> Reference:
     """The sheet data that ``reference`` names: a sheet file (:func:`names_a_file`),
     or a bestiary name (``ogre``; plural and case forgiven) of ``system`` if given,
@@ -96,6 +101,9 @@ def resolve_reference(
             any file.
         base: the folder file references are relative to (an encounter's or a
             sweep's); then only a .toml/.json ending makes a reference a file.
+        anywhere: a reference that is not a .toml/.json name is still a file if one
+            is there (a sheet typed at the terminal); without it (an encounter's
+            member, the web), only the ending says so.
 
     Raises:
         UnknownReferenceError: no such creature (or, ``within`` folders, no such file).
@@ -104,7 +112,7 @@ def resolve_reference(
             ``strict`` one.
     """
     given = str(reference)
-    if names_a_file(reference, anywhere=within is None and base is None):
+    if names_a_file(reference, anywhere=anywhere and within is None and base is None):
         if base is not None:
             relative = base / reference
             return Reference(load_document(relative), str(relative), True, path=relative)
@@ -146,8 +154,10 @@ def _creature(reference: str, system: str | None, strict: bool) -> Reference:
     prefix, _, rest = reference.partition(":")
     if rest and prefix in registry.systems():
         if strict and system is not None and prefix != system:
-            raise SheetError(
-                f"{show(reference)} is from the {prefix} bestiary, but a {system} sheet is wanted",
+            title = registry.system(system).title
+            raise ForeignReferenceError(
+                f"{show(reference)} is from the {prefix} bestiary, but "
+                f"{article(title)} {title} sheet is wanted",
                 hint=f"give a {system} bestiary name ("
                 + (", ".join(bestiary.names(system)) or "none")
                 + f"), or a .toml/.json {system} sheet file",

@@ -19,6 +19,7 @@ from affray.errors import AffrayError, SheetError
 from affray.quoting import quoted
 from affray.sheets import bestiary
 from affray.sheets.combatants import (
+    ForeignReferenceError,
     Sheet,
     UnknownReferenceError,
     article,
@@ -323,6 +324,8 @@ def _member_sheet(
                 hint="give a .toml/.json path relative to the encounter file, or one of: "
                 + ", ".join(bestiary.names(system.name)),
             ) from None
+        except ForeignReferenceError as error:  # it names the reference itself
+            raise SheetError(error.message, path=where, at=place, hint=error.hint) from None
         except SheetError as error:
             raise SheetError(
                 f"{quoted(reference)}: {error.message}", path=where, at=place, hint=error.hint

@@ -17,6 +17,7 @@ import numpy as np
 
 from affray import registry
 from affray.dice import RandomDice
+from affray.duels import MAX_ROUNDS
 from affray.encounter import (
     Answers,
     Combatant,
@@ -75,7 +76,7 @@ def simulate_encounter_duels(
     n: int,
     *,
     seed: int | None = None,
-    max_rounds: int = 1000,
+    max_rounds: int = MAX_ROUNDS,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
 ) -> DuelStats:
@@ -94,7 +95,7 @@ def simulate_reference(
     n: int,
     *,
     seed: int | None = None,
-    max_rounds: int = 1000,
+    max_rounds: int = MAX_ROUNDS,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
     estimate: Callable[[Estimate], None] | None = None,

@@ -12,7 +12,6 @@ from affray import registry
 from affray.dice import Dice
 from affray.errors import TableError
 from affray.narration.core import narrate_text
-from affray.sheets.validation import plain_name
 from affray.table import party as rules
 from affray.table import roster
 from affray.table.commands import Add, Command, Set, text
@@ -75,7 +74,9 @@ class Parties:
     def fold(self, row: PartyRow) -> PartyFold:
         return rules.fold([(c.version, c.verb, c.payload) for c in self.store.changes(row.id)])
 
-    def add(self, row: PartyRow, sheet: str, name: str | None = None) -> PartyDone:
+    def add(
+        self, row: PartyRow, sheet: str, name: str | None = None, *, anywhere: bool = True
+    ) -> PartyDone:
         """``sheet`` (a .toml/.json file, or a bestiary name of the party's system)
         joins the party, fresh, as ``name`` (its sheet's name, numbered if taken).
 
@@ -83,14 +84,10 @@ class Parties:
             AffrayError: the sheet is invalid or of another system; the name is taken.
         """
         system = registry.system(row.system)
-        found = roster.sheet(row.system, sheet)
+        found = roster.sheet(row.system, sheet, anywhere=anywhere)
         data, source = dict(found.data), found.source
         parsed = system.read_sheet(data, where=source)
-        if name is not None:
-            try:
-                name = plain_name(name)
-            except ValueError as error:
-                raise TableError(f"--as: the name {error}") from None
+        name = roster.given_name(name)
         text(name or parsed.name, "the member's name")
         text(source, "the sheet's file or name")
         with self.store.writing(row.id) as writer:
@@ -102,11 +99,7 @@ class Parties:
                     f"the party has a member called {mid!r} already",
                     hint="give the new one another name with --as",
                 )
-            if name is None and mid.lower() in taken:
-                n = 2
-                while f"{mid} {n}".lower() in taken:
-                    n += 1
-                mid = f"{mid} {n}"
+            mid = roster.newcomer_id(mid, name is not None, taken)
             member = Member(mid, source, data, {})
             payload = {"member": member.data()}
             after = rules.apply(state, rules.ADD, payload)

@@ -35,10 +35,10 @@ from affray.sheets.validation import plain_name
 from affray.table.commands import Add
 
 
-def sheet(system: str, reference: str) -> Reference:
-    """The sheet ``reference`` names at a table of ``system``: a .toml/.json file (or
-    any file that is there), or a creature of the system's bestiary (``ogre``,
-    ``goblins``, ``mst2:ogre``).
+def sheet(system: str, reference: str, *, anywhere: bool = True) -> Reference:
+    """The sheet ``reference`` names at a table of ``system``: a .toml/.json file (or,
+    ``anywhere``, typed at the terminal, any file that is there), or a creature of the
+    system's bestiary (``ogre``, ``goblins``, ``mst2:ogre``).
 
     Raises:
         TableError: no such file or creature.
@@ -47,7 +47,7 @@ def sheet(system: str, reference: str) -> Reference:
     from affray.sheets import bestiary
 
     try:
-        return resolve_reference(reference, system, strict=True)
+        return resolve_reference(reference, system, strict=True, anywhere=anywhere)
     except UnknownReferenceError:
         raise TableError(
             f"no sheet file or {system} bestiary creature called {reference!r}",
@@ -173,7 +173,7 @@ def members(
                     "(`affray table import TABLE FILE`)",
                 )
             reference = str(base / reference)
-        found = sheet(system, reference)
+        found = sheet(system, reference, anywhere=False)  # as `affray fight` reads it
         data = dict(found.data)
         label = name_of(member.name, data, found.source)
         joining.extend((label, found, data, member) for _ in range(member.count))

@@ -226,7 +226,7 @@ class Tracker:
             sheet = form.get("sheet", "")
             self.shelf.sheet(row.system, sheet)  # refuses what the page may not read
             found = self.shelf.file(sheet)
-            done = parties.add(row, str(found or sheet), form.get("as") or None)
+            done = parties.add(row, str(found or sheet), form.get("as") or None, anywhere=False)
         elif verb == "party-rest":
             days = form.get("days", "")
             if not days.isdigit() or not 1 <= int(days) <= 365:

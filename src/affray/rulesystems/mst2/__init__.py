@@ -1,7 +1,7 @@
 """MST-2: Melee Fighting, as pure functions over immutable values.
 
-The rules, one idea per module (``catalog``, ``fighter``, ``attack``, ``shock``,
-``reach``, ``ranged``, ``hazards``, ``healing``, ``duel``, ``ruleset``); beside them
+The rules, one idea per module (``catalog``, ``fighter``, ``attacks``, ``shock``,
+``reach``, ``ranged``, ``hazards``, ``healing``, ``duels``, ``ruleset``); beside them
 the package holds all that is only MST-2's: its sheet model (``sheet``), exact odds
 (``odds``), fast engines (``sim``), narration, CLI group (``cli``), bestiary,
 question topics, tactics, and its entry (``system``).
@@ -15,13 +15,15 @@ from typing import TYPE_CHECKING
 
 from affray.lazy import exports
 
-# ``attack`` and ``duel`` name modules of this package too: once such a module is
-# loaded it would shadow a lazy name, so these two are bound at once (they are light)
-from affray.rulesystems.mst2.attack import attack
-from affray.rulesystems.mst2.duel import duel
-
 if TYPE_CHECKING:
-    from affray.rulesystems.mst2.attack import COUNTER, MELEE, RANGED, AttackResult, strike
+    from affray.rulesystems.mst2.attacks import (
+        COUNTER,
+        MELEE,
+        RANGED,
+        AttackResult,
+        attack,
+        strike,
+    )
     from affray.rulesystems.mst2.catalog import (
         ARMORS,
         CIRCUMSTANCES,
@@ -43,10 +45,11 @@ if TYPE_CHECKING:
         tenacity,
         weapon,
     )
-    from affray.rulesystems.mst2.duel import (
+    from affray.rulesystems.mst2.duels import (
         DuelResult,
         Turn,
         can_ever_wound,
+        duel,
         duel_turns,
     )
     from affray.rulesystems.mst2.fighter import Fighter, HitDice, parse_pool
@@ -68,15 +71,17 @@ if TYPE_CHECKING:
     from affray.rulesystems.mst2.state import Condition, FighterState, Lethality
 
 _WHERE = {
+    "attack": "affray.rulesystems.mst2.attacks",
+    "duel": "affray.rulesystems.mst2.duels",
     "ARMORS": "affray.rulesystems.mst2.catalog",
     "ActionResult": "affray.rulesystems.mst2.reach",
     "Armor": "affray.rulesystems.mst2.catalog",
-    "AttackResult": "affray.rulesystems.mst2.attack",
+    "AttackResult": "affray.rulesystems.mst2.attacks",
     "CIRCUMSTANCES": "affray.rulesystems.mst2.catalog",
-    "COUNTER": "affray.rulesystems.mst2.attack",
+    "COUNTER": "affray.rulesystems.mst2.attacks",
     "Circumstance": "affray.rulesystems.mst2.catalog",
     "Condition": "affray.rulesystems.mst2.state",
-    "DuelResult": "affray.rulesystems.mst2.duel",
+    "DuelResult": "affray.rulesystems.mst2.duels",
     "Engagement": "affray.rulesystems.mst2.reach",
     "Fighter": "affray.rulesystems.mst2.fighter",
     "FighterState": "affray.rulesystems.mst2.state",
@@ -85,25 +90,25 @@ _WHERE = {
     "HealingResult": "affray.rulesystems.mst2.healing",
     "HitDice": "affray.rulesystems.mst2.fighter",
     "Lethality": "affray.rulesystems.mst2.state",
-    "MELEE": "affray.rulesystems.mst2.attack",
+    "MELEE": "affray.rulesystems.mst2.attacks",
     "MISSILES": "affray.rulesystems.mst2.catalog",
     "MeleeResult": "affray.rulesystems.mst2.reach",
     "Missile": "affray.rulesystems.mst2.catalog",
     "Pool": "affray.rulesystems.mst2.catalog",
-    "RANGED": "affray.rulesystems.mst2.attack",
+    "RANGED": "affray.rulesystems.mst2.attacks",
     "RangedResult": "affray.rulesystems.mst2.ranged",
     "Reach": "affray.rulesystems.mst2.catalog",
     "Setting": "affray.rulesystems.mst2.healing",
     "Target": "affray.rulesystems.mst2.ranged",
-    "Turn": "affray.rulesystems.mst2.duel",
+    "Turn": "affray.rulesystems.mst2.duels",
     "WEAPONS": "affray.rulesystems.mst2.catalog",
     "Weapon": "affray.rulesystems.mst2.catalog",
     "WoundOutcome": "affray.rulesystems.mst2.shock",
     "armor": "affray.rulesystems.mst2.catalog",
     "burn": "affray.rulesystems.mst2.hazards",
-    "can_ever_wound": "affray.rulesystems.mst2.duel",
+    "can_ever_wound": "affray.rulesystems.mst2.duels",
     "circumstance": "affray.rulesystems.mst2.catalog",
-    "duel_turns": "affray.rulesystems.mst2.duel",
+    "duel_turns": "affray.rulesystems.mst2.duels",
     "fall": "affray.rulesystems.mst2.hazards",
     "flee": "affray.rulesystems.mst2.reach",
     "hit_die": "affray.rulesystems.mst2.catalog",
@@ -119,7 +124,7 @@ _WHERE = {
     "ranged_attack": "affray.rulesystems.mst2.ranged",
     "rest_one_day": "affray.rulesystems.mst2.healing",
     "shock_check": "affray.rulesystems.mst2.shock",
-    "strike": "affray.rulesystems.mst2.attack",
+    "strike": "affray.rulesystems.mst2.attacks",
     "suffer_wounds": "affray.rulesystems.mst2.shock",
     "take_counter_attacks": "affray.rulesystems.mst2.reach",
     "tenacity": "affray.rulesystems.mst2.catalog",

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from affray.dice import Dice
 from affray.errors import RulesError
 from affray.events import Event
-from affray.rulesystems.mst2.attack import RANGED, AttackResult, attack_roll, strike
+from affray.rulesystems.mst2.attacks import RANGED, AttackResult, attack_roll, strike
 from affray.rulesystems.mst2.catalog import Circumstance
 from affray.rulesystems.mst2.events import AttackPrevented, TargetScattered
 from affray.rulesystems.mst2.fighter import Fighter

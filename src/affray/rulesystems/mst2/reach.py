@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from affray.dice import Dice
 from affray.events import Event
-from affray.rulesystems.mst2.attack import COUNTER, MELEE, AttackResult, attack
+from affray.rulesystems.mst2.attacks import COUNTER, MELEE, AttackResult, attack
 from affray.rulesystems.mst2.catalog import Circumstance, Reach
 from affray.rulesystems.mst2.events import (
     ActionTaken,

@@ -80,14 +80,17 @@ def _exact(a: Fighter, b: Fighter, /, *, rational: bool = False) -> DuelAnswer:
     from affray.rulesystems.mst2.odds.chances import duel_chances
 
     odds = duel_chances(a, b)
-    detail: dict[str, object] = {
-        "winner_wounds": {
-            side: {str(w): p for w, p in dist.items()} for side, dist in odds.winner_wounds.items()
-        }
+    wounds = {
+        side: {str(w): p for w, p in dist.items()} for side, dist in odds.winner_wounds.items()
     }
-    if rational:
-        detail["exact"] = _fractions(a, b, capped=odds.capped)
-    return DuelAnswer.exact(odds.p_a_wins, odds.p_b_wins, odds.p_draw, odds.mean_rounds, detail)
+    return DuelAnswer.exact(
+        odds.p_a_wins,
+        odds.p_b_wins,
+        odds.p_draw,
+        odds.mean_rounds,
+        winner_wounds=wounds,
+        fractions=_fractions(a, b, capped=odds.capped) if rational else None,
+    )
 
 
 def _fractions(a: Fighter, b: Fighter, *, capped: bool) -> dict[str, str]:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from affray.duels import MAX_ROUNDS
 from affray.errors import AffrayError
-from affray.rulesystems.mst2.duel import can_ever_wound
+from affray.rulesystems.mst2.duels import can_ever_wound
 from affray.rulesystems.mst2.fighter import Fighter
 from affray.rulesystems.mst2.odds.duel import (
     _Chain,

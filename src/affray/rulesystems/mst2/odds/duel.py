@@ -1,6 +1,6 @@
 """Exact odds of a whole MST-2 duel as an absorbing Markov chain.
 
-The duel follows the SPEC's duel rules (see ``affray.rulesystems.mst2.duel``): A
+The duel follows the SPEC's duel rules (see ``affray.rulesystems.mst2.duels``): A
 attacks, then B, alternating; the distance opens at the longer reach; an attacker
 whose reach differs from the distance first takes the defender's counter-attack,
 which prevents the attack if it hits.
@@ -31,7 +31,7 @@ from affray.dice.distribution import Distribution
 from affray.duels import MAX_ROUNDS, RoundsDistribution
 from affray.errors import AffrayError
 from affray.rulesystems.mst2.catalog import Reach
-from affray.rulesystems.mst2.duel import can_ever_wound
+from affray.rulesystems.mst2.duels import can_ever_wound
 from affray.rulesystems.mst2.fighter import Fighter
 from affray.rulesystems.mst2.odds.attack import (
     hit_chance,

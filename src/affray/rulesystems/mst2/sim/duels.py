@@ -1,6 +1,6 @@
 """Fast Monte Carlo of MST-2 duels: a compiled kernel, or whole batches in numpy.
 
-Same rules as the scalar engine (``affray.rulesystems.mst2.duel``) and the exact chain
+Same rules as the scalar engine (``affray.rulesystems.mst2.duels``) and the exact chain
 (``affray.rulesystems.mst2.odds.duel``). Only what decides the fight is drawn: each attack's
 outcome (a miss, a hit without a wound, or a hit with k wounds) comes from its
 exact distribution with one uniform number, and each shock check is one uniform
@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 
 from affray.duels import MAX_ROUNDS
-from affray.rulesystems.mst2.duel import can_ever_wound
+from affray.rulesystems.mst2.duels import can_ever_wound
 from affray.rulesystems.mst2.fighter import Fighter
 from affray.rulesystems.mst2.odds.duel import Strike
 from affray.rulesystems.mst2.reach import opening_distance

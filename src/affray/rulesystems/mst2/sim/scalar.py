@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from affray.dice import RandomDice
 from affray.duels import MAX_ROUNDS
-from affray.rulesystems.mst2.duel import duel
+from affray.rulesystems.mst2.duels import duel
 from affray.rulesystems.mst2.fighter import Fighter
 from affray.sim.stats import DuelStats, tally
 
