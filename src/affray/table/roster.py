@@ -123,9 +123,9 @@ class Newcomer:
             SheetError: the sheet is invalid (said before a bad name).
             TableError: the name is not plain text.
         """
-        sheet_from_data(data, source)
+        sheet = sheet_from_data(data, source)
         given = given_name(name)
-        return cls(dict(data), source, name_of(given, data, source), given is not None)
+        return cls(dict(data), source, given or sheet.name, given is not None)
 
     def add(
         self,
