@@ -50,7 +50,6 @@ states (Python's generics cannot say "of ``SheetT`` and ``StateT``" in a bound).
 
 SheetC = TypeVar("SheetC", contravariant=True)
 SheetCo = TypeVar("SheetCo", covariant=True)
-StateC = TypeVar("StateC")
 RulesetC = TypeVar("RulesetC", contravariant=True)
 TacticsC = TypeVar("TacticsC", contravariant=True)
 TacticsCo = TypeVar("TacticsCo", covariant=True)

@@ -193,7 +193,7 @@ def _plot_simulated(
             "once per machine, about 20 s",
             err=True,
         )
-    n, b_wins, draws = answer.n or 0, answer.b_wins or 0, answer.draws or 0
+    n, b_wins, draws = answer.n, answer.b_wins, answer.draws
     fights = simulate_fights(start, n, seed=answer.seed, workers=workers)
     plot_duel_odds(
         fights.totals.rounds,
@@ -362,12 +362,7 @@ def _report(a_name: str, b_name: str, answer: DuelAnswer, as_json: bool) -> None
     if as_json:
         emit_json(answer.to_json())
         return
-    n, a_wins, b_wins, draws = (
-        answer.n or 0,
-        answer.a_wins or 0,
-        answer.b_wins or 0,
-        answer.draws or 0,
-    )
+    n, a_wins, b_wins, draws = answer.n, answer.a_wins, answer.b_wins, answer.draws
     low, high = answer.ci95_a_wins
     table(
         f"{a_name} vs {b_name}: {n:,} simulated duel{'' if n == 1 else 's'} "

@@ -1,4 +1,4 @@
-"""Ready-made combatants that sheets references and encounter files can name instead
+"""Ready-made combatants that sheet references and encounter files can name instead
 of a sheet path: each rule system's ``bestiary`` folder of ordinary sheets
 (``affray/rulesystems/mst2/bestiary/<name>.toml``), validated like any other.
 """
