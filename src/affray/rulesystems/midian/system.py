@@ -1,6 +1,7 @@
 """Midian as a rule system (:class:`~affray.powers.RuleSystem`): its sheets,
 encounter-file keys, ruleset, tactics AI, narration, live odds, fast engines, the game
-master's powers, its CLI group and bestiary. The ``affray.systems`` entry point
+master's powers and bestiary (its command group has an entry point of its own,
+``affray.commands``). The ``affray.systems`` entry point
 ``midian`` names :data:`SYSTEM`."""
 
 from __future__ import annotations
