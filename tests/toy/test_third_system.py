@@ -35,7 +35,7 @@ OFFLINE = ("--quiet", "--no-deps", "--no-index", "--no-build-isolation")
 @pytest.fixture(scope="session")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The toy package installed with pip into a folder of its own (docs/systems.md,
-    step 4), offline: that folder on the path is the plug-in installed."""
+    step 5), offline: that folder on the path is the plug-in installed."""
     target = tmp_path_factory.mktemp("site")
     subprocess.run(
         [sys.executable, "-m", "pip", "install", *OFFLINE, "--target", str(target), str(TOY)],
