@@ -83,11 +83,12 @@ from affray.rulesystems.mst2.fighter import Fighter
 from affray.rulesystems.mst2.odds.attack import hit_dice_distribution, wound_distribution
 from affray.rulesystems.mst2.odds.duel import Strike
 from affray.rulesystems.mst2.odds.encounter_kernel import (
+    COMPS,
     END,
     FALL,
     HURT,
     compiled,
-    sweep_family,
+    sweep_blocks,
     sweep_family_rounds,
 )
 from affray.rulesystems.mst2.ruleset import Mst2Ruleset, NonCombat, StepAway, TurnOrder
@@ -1160,24 +1161,71 @@ def _round_loops(pieces: _Pieces, bounds: Sequence[float]) -> Floats:
 @dataclass(slots=True, eq=False)
 class _Buffer:
     """The mass entering the blocks of every family: one flat array (the kernel's),
-    each family's part laid out cell, state, component."""
+    each family's part laid out slot, state, component.
+
+    A family no other leads into (the one the fight starts in) can be swept in order of
+    its diagonals (total wounds) through a *window*: a wound adds at most ``W - 1``
+    wounds, so the blocks of ``W`` diagonals are all that hold mass at once, cell
+    ``c`` in slot ``(diag % W) * width + pos``; each block is cleared as it is read.
+    That keeps the memory of a fight of four (and the kernel's writes) to a few
+    diagonals of its grid. Every other family has a slot per cell."""
 
     comps: int
     base: dict[Family, int]
     mass: Floats
+    place: dict[Family, Ints]
+    """Each family's slot of each cell."""
+    order: dict[Family, Ints]
+    """Each family's cells in the order they are swept (by diagonal where windowed)."""
+    first: dict[Family, int]
+    """Where in ``order`` the sweep begins (the first diagonal any entry is in)."""
+    windowed: dict[Family, bool]
 
     @staticmethod
-    def of(plan: _Plan, comps: int) -> _Buffer:
+    def of(plan: _Plan, comps: int, windows: bool = False) -> _Buffer:
         base: dict[Family, int] = {}
+        place: dict[Family, Ints] = {}
+        order: dict[Family, Ints] = {}
+        first: dict[Family, int] = {}
+        windowed: dict[Family, bool] = {}
         total = 0
         for family, fam in plan.fams.items():
             base[family] = total
-            total += fam.cells * comps * len(fam.shapes)
-        return _Buffer(comps, base, np.zeros(total))
+            slots = fam.cells
+            place[family] = np.arange(fam.cells, dtype=np.int64)
+            order[family] = place[family]
+            first[family] = 0
+            windowed[family] = False
+            if windows and not any(family < other for other in plan.fams):
+                diagonals = [sum(e.wounds[m] for m in fam.members) for e in plan.entries]
+                diagonals = [
+                    d for d, e in zip(diagonals, plan.entries, strict=True) if e.family == family
+                ]
+                added = [ch.key[3] for ch in fam.channels if ch.key[0] == "hurt"]
+                span = max([*added, 0]) + 1
+                if diagonals:
+                    span = max(span, max(diagonals) - min(diagonals) + 1)
+                width = max(cells.size for cells in fam.by_diag)
+                if span * width < fam.cells:
+                    slots = span * width
+                    place[family] = (fam.diag % span) * width + fam.pos
+                    order[family] = np.concatenate(fam.by_diag).astype(np.int64)
+                    low = min(diagonals, default=0)
+                    first[family] = int(sum(cells.size for cells in fam.by_diag[:low]))
+                    windowed[family] = True
+            total += slots * comps * len(fam.shapes)
+        return _Buffer(comps, base, np.zeros(total), place, order, first, windowed)
+
+    def add(self, plan: _Plan, family: Family, cell: int, state: int, values: Floats) -> None:
+        """Add ``values`` (its components) to the mass entering ``state`` of ``cell``."""
+        size = len(plan.fams[family].shapes)
+        at = self.base[family] + (int(self.place[family][cell]) * size + state) * self.comps
+        self.mass[at : at + self.comps] += values
 
     def view(self, plan: _Plan, family: Family) -> Floats:
         """The family's mass as (cell, component, state), laid out cell, state,
-        component (the kernel reads a state's components together)."""
+        component (the kernel reads a state's components together); not windowed."""
+        assert not self.windowed[family]
         fam = plan.fams[family]
         start = self.base[family]
         size = len(fam.shapes)
@@ -1199,12 +1247,15 @@ def _sweep(plan: _Plan, bounds: Sequence[float], kernel: bool | None = None) -> 
     if kernel is None:
         kernel = compiled()
     comps = 2 + len(bounds)
-    buffer = _Buffer.of(plan, comps)
+    buffer = _Buffer.of(plan, comps, windows=kernel)
     for entry in plan.entries:
         fam = plan.fams[entry.family]
-        view = buffer.view(plan, entry.family)
-        view[fam.cell(entry.wounds), :, fam.index[entry.shape]] += _moments(
-            entry.p, entry.rounds, bounds
+        buffer.add(
+            plan,
+            entry.family,
+            fam.cell(entry.wounds),
+            fam.index[entry.shape],
+            _moments(entry.p, entry.rounds, bounds),
         )
     ends = [plan.number(key) for _, key, _ in plan.ended]
     traps = {f: plan.outcome(("end", None, f), capped=True) for f in plan.fams}
@@ -1216,12 +1267,16 @@ def _sweep(plan: _Plan, bounds: Sequence[float], kernel: bool | None = None) -> 
         loops = _round_loops(pieces, bounds)
         trap = traps[family]
         if kernel:
-            _sweep_kernel(plan, buffer, family, pieces, loops, bounds, out, trap)
+            seen = np.zeros(plan.fams[family].cells, dtype=np.uint8)
+            tally = np.zeros(1, dtype=np.int64)
+            _sweep_kernel(plan, buffer, family, pieces, loops, bounds, out, trap, seen, tally)
+            plan.reached += int(tally[0])
+            plan.live[family] = np.flatnonzero(seen).astype(np.int64)
         else:
             _sweep_numpy(plan, buffer, family, pieces, loops, bounds, out, trap)
-        entered = buffer.view(plan, family)[:, 0]
-        plan.reached += int(np.count_nonzero(entered))
-        plan.live[family] = np.flatnonzero(entered.any(axis=1)).astype(np.int64)
+            entered = buffer.view(plan, family)[:, 0]
+            plan.reached += int(np.count_nonzero(entered))
+            plan.live[family] = np.flatnonzero(entered.any(axis=1)).astype(np.int64)
     return out
 
 
@@ -1399,6 +1454,127 @@ def _flat(plan: _Plan, family: Family, pieces: _Pieces) -> _Flat:
     )
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class _Exits:
+    """A family's ways out of a block as :func:`.encounter_kernel.sweep_blocks` takes
+    them. The channels that lead to one place are one *member*: a victim's wounds kept
+    (one member for each number of wounds added), its fall into a smaller set of
+    fighters, an end; their tables folded into each way's weight at each of the
+    victim's wounds. The ways are listed by the state they leave (``ptr``, each
+    signature), so a block's sweep looks only at the states its mass is in."""
+
+    kind: Ints
+    axis: Ints
+    """Per member: the axis of the victim whose wounds its weights read (-1: none)."""
+    extra: Ints
+    """Per member: the wounds a kept wound adds."""
+    targets: list[Family | None]
+    """Per member: the family a fall leads into."""
+    strides: Ints
+    """Per member: the strides of the fallen-into family's cells on this one's axes."""
+    off: Ints
+    count: Ints
+    """Per member: its weights start at ``off``, a row of ``count`` for each wound."""
+    ptr: Ints
+    """(signatures, 2 * states + 1): the ways leaving each state, then each state's
+    ways that begin a new round."""
+    mem: Ints
+    col: Ints
+    widx: Ints
+    """Per way: its member, the state (or outcome) it leads to, its place in the row."""
+    weights: Floats
+
+
+def _exits(plan: _Plan, family: Family) -> _Exits:
+    game = plan.game
+    fam = plan.fams[family]
+    where = {m: i for i, m in enumerate(fam.members)}
+    size = len(fam.shapes)
+    grouped: dict[tuple[Any, ...], list[_Channel]] = {}
+    for ch in fam.channels:
+        kind, victim, _, extra = ch.key
+        grouped.setdefault((kind, victim, None if kind == "end" else extra), []).append(ch)
+    kinds: list[int] = []
+    axes: list[int] = []
+    extras: list[int] = []
+    targets: list[Family | None] = []
+    member_strides: list[list[int]] = []
+    offs: list[int] = []
+    counts: list[int] = []
+    weights: list[Floats] = []
+    stored = 0
+    actives = [sig[fam.state_of] == np.arange(fam.decisions) for sig in fam.signatures]
+    leaving: list[list[list[tuple[int, int, int]]]] = [
+        [[] for _ in range(2 * size)] for _ in fam.signatures
+    ]
+    for m, ((kind, victim, extra), channels) in enumerate(grouped.items()):
+        kinds.append({"hurt": HURT, "fall": FALL, "end": END}[kind])
+        axis = where[victim] if victim is not None else -1
+        span = fam.sizes[axis] if axis >= 0 else 1
+        axes.append(axis)
+        extras.append(extra if kind == "hurt" else 0)
+        targets.append(extra if kind == "fall" else None)
+        strides = [0] * len(fam.members)
+        if kind == "fall":
+            other = plan.fams[extra]
+            for who, stride in zip(other.members, other.strides, strict=True):
+                strides[where[who]] = stride
+        member_strides.append(strides)
+        ways: dict[tuple[int, int, bool], Floats] = {}
+        for ch in channels:
+            factor = np.ones(span) if ch.key[2] is None else _table(game, ch.key[2])
+            for part, fresh in ((ch.plain, False), (ch.fresh, True)):
+                rows, cols = np.nonzero(part)
+                for r, c in zip(rows, cols, strict=True):
+                    way = (int(ch.rows[r]), int(ch.cols[c]), fresh)
+                    found = ways.get(way)
+                    if found is None:
+                        found = ways[way] = np.zeros(span)
+                    found += part[r, c] * factor
+        order = sorted(ways, key=lambda way: (way[1], way[0], way[2]))
+        offs.append(stored)
+        counts.append(len(order))
+        if order:
+            table = np.stack([ways[way] for way in order], axis=-1)  # wounds, way
+            weights.append(table.reshape(-1))
+            stored += table.size
+        for j, (d, to, fresh) in enumerate(order):
+            source = int(fam.state_of[d]) + (size if fresh else 0)
+            for g, active in enumerate(actives):
+                if active[d]:
+                    leaving[g][source].append((m, to, j))
+    ptr = np.zeros((len(fam.signatures), 2 * size + 1), dtype=np.int64)
+    mem: list[int] = []
+    col: list[int] = []
+    widx: list[int] = []
+    for g, sources in enumerate(leaving):
+        for source, listed in enumerate(sources):
+            ptr[g, source] = len(mem)
+            for m, to, j in sorted(listed):
+                mem.append(m)
+                col.append(to)
+                widx.append(j)
+        ptr[g, 2 * size] = len(mem)
+
+    def ints(values: Sequence[Any]) -> Ints:
+        return np.array(values, dtype=np.int64)
+
+    return _Exits(
+        kind=ints(kinds),
+        axis=ints(axes),
+        extra=ints(extras),
+        targets=targets,
+        strides=ints(member_strides).reshape(len(kinds), len(fam.members)),
+        off=ints(offs),
+        count=ints(counts),
+        ptr=ptr,
+        mem=ints(mem),
+        col=ints(col),
+        widx=ints(widx),
+        weights=np.concatenate(weights) if weights else np.zeros(1),
+    )
+
+
 def _sweep_kernel(
     plan: _Plan,
     buffer: _Buffer,
@@ -1408,18 +1584,25 @@ def _sweep_kernel(
     bounds: Sequence[float],
     out: Floats,
     trap: int,
+    seen: np.ndarray[Any, np.dtype[np.uint8]],
+    tally: Ints,
 ) -> None:
-    """One family's sweep through the compiled kernel (:mod:`.encounter_kernel`)."""
+    """One family's sweep through the compiled kernel (:mod:`.encounter_kernel`);
+    ``seen`` marks the cells mass entered, ``tally`` counts their states with mass."""
+    assert buffer.comps == COMPS
     fam = plan.fams[family]
     flat = _flat(plan, family, pieces)
-    bases = [0 if t is None else buffer.base[t] for t in flat.targets]
-    sizes = [0 if t is None else len(plan.fams[t].shapes) for t in flat.targets]
-    sweep_family(
+    exits = _exits(plan, family)
+    bases = [0 if t is None else buffer.base[t] for t in exits.targets]
+    sizes = [0 if t is None else len(plan.fams[t].shapes) for t in exits.targets]
+    sweep_blocks(
         buffer.mass,
         buffer.base[family],
         len(fam.shapes),
-        buffer.comps,
-        fam.cells,
+        buffer.order[family],
+        buffer.first[family],
+        buffer.place[family],
+        buffer.windowed[family],
         np.array(fam.strides, dtype=np.int64),
         np.array(fam.sizes, dtype=np.int64),
         fam.sig_of_cell,
@@ -1431,22 +1614,23 @@ def _sweep_kernel(
         pieces.round_states,
         np.ascontiguousarray(loops),
         np.array(bounds, dtype=np.float64),
-        fam.state_of,
-        flat.kinds,
-        flat.axes,
-        flat.table_at,
-        flat.extras,
+        exits.kind,
+        exits.axis,
+        exits.extra,
         np.array(bases, dtype=np.int64),
         np.array(sizes, dtype=np.int64),
-        flat.strides,
-        flat.ptr,
-        flat.tables,
-        flat.e_dec,
-        flat.e_col,
-        flat.e_plain,
-        flat.e_fresh,
+        exits.strides,
+        exits.off,
+        exits.count,
+        exits.ptr,
+        exits.mem,
+        exits.col,
+        exits.widx,
+        exits.weights,
         out,
         trap,
+        seen,
+        tally,
     )
 
 

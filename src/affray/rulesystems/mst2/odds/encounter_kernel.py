@@ -422,3 +422,219 @@ def sweep_family_rounds(
     for i in range(out.shape[0]):
         for k in range(out.shape[1]):
             out[i, k] += carry[i, k]
+
+
+COMPS = 4
+"""Components of the moments sweep: the probability, its first moment in the rounds
+begun, and ``E[z^N]`` at each of two bounds' ``z``."""
+
+
+@_entry
+def sweep_blocks(
+    mass: Floats,
+    base: int,
+    size: int,
+    order: Ints,
+    first: int,
+    place: Ints,
+    clear: bool,
+    strides: Ints,
+    sizes: Ints,
+    sig_of_cell: Ints,
+    sig_dec: Ints,
+    escapes: Ints,
+    topo: Ints,
+    qp_ptr: Ints,
+    qp_col: Ints,
+    qp_w: Floats,
+    qr_ptr: Ints,
+    qr_col: Ints,
+    qr_w: Floats,
+    round_states: Ints,
+    gmat: Floats,
+    zb: Floats,
+    m_kind: Ints,
+    m_axis: Ints,
+    m_extra: Ints,
+    m_base: Ints,
+    m_size: Ints,
+    m_stride: Ints,
+    m_off: Ints,
+    m_count: Ints,
+    ptr: Ints,
+    e_mem: Ints,
+    e_col: Ints,
+    e_widx: Ints,
+    weights: Floats,
+    out: Floats,
+    trap: int,
+    seen: np.ndarray[Any, np.dtype[np.uint8]],
+    tally: Ints,
+) -> None:
+    """Sweep the cells of one set of fighters in ``order`` from ``first`` (its mass at
+    ``mass[base:]``, laid out slot, state, component, cell ``c`` in slot ``place[c]``;
+    :data:`COMPS` components; ``clear``: each block is zeroed as it is read, its slot
+    taken again by a later cell), adding what leaves each block to
+    the cells it reaches (here or in a smaller set's mass) and to ``out`` (outcome,
+    component).
+
+    The ways out are listed by the state they leave (``ptr[g, s]`` .. ``ptr[g, s + 1]``
+    for signature ``g``; ``size + s``: the state's mass as it begins a new round, one
+    more round begun), so only the states the mass is in are looked at: a fight keeps
+    its mass in a few states of each block. Each way goes to a *member* (a victim's
+    wounds kept, a fall, an end; ``m_*``) and a state of its target block (or an
+    outcome), with the weight ``weights[m_off[m] + w * m_count[m] + e_widx[e]]`` at
+    the victim's wounds ``w``."""
+    members = strides.size
+    rounds = round_states.size
+    count = m_kind.size
+    stride_cell = COMPS * size
+    y = np.zeros((size, COMPS))
+    u = np.zeros((size, COMPS))
+    a = np.zeros((COMPS, rounds))
+    r = np.zeros((COMPS, rounds))
+    coord = np.zeros(members, dtype=np.int64)
+    target = np.zeros(count, dtype=np.int64)
+    row = np.zeros(count, dtype=np.int64)
+    live = np.zeros(size, dtype=np.int64)
+    leave = np.zeros(COMPS)
+    carry = np.zeros_like(out)
+    for index in range(first, order.size):
+        c = order[index]
+        off = base + place[c] * stride_cell
+        empty = True
+        for i in range(stride_cell):
+            if mass[off + i] != 0.0:
+                empty = False
+                break
+        if empty:
+            continue
+        g = sig_of_cell[c]
+        seen[c] = 1
+        for s in range(size):
+            for k in range(COMPS):
+                y[s, k] = mass[off + s * COMPS + k]
+            if y[s, 0] != 0.0:
+                tally[0] += 1
+        if clear:
+            for i in range(stride_cell):
+                mass[off + i] = 0.0
+        # moves that begin no round: down the DAG
+        for i in range(size):
+            s = topo[i]
+            if escapes[g, s] == 0 or y[s, 0] == 0.0:
+                continue
+            d = sig_dec[g, s]
+            y0 = y[s, 0]
+            y1 = y[s, 1]
+            y2 = y[s, 2]
+            y3 = y[s, 3]
+            for e in range(qp_ptr[d], qp_ptr[d + 1]):
+                col = qp_col[e]
+                w = qp_w[e]
+                y[col, 0] += y0 * w
+                y[col, 1] += y1 * w
+                y[col, 2] += y2 * w
+                y[col, 3] += y3 * w
+        # into the round states, their loop solved
+        a[:, :] = 0.0
+        for s in range(size):
+            if escapes[g, s] == 0 or y[s, 0] == 0.0:
+                continue
+            d = sig_dec[g, s]
+            for e in range(qr_ptr[d], qr_ptr[d + 1]):
+                col = qr_col[e]
+                w = qr_w[e]
+                for k in range(COMPS):
+                    a[k, col] += y[s, k] * w
+        r[:, :] = 0.0
+        for i in range(rounds):
+            if a[0, i] == 0.0:
+                continue
+            for j in range(rounds):
+                g0 = gmat[g, 0, i, j]
+                r[0, j] += a[0, i] * g0
+                r[1, j] += a[1, i] * g0 + a[0, i] * gmat[g, 1, i, j]
+                r[2, j] += a[2, i] * gmat[g, 2, i, j]
+                r[3, j] += a[3, i] * gmat[g, 3, i, j]
+        u[:, :] = 0.0
+        for i in range(rounds):
+            for k in range(COMPS):
+                u[round_states[i], k] += r[k, i]
+        for i in range(size):
+            s = topo[i]
+            if escapes[g, s] == 0 or u[s, 0] == 0.0:
+                continue
+            d = sig_dec[g, s]
+            u0 = u[s, 0]
+            u1 = u[s, 1]
+            u2 = u[s, 2]
+            u3 = u[s, 3]
+            for e in range(qp_ptr[d], qp_ptr[d + 1]):
+                col = qp_col[e]
+                w = qp_w[e]
+                u[col, 0] += u0 * w
+                u[col, 1] += u1 * w
+                u[col, 2] += u2 * w
+                u[col, 3] += u3 * w
+        lives = 0
+        for s in range(size):
+            for k in range(COMPS):
+                u[s, k] += y[s, k]
+            if u[s, 0] != 0.0:
+                if escapes[g, s] == 0:
+                    _add(out, carry, trap, 0, u[s, 0])
+                else:
+                    live[lives] = s
+                    lives += 1
+        # where each member leads from here, and its weights at the victim's wounds
+        for i in range(members):
+            coord[i] = (c // strides[i]) % sizes[i]
+        for m in range(count):
+            axis = m_axis[m]
+            wounds = coord[axis] if axis >= 0 else 0
+            row[m] = m_off[m] + wounds * m_count[m]
+            kind = m_kind[m]
+            if kind == HURT:
+                if wounds + m_extra[m] >= sizes[axis]:
+                    target[m] = -1
+                else:
+                    target[m] = base + place[c + m_extra[m] * strides[axis]] * stride_cell
+            elif kind == FALL:
+                other = 0
+                for i in range(members):
+                    other += coord[i] * m_stride[m, i]
+                target[m] = m_base[m] + other * COMPS * m_size[m]
+            else:
+                target[m] = -2
+        # the ways out of the states the mass is in
+        for i in range(lives):
+            s = live[i]
+            for fresh in range(2):
+                if fresh == 0:
+                    for k in range(COMPS):
+                        leave[k] = u[s, k]
+                    source = s
+                else:
+                    leave[1] += leave[0]
+                    leave[2] *= zb[0]
+                    leave[3] *= zb[1]
+                    source = size + s
+                for e in range(ptr[g, source], ptr[g, source + 1]):
+                    m = e_mem[e]
+                    at = target[m]
+                    if at == -1:
+                        continue
+                    x = weights[row[m] + e_widx[e]]
+                    if at == -2:
+                        for k in range(COMPS):
+                            _add(out, carry, e_col[e], k, x * leave[k])
+                        continue
+                    at += e_col[e] * COMPS
+                    mass[at] += x * leave[0]
+                    mass[at + 1] += x * leave[1]
+                    mass[at + 2] += x * leave[2]
+                    mass[at + 3] += x * leave[3]
+    for i in range(out.shape[0]):
+        for k in range(COMPS):
+            out[i, k] += carry[i, k]
