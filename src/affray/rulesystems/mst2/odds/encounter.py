@@ -87,6 +87,7 @@ from affray.rulesystems.mst2.odds.encounter_kernel import (
     END,
     FALL,
     HURT,
+    SPILL,
     compiled,
     sweep_blocks,
     sweep_family_rounds,
@@ -143,6 +144,8 @@ Queue = tuple[int, ...] | frozenset[int]
 """The turns left this round: in order (a tuple) or in an order yet to draw (a set)."""
 Shape = tuple[Eng, Queue]
 Family = frozenset[int]
+Floats = np.ndarray[Any, np.dtype[np.float64]]
+Ints = np.ndarray[Any, np.dtype[np.int64]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -669,6 +672,7 @@ class _Fam:
         self.shapes: list[Shape] = []
         self.index: dict[Shape, int] = {}
         self.turns: dict[tuple[int, int], tuple[tuple[Any, ...], list[Move]]] = {}
+        self._groups: tuple[Ints, Ints, Ints] | None = None
 
     def _codes(self, game: _Game) -> np.ndarray[Any, np.dtype[np.int64]]:
         """Each cell's answers to what the policy asks of wounds: who has reached its
@@ -691,6 +695,42 @@ class _Fam:
                 code |= (left >= right).astype(np.int64) << bit
                 bit += 1
         return code
+
+    def groups(self) -> tuple[Ints, Ints, Ints]:
+        """The states in groups, one per engagements, and within a group by the turns
+        left in the round, most first (the compiled sweep's order): each state's group
+        bit (:data:`.encounter_kernel.SPILL`), the states in that order, and where each
+        group's states of each level start (group, level; one more: the end)."""
+        if self._groups is None:
+            engs: dict[Eng, int] = {}
+            for eng, _ in self.shapes:
+                engs.setdefault(eng, len(engs))
+            levels = max((len(queue) for _, queue in self.shapes), default=0)
+            keyed = sorted(
+                range(len(self.shapes)),
+                key=lambda s: (engs[self.shapes[s][0]], -len(self.shapes[s][1]), s),
+            )
+            ptr = np.zeros((len(engs), levels + 1), dtype=np.int64)
+            at = 0
+            for q in range(len(engs)):
+                ptr[q, 0] = at
+                for level in range(levels):
+                    while at < len(keyed):
+                        eng, queue = self.shapes[keyed[at]]
+                        if engs[eng] != q or len(queue) != levels - level:
+                            break
+                        at += 1
+                    ptr[q, level + 1] = at
+            bits = np.array([1 << min(engs[eng], SPILL) for eng, _ in self.shapes], dtype=np.int64)
+            self._groups = (bits, np.array(keyed, dtype=np.int64), ptr)
+        return self._groups
+
+    def laid(self) -> Ints:
+        """Where each state is in a block laid out in the groups' order."""
+        ordered = self.groups()[1]
+        where = np.empty_like(ordered)
+        where[ordered] = np.arange(ordered.size)
+        return where
 
     def wounds(self, game: _Game, cell: int) -> list[int]:
         """Every combatant's wounds at ``cell`` (0 for those not in the family)."""
@@ -1072,9 +1112,6 @@ def exact_limit(
 
 # -- the sweep --------------------------------------------------------------------------------
 
-Floats = np.ndarray[Any, np.dtype[np.float64]]
-Ints = np.ndarray[Any, np.dtype[np.int64]]
-
 
 @dataclass(frozen=True, slots=True, eq=False)
 class _Pieces:
@@ -1163,69 +1200,91 @@ class _Buffer:
     """The mass entering the blocks of every family: one flat array (the kernel's),
     each family's part laid out slot, state, component.
 
-    A family no other leads into (the one the fight starts in) can be swept in order of
-    its diagonals (total wounds) through a *window*: a wound adds at most ``W - 1``
-    wounds, so the blocks of ``W`` diagonals are all that hold mass at once, cell
-    ``c`` in slot ``(diag % W) * width + pos``; each block is cleared as it is read.
-    That keeps the memory of a fight of four (and the kernel's writes) to a few
-    diagonals of its grid. Every other family has a slot per cell."""
+    The compiled sweep takes a family's cells in order of their flat index, and a wound
+    leads at most ``R - 1`` cells further on (the largest wound kept times the stride
+    of its axis). So a family no other leads into (the one the fight starts in) needs
+    only a *ring* of ``R`` slots, cell ``c`` in slot ``c % R``, each block cleared as
+    it is read: a fight of four keeps a few of its grid's layers in memory, not the
+    grid, and the blocks it writes to stay in the caches. Every other family (falls
+    lead into it from anywhere in a larger one) has a slot per cell."""
 
     comps: int
     base: dict[Family, int]
     mass: Floats
     place: dict[Family, Ints]
     """Each family's slot of each cell."""
-    order: dict[Family, Ints]
-    """Each family's cells in the order they are swept (by diagonal where windowed)."""
     first: dict[Family, int]
-    """Where in ``order`` the sweep begins (the first diagonal any entry is in)."""
+    """The cell a family's sweep begins at (a ring's: the first any entry is in)."""
     windowed: dict[Family, bool]
+    """Whether a family's slots are a ring."""
+    touched: Ints
+    """Each slot's mask of the groups of states its mass is in (the compiled sweep's:
+    :meth:`_Fam.groups`), each family's from ``tbase``."""
+    tbase: dict[Family, int]
+    grouped: bool
+    """Whether a block's states are laid out in their groups' order (the compiled
+    sweep's, :meth:`_Fam.laid`), so that the few states a block's mass is in are
+    together in memory; else in their own order."""
 
     @staticmethod
     def of(plan: _Plan, comps: int, windows: bool = False) -> _Buffer:
         base: dict[Family, int] = {}
         place: dict[Family, Ints] = {}
-        order: dict[Family, Ints] = {}
         first: dict[Family, int] = {}
         windowed: dict[Family, bool] = {}
+        tbase: dict[Family, int] = {}
         total = 0
+        marks = 0
         for family, fam in plan.fams.items():
             base[family] = total
+            tbase[family] = marks
             slots = fam.cells
             place[family] = np.arange(fam.cells, dtype=np.int64)
-            order[family] = place[family]
             first[family] = 0
             windowed[family] = False
             if windows and not any(family < other for other in plan.fams):
-                diagonals = [sum(e.wounds[m] for m in fam.members) for e in plan.entries]
-                diagonals = [
-                    d for d, e in zip(diagonals, plan.entries, strict=True) if e.family == family
+                where = {m: i for i, m in enumerate(fam.members)}
+                ahead = [
+                    ch.key[3] * fam.strides[where[ch.key[1]]]
+                    for ch in fam.channels
+                    if ch.key[0] == "hurt"
                 ]
-                added = [ch.key[3] for ch in fam.channels if ch.key[0] == "hurt"]
-                span = max([*added, 0]) + 1
-                if diagonals:
-                    span = max(span, max(diagonals) - min(diagonals) + 1)
-                width = max(cells.size for cells in fam.by_diag)
-                if span * width < fam.cells:
-                    slots = span * width
-                    place[family] = (fam.diag % span) * width + fam.pos
-                    order[family] = np.concatenate(fam.by_diag).astype(np.int64)
-                    low = min(diagonals, default=0)
-                    first[family] = int(sum(cells.size for cells in fam.by_diag[:low]))
+                starts = [fam.cell(e.wounds) for e in plan.entries if e.family == family]
+                ring = max(max(ahead, default=0), max(starts, default=0) - min(starts, default=0))
+                ring += 1
+                if starts and ring < fam.cells:
+                    slots = ring
+                    place[family] = np.arange(fam.cells, dtype=np.int64) % ring
+                    first[family] = min(starts)
                     windowed[family] = True
             total += slots * comps * len(fam.shapes)
-        return _Buffer(comps, base, np.zeros(total), place, order, first, windowed)
+            marks += slots
+        return _Buffer(
+            comps,
+            base,
+            np.zeros(total),
+            place,
+            first,
+            windowed,
+            np.zeros(marks, dtype=np.int64),
+            tbase,
+            windows,
+        )
 
     def add(self, plan: _Plan, family: Family, cell: int, state: int, values: Floats) -> None:
         """Add ``values`` (its components) to the mass entering ``state`` of ``cell``."""
-        size = len(plan.fams[family].shapes)
-        at = self.base[family] + (int(self.place[family][cell]) * size + state) * self.comps
+        fam = plan.fams[family]
+        slot = int(self.place[family][cell])
+        if self.grouped:
+            state = int(fam.laid()[state])
+        at = self.base[family] + (slot * len(fam.shapes) + state) * self.comps
         self.mass[at : at + self.comps] += values
+        self.touched[self.tbase[family] + slot] |= fam.groups()[0][state]
 
     def view(self, plan: _Plan, family: Family) -> Floats:
         """The family's mass as (cell, component, state), laid out cell, state,
         component (the kernel reads a state's components together); not windowed."""
-        assert not self.windowed[family]
+        assert not self.windowed[family] and not self.grouped
         fam = plan.fams[family]
         start = self.base[family]
         size = len(fam.shapes)
@@ -1481,7 +1540,10 @@ class _Exits:
     mem: Ints
     col: Ints
     widx: Ints
-    """Per way: its member, the state (or outcome) it leads to, its place in the row."""
+    bit: Ints
+    """Per way: its member, the state it leads to (where in its block, laid out in the
+    groups' order: :meth:`_Fam.laid`) or the outcome, its place in the row, and the
+    group bit of that state (:meth:`_Fam.groups`)."""
     weights: Floats
 
 
@@ -1547,13 +1609,19 @@ def _exits(plan: _Plan, family: Family) -> _Exits:
     mem: list[int] = []
     col: list[int] = []
     widx: list[int] = []
+    bit: list[int] = []
+    bits = [
+        plan.fams[into].groups()[0] if into is not None else fam.groups()[0] for into in targets
+    ]
+    laid = [plan.fams[into].laid() if into is not None else fam.laid() for into in targets]
     for g, sources in enumerate(leaving):
         for source, listed in enumerate(sources):
             ptr[g, source] = len(mem)
             for m, to, j in sorted(listed):
                 mem.append(m)
-                col.append(to)
+                col.append(to if kinds[m] == END else int(laid[m][to]))
                 widx.append(j)
+                bit.append(0 if kinds[m] == END else int(bits[m][to]))
         ptr[g, 2 * size] = len(mem)
 
     def ints(values: Sequence[Any]) -> Ints:
@@ -1571,6 +1639,7 @@ def _exits(plan: _Plan, family: Family) -> _Exits:
         mem=ints(mem),
         col=ints(col),
         widx=ints(widx),
+        bit=ints(bit),
         weights=np.concatenate(weights) if weights else np.zeros(1),
     )
 
@@ -1594,12 +1663,17 @@ def _sweep_kernel(
     flat = _flat(plan, family, pieces)
     exits = _exits(plan, family)
     bases = [0 if t is None else buffer.base[t] for t in exits.targets]
+    marks = [0 if t is None else buffer.tbase[t] for t in exits.targets]
     sizes = [0 if t is None else len(plan.fams[t].shapes) for t in exits.targets]
+    bits, grouped, levels = fam.groups()
+    group_of = np.repeat(np.arange(levels.shape[0]), levels[:, -1] - levels[:, 0])[fam.laid()]
     sweep_blocks(
         buffer.mass,
+        buffer.touched,
         buffer.base[family],
+        buffer.tbase[family],
         len(fam.shapes),
-        buffer.order[family],
+        fam.cells,
         buffer.first[family],
         buffer.place[family],
         buffer.windowed[family],
@@ -1608,7 +1682,10 @@ def _sweep_kernel(
         fam.sig_of_cell,
         np.array(fam.signatures, dtype=np.int64).reshape(len(fam.signatures), -1),
         pieces.escapes,
-        flat.topo,
+        bits,
+        group_of,
+        grouped,
+        levels,
         *flat.qp,
         *flat.qr,
         pieces.round_states,
@@ -1618,6 +1695,7 @@ def _sweep_kernel(
         exits.axis,
         exits.extra,
         np.array(bases, dtype=np.int64),
+        np.array(marks, dtype=np.int64),
         np.array(sizes, dtype=np.int64),
         exits.strides,
         exits.off,
@@ -1626,6 +1704,7 @@ def _sweep_kernel(
         exits.mem,
         exits.col,
         exits.widx,
+        exits.bit,
         exits.weights,
         out,
         trap,

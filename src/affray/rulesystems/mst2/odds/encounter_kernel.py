@@ -429,12 +429,32 @@ COMPS = 4
 begun, and ``E[z^N]`` at each of two bounds' ``z``."""
 
 
+SPILL = 62
+"""Bits of a block's mask of engagement groups: group ``q`` is bit ``min(q, SPILL)``,
+the last bit standing for every group from :data:`SPILL` on."""
+
+
+@_inline
+def _enlist(listed: Ints, count: int, group: int, groups: int) -> int:
+    """Add ``group`` to the list of groups a block's mass has reached (every group
+    from :data:`SPILL` on, which share one bit, if it is one of them)."""
+    if group < SPILL:
+        listed[count] = group
+        return count + 1
+    for q in range(SPILL, groups):
+        listed[count] = q
+        count += 1
+    return count
+
+
 @_entry
 def sweep_blocks(
     mass: Floats,
+    touched: Ints,
     base: int,
+    tbase: int,
     size: int,
-    order: Ints,
+    cells: int,
     first: int,
     place: Ints,
     clear: bool,
@@ -443,7 +463,10 @@ def sweep_blocks(
     sig_of_cell: Ints,
     sig_dec: Ints,
     escapes: Ints,
-    topo: Ints,
+    sbit: Ints,
+    sgroup: Ints,
+    gl_states: Ints,
+    gl_ptr: Ints,
     qp_ptr: Ints,
     qp_col: Ints,
     qp_w: Floats,
@@ -457,6 +480,7 @@ def sweep_blocks(
     m_axis: Ints,
     m_extra: Ints,
     m_base: Ints,
+    m_tbase: Ints,
     m_size: Ints,
     m_stride: Ints,
     m_off: Ints,
@@ -465,29 +489,38 @@ def sweep_blocks(
     e_mem: Ints,
     e_col: Ints,
     e_widx: Ints,
+    e_bit: Ints,
     weights: Floats,
     out: Floats,
     trap: int,
     seen: np.ndarray[Any, np.dtype[np.uint8]],
     tally: Ints,
 ) -> None:
-    """Sweep the cells of one set of fighters in ``order`` from ``first`` (its mass at
-    ``mass[base:]``, laid out slot, state, component, cell ``c`` in slot ``place[c]``;
-    :data:`COMPS` components; ``clear``: each block is zeroed as it is read, its slot
-    taken again by a later cell), adding what leaves each block to
-    the cells it reaches (here or in a smaller set's mass) and to ``out`` (outcome,
-    component).
+    """Sweep the cells of one set of fighters from ``first`` on, adding what
+    leaves each block to the cells it reaches (here or in a smaller set's mass) and to
+    ``out`` (outcome, component).
+
+    The mass is laid out slot, state, component (:data:`COMPS` components; this set's
+    at ``mass[base:]``, cell ``c`` in slot ``place[c]``). A fight keeps its mass in a
+    few states of each block: those of one or two engagements. So the states are in
+    *groups*, one per engagements (``gl_states``, and within a group by the turns left
+    in the round, most first: ``gl_ptr[group, level]``), a block's states laid out in
+    that order, and ``touched[tbase + slot]``
+    is the mask of the groups a block's mass is in (see :data:`SPILL`): only those
+    groups are read (and, with ``clear``, zeroed for the slot's next cell), and swept
+    with the groups the block's moves reach.
 
     The ways out are listed by the state they leave (``ptr[g, s]`` .. ``ptr[g, s + 1]``
     for signature ``g``; ``size + s``: the state's mass as it begins a new round, one
-    more round begun), so only the states the mass is in are looked at: a fight keeps
-    its mass in a few states of each block. Each way goes to a *member* (a victim's
-    wounds kept, a fall, an end; ``m_*``) and a state of its target block (or an
-    outcome), with the weight ``weights[m_off[m] + w * m_count[m] + e_widx[e]]`` at
-    the victim's wounds ``w``."""
+    more round begun). Each goes to a *member* (a victim's wounds kept, a fall, an end;
+    ``m_*``) and a state of its target block (or an outcome; ``e_bit``: that state's
+    group bit there), with the weight ``weights[m_off[m] + w * m_count[m] +
+    e_widx[e]]`` at the victim's wounds ``w``."""
     members = strides.size
     rounds = round_states.size
     count = m_kind.size
+    groups = gl_ptr.shape[0]
+    levels = gl_ptr.shape[1] - 1
     stride_cell = COMPS * size
     y = np.zeros((size, COMPS))
     u = np.zeros((size, COMPS))
@@ -495,58 +528,78 @@ def sweep_blocks(
     r = np.zeros((COMPS, rounds))
     coord = np.zeros(members, dtype=np.int64)
     target = np.zeros(count, dtype=np.int64)
+    mark = np.zeros(count, dtype=np.int64)
     row = np.zeros(count, dtype=np.int64)
     live = np.zeros(size, dtype=np.int64)
     leave = np.zeros(COMPS)
     carry = np.zeros_like(out)
-    for index in range(first, order.size):
-        c = order[index]
-        off = base + place[c] * stride_cell
-        empty = True
-        for i in range(stride_cell):
-            if mass[off + i] != 0.0:
-                empty = False
-                break
-        if empty:
+    listed = np.zeros(groups, dtype=np.int64)
+    again = np.zeros(groups, dtype=np.int64)
+    for c in range(first, cells):
+        slot = place[c]
+        mask = touched[tbase + slot]
+        if mask == 0:
             continue
+        touched[tbase + slot] = 0
+        off = base + slot * stride_cell
         g = sig_of_cell[c]
         seen[c] = 1
-        for s in range(size):
-            for k in range(COMPS):
-                y[s, k] = mass[off + s * COMPS + k]
-            if y[s, 0] != 0.0:
-                tally[0] += 1
-        if clear:
-            for i in range(stride_cell):
-                mass[off + i] = 0.0
-        # moves that begin no round: down the DAG
-        for i in range(size):
-            s = topo[i]
-            if escapes[g, s] == 0 or y[s, 0] == 0.0:
-                continue
-            d = sig_dec[g, s]
-            y0 = y[s, 0]
-            y1 = y[s, 1]
-            y2 = y[s, 2]
-            y3 = y[s, 3]
-            for e in range(qp_ptr[d], qp_ptr[d + 1]):
-                col = qp_col[e]
-                w = qp_w[e]
-                y[col, 0] += y0 * w
-                y[col, 1] += y1 * w
-                y[col, 2] += y2 * w
-                y[col, 3] += y3 * w
+        nlisted = 0
+        for q in range(min(groups, SPILL)):
+            if mask & (1 << q) != 0:
+                nlisted = _enlist(listed, nlisted, q, groups)
+        if mask & (1 << SPILL) != 0:
+            nlisted = _enlist(listed, nlisted, SPILL, groups)
+        for j in range(nlisted):
+            q = listed[j]
+            for i in range(gl_ptr[q, 0], gl_ptr[q, levels]):
+                s = gl_states[i]
+                at = off + i * COMPS
+                for k in range(COMPS):
+                    y[s, k] = mass[at + k]
+                if y[s, 0] != 0.0:
+                    tally[0] += 1
+                if clear:
+                    for k in range(COMPS):
+                        mass[at + k] = 0.0
+        # moves that begin no round: down the DAG, level by level
+        reached = mask
+        for level in range(levels):
+            for j in range(nlisted):
+                q = listed[j]
+                for i in range(gl_ptr[q, level], gl_ptr[q, level + 1]):
+                    s = gl_states[i]
+                    if escapes[g, s] == 0 or y[s, 0] == 0.0:
+                        continue
+                    d = sig_dec[g, s]
+                    y0 = y[s, 0]
+                    y1 = y[s, 1]
+                    y2 = y[s, 2]
+                    y3 = y[s, 3]
+                    for e in range(qp_ptr[d], qp_ptr[d + 1]):
+                        col = qp_col[e]
+                        w = qp_w[e]
+                        y[col, 0] += y0 * w
+                        y[col, 1] += y1 * w
+                        y[col, 2] += y2 * w
+                        y[col, 3] += y3 * w
+                        if reached & sbit[col] == 0:
+                            reached |= sbit[col]
+                            nlisted = _enlist(listed, nlisted, sgroup[col], groups)
         # into the round states, their loop solved
         a[:, :] = 0.0
-        for s in range(size):
-            if escapes[g, s] == 0 or y[s, 0] == 0.0:
-                continue
-            d = sig_dec[g, s]
-            for e in range(qr_ptr[d], qr_ptr[d + 1]):
-                col = qr_col[e]
-                w = qr_w[e]
-                for k in range(COMPS):
-                    a[k, col] += y[s, k] * w
+        for j in range(nlisted):
+            q = listed[j]
+            for i in range(gl_ptr[q, 0], gl_ptr[q, levels]):
+                s = gl_states[i]
+                if escapes[g, s] == 0 or y[s, 0] == 0.0:
+                    continue
+                d = sig_dec[g, s]
+                for e in range(qr_ptr[d], qr_ptr[d + 1]):
+                    col = qr_col[e]
+                    w = qr_w[e]
+                    for k in range(COMPS):
+                        a[k, col] += y[s, k] * w
         r[:, :] = 0.0
         for i in range(rounds):
             if a[0, i] == 0.0:
@@ -557,36 +610,60 @@ def sweep_blocks(
                 r[1, j] += a[1, i] * g0 + a[0, i] * gmat[g, 1, i, j]
                 r[2, j] += a[2, i] * gmat[g, 2, i, j]
                 r[3, j] += a[3, i] * gmat[g, 3, i, j]
-        u[:, :] = 0.0
+        fresh_mask = 0
+        more = 0
         for i in range(rounds):
-            for k in range(COMPS):
-                u[round_states[i], k] += r[k, i]
-        for i in range(size):
-            s = topo[i]
-            if escapes[g, s] == 0 or u[s, 0] == 0.0:
-                continue
-            d = sig_dec[g, s]
-            u0 = u[s, 0]
-            u1 = u[s, 1]
-            u2 = u[s, 2]
-            u3 = u[s, 3]
-            for e in range(qp_ptr[d], qp_ptr[d + 1]):
-                col = qp_col[e]
-                w = qp_w[e]
-                u[col, 0] += u0 * w
-                u[col, 1] += u1 * w
-                u[col, 2] += u2 * w
-                u[col, 3] += u3 * w
+            if r[0, i] != 0.0:
+                s = round_states[i]
+                for k in range(COMPS):
+                    u[s, k] += r[k, i]
+                if fresh_mask & sbit[s] == 0:
+                    fresh_mask |= sbit[s]
+                    more = _enlist(again, more, sgroup[s], groups)
+        for level in range(levels):
+            for j in range(more):
+                q = again[j]
+                for i in range(gl_ptr[q, level], gl_ptr[q, level + 1]):
+                    s = gl_states[i]
+                    if escapes[g, s] == 0 or u[s, 0] == 0.0:
+                        continue
+                    d = sig_dec[g, s]
+                    u0 = u[s, 0]
+                    u1 = u[s, 1]
+                    u2 = u[s, 2]
+                    u3 = u[s, 3]
+                    for e in range(qp_ptr[d], qp_ptr[d + 1]):
+                        col = qp_col[e]
+                        w = qp_w[e]
+                        u[col, 0] += u0 * w
+                        u[col, 1] += u1 * w
+                        u[col, 2] += u2 * w
+                        u[col, 3] += u3 * w
+                        if fresh_mask & sbit[col] == 0:
+                            fresh_mask |= sbit[col]
+                            more = _enlist(again, more, sgroup[col], groups)
+        # every group either pass reached, once
+        for j in range(more):
+            q = again[j]
+            if reached & sbit[gl_states[gl_ptr[q, 0]]] == 0:
+                reached |= sbit[gl_states[gl_ptr[q, 0]]]
+                nlisted = _enlist(listed, nlisted, q, groups)
         lives = 0
-        for s in range(size):
-            for k in range(COMPS):
-                u[s, k] += y[s, k]
-            if u[s, 0] != 0.0:
-                if escapes[g, s] == 0:
-                    _add(out, carry, trap, 0, u[s, 0])
-                else:
+        for j in range(nlisted):
+            q = listed[j]
+            for i in range(gl_ptr[q, 0], gl_ptr[q, levels]):
+                s = gl_states[i]
+                for k in range(COMPS):
+                    u[s, k] += y[s, k]
+                    y[s, k] = 0.0
+                if u[s, 0] != 0.0 and escapes[g, s] != 0:
                     live[lives] = s
                     lives += 1
+                    continue
+                if u[s, 0] != 0.0:
+                    _add(out, carry, trap, 0, u[s, 0])
+                for k in range(COMPS):
+                    u[s, k] = 0.0
         # where each member leads from here, and its weights at the victim's wounds
         for i in range(members):
             coord[i] = (c // strides[i]) % sizes[i]
@@ -599,23 +676,26 @@ def sweep_blocks(
                 if wounds + m_extra[m] >= sizes[axis]:
                     target[m] = -1
                 else:
-                    target[m] = base + place[c + m_extra[m] * strides[axis]] * stride_cell
+                    there = place[c + m_extra[m] * strides[axis]]
+                    target[m] = base + there * stride_cell
+                    mark[m] = tbase + there
             elif kind == FALL:
                 other = 0
                 for i in range(members):
                     other += coord[i] * m_stride[m, i]
                 target[m] = m_base[m] + other * COMPS * m_size[m]
+                mark[m] = m_tbase[m] + other
             else:
                 target[m] = -2
         # the ways out of the states the mass is in
         for i in range(lives):
             s = live[i]
+            for k in range(COMPS):
+                leave[k] = u[s, k]
+                u[s, k] = 0.0
             for fresh in range(2):
-                if fresh == 0:
-                    for k in range(COMPS):
-                        leave[k] = u[s, k]
-                    source = s
-                else:
+                source = s
+                if fresh == 1:
                     leave[1] += leave[0]
                     leave[2] *= zb[0]
                     leave[3] *= zb[1]
@@ -635,6 +715,7 @@ def sweep_blocks(
                     mass[at + 1] += x * leave[1]
                     mass[at + 2] += x * leave[2]
                     mass[at + 3] += x * leave[3]
+                    touched[mark[m]] |= e_bit[e]
     for i in range(out.shape[0]):
         for k in range(COMPS):
             out[i, k] += carry[i, k]
