@@ -71,6 +71,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -227,6 +228,8 @@ class _Game:
         default_factory=dict
     )
     outcomes: dict[tuple[Family, Eng, int, Act], list[_Out]] = field(default_factory=dict)
+    moves: dict[tuple[Family, Shape, tuple[Any, ...]], list[Move]] = field(default_factory=dict)
+    """Each turn's moves, by the choices made (cells of one code make the same)."""
 
     @property
     def n(self) -> int:
@@ -308,9 +311,10 @@ def _distance(eng: Eng, i: int, j: int) -> int | None:
     return None
 
 
-def _partners(eng: Eng, i: int) -> list[int]:
+@lru_cache(maxsize=1 << 16)
+def _partners(eng: Eng, i: int) -> tuple[int, ...]:
     """Who is engaged with ``i``, in listing order (``Encounter.engaged_with``)."""
-    return sorted({y if x == i else x for x, y, _ in eng if i in (x, y)})
+    return tuple(sorted({y if x == i else x for x, y, _ in eng if i in (x, y)}))
 
 
 def _engage(eng: Eng, i: int, j: int, reach: int) -> Eng:
@@ -615,15 +619,20 @@ def _turn(
         actors = [(1.0, queue[0])]
     else:
         actors = [(1.0 / len(queue), a) for a in sorted(queue)]
-    choices: list[tuple[int, tuple[tuple[float, Act], ...]]] = []
-    moves: list[Move] = []
-    for share, a in actors:
-        decided = ((1.0, first),) if first is not None else _decide(game, family, eng, a, wounds)
-        choices.append((a, decided))
-        for weight, act in decided:
-            for out in _outcomes(game, family, eng, a, act):
-                moves.append((share * weight, out, _after(game, family, queue, a, out)))
-    return tuple(choices), moves
+    choices = tuple(
+        (a, ((1.0, first),) if first is not None else _decide(game, family, eng, a, wounds))
+        for _, a in actors
+    )
+    key = (family, shape, choices)
+    moves = game.moves.get(key)
+    if moves is None:
+        moves = game.moves[key] = [
+            (share * weight, out, _after(game, family, queue, a, out))
+            for (share, a), (_, decided) in zip(actors, choices, strict=True)
+            for weight, act in decided
+            for out in _outcomes(game, family, eng, a, act)
+        ]
+    return choices, moves
 
 
 def _weight(game: _Game, out: _Out, wounds: Sequence[int]) -> float:
@@ -1211,8 +1220,8 @@ class _Buffer:
     comps: int
     base: dict[Family, int]
     mass: Floats
-    place: dict[Family, Ints]
-    """Each family's slot of each cell."""
+    ring: dict[Family, int]
+    """Each family's slots: cell ``c`` is in slot ``c % ring``."""
     first: dict[Family, int]
     """The cell a family's sweep begins at (a ring's: the first any entry is in)."""
     windowed: dict[Family, bool]
@@ -1229,7 +1238,7 @@ class _Buffer:
     @staticmethod
     def of(plan: _Plan, comps: int, windows: bool = False) -> _Buffer:
         base: dict[Family, int] = {}
-        place: dict[Family, Ints] = {}
+        rings: dict[Family, int] = {}
         first: dict[Family, int] = {}
         windowed: dict[Family, bool] = {}
         tbase: dict[Family, int] = {}
@@ -1239,7 +1248,7 @@ class _Buffer:
             base[family] = total
             tbase[family] = marks
             slots = fam.cells
-            place[family] = np.arange(fam.cells, dtype=np.int64)
+            rings[family] = fam.cells
             first[family] = 0
             windowed[family] = False
             if windows and not any(family < other for other in plan.fams):
@@ -1254,7 +1263,7 @@ class _Buffer:
                 ring += 1
                 if starts and ring < fam.cells:
                     slots = ring
-                    place[family] = np.arange(fam.cells, dtype=np.int64) % ring
+                    rings[family] = ring
                     first[family] = min(starts)
                     windowed[family] = True
             total += slots * comps * len(fam.shapes)
@@ -1263,7 +1272,7 @@ class _Buffer:
             comps,
             base,
             np.zeros(total),
-            place,
+            rings,
             first,
             windowed,
             np.zeros(marks, dtype=np.int64),
@@ -1274,7 +1283,7 @@ class _Buffer:
     def add(self, plan: _Plan, family: Family, cell: int, state: int, values: Floats) -> None:
         """Add ``values`` (its components) to the mass entering ``state`` of ``cell``."""
         fam = plan.fams[family]
-        slot = int(self.place[family][cell])
+        slot = cell % self.ring[family]
         if self.grouped:
             state = int(fam.laid()[state])
         at = self.base[family] + (slot * len(fam.shapes) + state) * self.comps
@@ -1675,8 +1684,7 @@ def _sweep_kernel(
         len(fam.shapes),
         fam.cells,
         buffer.first[family],
-        buffer.place[family],
-        buffer.windowed[family],
+        buffer.ring[family],
         np.array(fam.strides, dtype=np.int64),
         np.array(fam.sizes, dtype=np.int64),
         fam.sig_of_cell,

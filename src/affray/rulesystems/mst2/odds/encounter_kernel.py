@@ -456,8 +456,7 @@ def sweep_blocks(
     size: int,
     cells: int,
     first: int,
-    place: Ints,
-    clear: bool,
+    ring: int,
     strides: Ints,
     sizes: Ints,
     sig_of_cell: Ints,
@@ -501,14 +500,15 @@ def sweep_blocks(
     ``out`` (outcome, component).
 
     The mass is laid out slot, state, component (:data:`COMPS` components; this set's
-    at ``mass[base:]``, cell ``c`` in slot ``place[c]``). A fight keeps its mass in a
-    few states of each block: those of one or two engagements. So the states are in
-    *groups*, one per engagements (``gl_states``, and within a group by the turns left
-    in the round, most first: ``gl_ptr[group, level]``), a block's states laid out in
-    that order, and ``touched[tbase + slot]``
-    is the mask of the groups a block's mass is in (see :data:`SPILL`): only those
-    groups are read (and, with ``clear``, zeroed for the slot's next cell), and swept
-    with the groups the block's moves reach.
+    at ``mass[base:]``, cell ``c`` in slot ``c % ring``; a ring smaller than the grid
+    has each block zeroed as it is read, for the cell that takes its slot next).
+
+    A fight keeps its mass in a few states of each block: those of one or two
+    engagements. So the states are in *groups*, one per engagements (``gl_states``;
+    within a group by the turns left in the round, most first: ``gl_ptr[group,
+    level]``), a block's states are laid out in that order, and ``touched[tbase +
+    slot]`` is the mask of the groups a block's mass is in (see :data:`SPILL`). Only
+    those groups are read, and swept with the groups the block's moves reach.
 
     The ways out are listed by the state they leave (``ptr[g, s]`` .. ``ptr[g, s + 1]``
     for signature ``g``; ``size + s``: the state's mass as it begins a new round, one
@@ -535,8 +535,20 @@ def sweep_blocks(
     carry = np.zeros_like(out)
     listed = np.zeros(groups, dtype=np.int64)
     again = np.zeros(groups, dtype=np.int64)
+    clear = ring < cells
+    slot = first % ring - 1
+    for i in range(members):
+        coord[i] = (first // strides[i]) % sizes[i]
+    coord[members - 1] -= 1
     for c in range(first, cells):
-        slot = place[c]
+        slot += 1
+        if slot == ring:
+            slot = 0
+        for i in range(members - 1, -1, -1):  # the cell's wounds, counted up
+            coord[i] += 1
+            if coord[i] < sizes[i]:
+                break
+            coord[i] = 0
         mask = touched[tbase + slot]
         if mask == 0:
             continue
@@ -665,8 +677,6 @@ def sweep_blocks(
                 for k in range(COMPS):
                     u[s, k] = 0.0
         # where each member leads from here, and its weights at the victim's wounds
-        for i in range(members):
-            coord[i] = (c // strides[i]) % sizes[i]
         for m in range(count):
             axis = m_axis[m]
             wounds = coord[axis] if axis >= 0 else 0
@@ -676,7 +686,9 @@ def sweep_blocks(
                 if wounds + m_extra[m] >= sizes[axis]:
                     target[m] = -1
                 else:
-                    there = place[c + m_extra[m] * strides[axis]]
+                    there = slot + m_extra[m] * strides[axis]
+                    if there >= ring:
+                        there -= ring
                     target[m] = base + there * stride_cell
                     mark[m] = tbase + there
             elif kind == FALL:
