@@ -68,6 +68,8 @@ the multiply-adds of a block).
 from __future__ import annotations
 
 import math
+import os
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -609,20 +611,29 @@ def _after(game: _Game, family: Family, queue: Queue, a: int, out: _Out) -> Dest
 
 
 def _turn(
-    game: _Game, family: Family, shape: Shape, wounds: Sequence[int], first: Act | None = None
+    game: _Game,
+    family: Family,
+    shape: Shape,
+    wounds: Sequence[int],
+    first: Act | None = None,
+    decide: Callable[[int], tuple[tuple[float, Act], ...]] | None = None,
 ) -> tuple[tuple[Any, ...], list[Move]]:
     """The turn at ``shape``: who acts (the queue's head, or any of those left alike),
     what the tactics (or ``first``) choose, and every outcome with where it leads.
-    Returns the choices made (a key: equal keys, equal moves) and the moves."""
+    Returns the choices made (a key: equal keys, equal moves) and the moves.
+    ``decide``: the tactics' choice for each actor here, if known already."""
     eng, queue = shape
     if isinstance(queue, tuple):
         actors = [(1.0, queue[0])]
     else:
         actors = [(1.0 / len(queue), a) for a in sorted(queue)]
-    choices = tuple(
-        (a, ((1.0, first),) if first is not None else _decide(game, family, eng, a, wounds))
-        for _, a in actors
-    )
+    choices: tuple[tuple[int, tuple[tuple[float, Act], ...]], ...]
+    if first is not None:
+        choices = tuple((a, ((1.0, first),)) for _, a in actors)
+    elif decide is not None:
+        choices = tuple((a, decide(a)) for _, a in actors)
+    else:
+        choices = tuple((a, _decide(game, family, eng, a, wounds)) for _, a in actors)
     key = (family, shape, choices)
     moves = game.moves.get(key)
     if moves is None:
@@ -1033,12 +1044,32 @@ def _explore(plan: _Plan) -> None:
 
     for entry in plan.entries:
         visit(entry.family, entry.shape)
+    decided: dict[tuple[Family, Eng, int, int], tuple[tuple[float, Act], ...]] = {}
+    followed: set[int] = set()
     while work:
         family, s = work.pop()
         fam = plan.fams[family]
         shape = fam.shapes[s]
+        eng = shape[0]
         for c, wounds in enumerate(fam.representative):
-            made = fam.turns[(s, c)] = _turn(game, family, shape, wounds)
+
+            def decide(
+                a: int,
+                family: Family = family,
+                eng: Eng = eng,
+                c: int = c,
+                wounds: list[int] = wounds,
+            ) -> tuple[tuple[float, Act], ...]:
+                key = (family, eng, a, c)
+                found = decided.get(key)
+                if found is None:
+                    found = decided[key] = _decide(game, family, eng, a, wounds)
+                return found
+
+            made = fam.turns[(s, c)] = _turn(game, family, shape, wounds, decide=decide)
+            if id(made[1]) in followed:  # the same moves as another code's
+                continue
+            followed.add(id(made[1]))
             for _, _, dest in made[1]:
                 if dest[0] == "live":
                     visit(dest[1], dest[2])
@@ -1226,6 +1257,8 @@ class _Buffer:
     """The cell a family's sweep begins at (a ring's: the first any entry is in)."""
     windowed: dict[Family, bool]
     """Whether a family's slots are a ring."""
+    workers: dict[Family, int]
+    """The threads each family is swept with (:func:`_pipeline`)."""
     touched: Ints
     """Each slot's mask of the groups of states its mass is in (the compiled sweep's:
     :meth:`_Fam.groups`), each family's from ``tbase``."""
@@ -1241,6 +1274,7 @@ class _Buffer:
         rings: dict[Family, int] = {}
         first: dict[Family, int] = {}
         windowed: dict[Family, bool] = {}
+        workers: dict[Family, int] = {}
         tbase: dict[Family, int] = {}
         total = 0
         marks = 0
@@ -1251,6 +1285,7 @@ class _Buffer:
             rings[family] = fam.cells
             first[family] = 0
             windowed[family] = False
+            workers[family] = _workers(fam) if windows else 1
             if windows and not any(family < other for other in plan.fams):
                 where = {m: i for i, m in enumerate(fam.members)}
                 ahead = [
@@ -1260,7 +1295,7 @@ class _Buffer:
                 ]
                 starts = [fam.cell(e.wounds) for e in plan.entries if e.family == family]
                 ring = max(max(ahead, default=0), max(starts, default=0) - min(starts, default=0))
-                ring += 1
+                ring += 1 + (workers[family] - 1) * fam.strides[0]
                 if starts and ring < fam.cells:
                     slots = ring
                     rings[family] = ring
@@ -1275,6 +1310,7 @@ class _Buffer:
             rings,
             first,
             windowed,
+            workers,
             np.zeros(marks, dtype=np.int64),
             tbase,
             windows,
@@ -1676,15 +1712,7 @@ def _sweep_kernel(
     sizes = [0 if t is None else len(plan.fams[t].shapes) for t in exits.targets]
     bits, grouped, levels = fam.groups()
     group_of = np.repeat(np.arange(levels.shape[0]), levels[:, -1] - levels[:, 0])[fam.laid()]
-    sweep_blocks(
-        buffer.mass,
-        buffer.touched,
-        buffer.base[family],
-        buffer.tbase[family],
-        len(fam.shapes),
-        fam.cells,
-        buffer.first[family],
-        buffer.ring[family],
+    fixed = (
         np.array(fam.strides, dtype=np.int64),
         np.array(fam.sizes, dtype=np.int64),
         fam.sig_of_cell,
@@ -1714,11 +1742,130 @@ def _sweep_kernel(
         exits.widx,
         exits.bit,
         exits.weights,
-        out,
-        trap,
-        seen,
-        tally,
     )
+    ring = buffer.ring[family]
+
+    def run(first: int, last: int, into: Floats, counted: Ints) -> None:
+        sweep_blocks(
+            buffer.mass,
+            buffer.touched,
+            buffer.base[family],
+            buffer.tbase[family],
+            len(fam.shapes),
+            fam.cells,
+            first,
+            last,
+            ring,
+            *fixed,
+            into,
+            trap,
+            seen,
+            counted,
+        )
+
+    workers = buffer.workers[family]
+    if workers == 1:
+        run(buffer.first[family], fam.cells, out, tally)
+        return
+    outs = [np.zeros_like(out) for _ in range(workers)]
+    tallies = [np.zeros_like(tally) for _ in range(workers)]
+    _pipeline(
+        lambda w, first, last: run(first, last, outs[w], tallies[w]),
+        buffer.first[family],
+        fam.cells,
+        fam.strides[0],
+        _lag(fam),
+        workers,
+    )
+    for w in range(workers):
+        out += outs[w]
+        tally += tallies[w]
+
+
+PIPELINE_CELLS = 100_000
+"""Cells a family needs for its sweep to be shared among threads (:func:`_pipeline`)."""
+CHUNK = 1024
+"""Cells a thread sweeps between two looks at the others' progress."""
+
+
+def _lag(fam: _Fam) -> int:
+    """How far (in cells) a wound can lead within one layer of the first axis, plus
+    one: the distance a thread sweeping the next layer keeps behind."""
+    where = {m: i for i, m in enumerate(fam.members)}
+    ahead = [
+        ch.key[3] * fam.strides[where[ch.key[1]]]
+        for ch in fam.channels
+        if ch.key[0] == "hurt" and where[ch.key[1]] > 0
+    ]
+    return max(ahead, default=0) + 1
+
+
+def _workers(fam: _Fam) -> int:
+    """Threads to sweep a family with: one per core (up to four) on a big grid."""
+    if fam.cells < PIPELINE_CELLS or len(fam.members) < 2 or not compiled():
+        return 1
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, 4, fam.sizes[0]))
+
+
+def _pipeline(
+    run: Callable[[int, int, int], None],
+    first: int,
+    cells: int,
+    layer: int,
+    lag: int,
+    workers: int,
+) -> None:
+    """Sweep cells ``first`` .. ``cells - 1`` on ``workers`` threads, a layer of the
+    first axis (``layer`` cells) each in turn: layer ``a`` by thread ``a % workers``,
+    each chunk of it once the thread of layer ``a - 1`` has swept ``lag`` cells past
+    the chunk's end. A wound leads into the same layer at most ``lag - 1`` cells on, or
+    into a later layer at the same place; so no two threads ever add to one block at
+    once, and a block is read only once every block that leads into it is swept. The
+    kernel releases the GIL; ``run(worker, first, last)`` sweeps a chunk."""
+    layers = -(-cells // layer)
+    done = [0] * layers
+    failed: list[BaseException] = []
+    ready = threading.Condition()
+
+    def sweep(worker: int) -> None:
+        try:
+            for a in range(worker, layers, workers):
+                start = a * layer
+                size = min(layer, cells - start)
+                x = max(0, first - start)
+                while x < size:
+                    end = min(x + CHUNK, size)
+                    if a > 0:
+                        need = min(end + lag, layer)
+                        with ready:
+                            ready.wait_for(lambda: done[a - 1] >= need or bool(failed))  # noqa: B023
+                        if failed:
+                            return
+                    run(worker, start + x, start + end)
+                    x = end
+                    with ready:
+                        done[a] = x if x < size else layer
+                        ready.notify_all()
+                if x >= size:
+                    with ready:
+                        done[a] = layer
+                        ready.notify_all()
+        except BaseException as error:  # passed on to the caller
+            with ready:
+                failed.append(error)
+                ready.notify_all()
+
+    threads = [threading.Thread(target=sweep, args=(w,), daemon=True) for w in range(workers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if failed:
+        raise failed[0]
 
 
 def _sweep_rounds(plan: _Plan) -> Floats:

@@ -456,6 +456,7 @@ def sweep_blocks(
     size: int,
     cells: int,
     first: int,
+    last: int,
     ring: int,
     strides: Ints,
     sizes: Ints,
@@ -495,7 +496,7 @@ def sweep_blocks(
     seen: np.ndarray[Any, np.dtype[np.uint8]],
     tally: Ints,
 ) -> None:
-    """Sweep the cells of one set of fighters from ``first`` on, adding what
+    """Sweep the cells ``first`` .. ``last - 1`` of one set of fighters, adding what
     leaves each block to the cells it reaches (here or in a smaller set's mass) and to
     ``out`` (outcome, component).
 
@@ -529,6 +530,7 @@ def sweep_blocks(
     coord = np.zeros(members, dtype=np.int64)
     target = np.zeros(count, dtype=np.int64)
     mark = np.zeros(count, dtype=np.int64)
+    into = np.zeros(count, dtype=np.int64)
     row = np.zeros(count, dtype=np.int64)
     live = np.zeros(size, dtype=np.int64)
     leave = np.zeros(COMPS)
@@ -540,7 +542,7 @@ def sweep_blocks(
     for i in range(members):
         coord[i] = (first // strides[i]) % sizes[i]
     coord[members - 1] -= 1
-    for c in range(first, cells):
+    for c in range(first, last):
         slot += 1
         if slot == ring:
             slot = 0
@@ -727,7 +729,11 @@ def sweep_blocks(
                     mass[at + 1] += x * leave[1]
                     mass[at + 2] += x * leave[2]
                     mass[at + 3] += x * leave[3]
-                    touched[mark[m]] |= e_bit[e]
+                    into[m] |= e_bit[e]
+        for m in range(count):
+            if into[m] != 0:
+                touched[mark[m]] |= into[m]
+                into[m] = 0
     for i in range(out.shape[0]):
         for k in range(COMPS):
             out[i, k] += carry[i, k]
