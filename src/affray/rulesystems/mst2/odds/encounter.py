@@ -277,11 +277,11 @@ def _game(ruleset: Mst2Ruleset, cursor: Cursor[Any, Any], tactics: Mapping[str, 
         wounds = state.wounds if isinstance(state, FighterState) else 0
         size = max(top, wounds + 1, 1)
         probabilities = totals.probabilities()
-        above = [
-            float(sum((p for t, p in probabilities.items() if t > w), Fraction(0)))
-            for w in range(size + 1)
-        ]
-        keep.append(np.array([*above, 0.0]))
+        above = [Fraction(0)] * (size + 2)  # above[w] = P(total > w), summed from the top
+        above[size + 1] = sum((p for t, p in probabilities.items() if t > size + 1), Fraction(0))
+        for w in range(size, -1, -1):
+            above[w] = above[w + 1] + probabilities.get(w + 1, Fraction(0))
+        keep.append(np.array([*(float(a) for a in above[: size + 1]), 0.0]))
         axis.append(size)
         mean = sum(
             (Fraction(s + 1, 2) for s in sheet.hit_dice.pool), Fraction(sheet.hit_dice.bonus)
@@ -677,14 +677,6 @@ class _Fam:
             if self.members
             else np.zeros((0, 1), dtype=np.int64)
         )
-        self.diag = self.coords.sum(axis=0)
-        order = np.argsort(self.diag, kind="stable")
-        counts = np.bincount(self.diag, minlength=int(self.diag.max()) + 1)
-        starts = np.concatenate([[0], np.cumsum(counts)])
-        self.by_diag = [order[starts[d] : starts[d + 1]] for d in range(counts.size)]
-        self.pos = np.empty(self.cells, dtype=np.int64)
-        for cells in self.by_diag:
-            self.pos[cells] = np.arange(cells.size)
         self.code = self._codes(game)
         _, first_at, self.code_of = np.unique(self.code, return_index=True, return_inverse=True)
         self.code_of = self.code_of.reshape(-1)
@@ -715,6 +707,15 @@ class _Fam:
                 code |= (left >= right).astype(np.int64) << bit
                 bit += 1
         return code
+
+    def by_diag(self) -> list[Ints]:
+        """The cells of each diagonal (total of wounds), in flat order (the numpy sweep
+        takes a diagonal at once: its blocks never lead into each other)."""
+        diag = self.coords.sum(axis=0)
+        order = np.argsort(diag, kind="stable")
+        counts = np.bincount(diag, minlength=int(diag.max()) + 1)
+        starts = np.concatenate([[0], np.cumsum(counts)])
+        return [order[starts[d] : starts[d + 1]] for d in range(counts.size)]
 
     def groups(self) -> tuple[Ints, Ints, Ints]:
         """The states in groups, one per engagements, and within a group by the turns
@@ -1269,7 +1270,7 @@ class _Buffer:
     together in memory; else in their own order."""
 
     @staticmethod
-    def of(plan: _Plan, comps: int, windows: bool = False) -> _Buffer:
+    def of(plan: _Plan, comps: int, windows: bool = False, threads: int | None = None) -> _Buffer:
         base: dict[Family, int] = {}
         rings: dict[Family, int] = {}
         first: dict[Family, int] = {}
@@ -1285,7 +1286,7 @@ class _Buffer:
             rings[family] = fam.cells
             first[family] = 0
             windowed[family] = False
-            workers[family] = _workers(fam) if windows else 1
+            workers[family] = _workers(fam, threads) if windows else 1
             if windows and not any(family < other for other in plan.fams):
                 where = {m: i for i, m in enumerate(fam.members)}
                 ahead = [
@@ -1342,16 +1343,23 @@ def _moments(p: float, rounds: int, bounds: Sequence[float]) -> Floats:
     return np.array([p, p * rounds, *(p * z**rounds for z in bounds)])
 
 
-def _sweep(plan: _Plan, bounds: Sequence[float], kernel: bool | None = None) -> Floats:
+def _sweep(
+    plan: _Plan,
+    bounds: Sequence[float],
+    kernel: bool | None = None,
+    threads: int | None = None,
+) -> Floats:
     """Push the mass through every family, from the largest down, block by block.
     Returns the mass of each outcome (outcomes, components): the probability, its
     first moment in the rounds begun (d/dz of ``E[z^N]`` at 1), and ``E[z^N]`` at each
     bound's ``z`` (the last outcome of each family's traps numbered like the others).
-    ``kernel``: sweep with the compiled kernel (default: when numba is there)."""
+    ``kernel``: sweep with the compiled kernel (default: when numba is there);
+    ``threads``: how many threads it may share a family's sweep among (see
+    :func:`_workers`)."""
     if kernel is None:
         kernel = compiled()
     comps = 2 + len(bounds)
-    buffer = _Buffer.of(plan, comps, windows=kernel)
+    buffer = _Buffer.of(plan, comps, windows=kernel, threads=threads)
     for entry in plan.entries:
         fam = plan.fams[entry.family]
         buffer.add(
@@ -1413,7 +1421,7 @@ def _sweep_numpy(
         [ch.plain + ch.fresh, ch.fresh, *(ch.plain + z * ch.fresh for z in bounds)]
         for ch in fam.channels
     ]
-    for cells in fam.by_diag:
+    for cells in fam.by_diag():
         x = mass[cells]
         if not x.any():
             continue
@@ -1745,7 +1753,13 @@ def _sweep_kernel(
     )
     ring = buffer.ring[family]
 
-    def run(first: int, last: int, into: Floats, counted: Ints) -> None:
+    workers = buffer.workers[family]
+    layer = fam.strides[0] if fam.members else fam.cells
+    layers = -(-fam.cells // layer)
+    outs = np.zeros((layers, *out.shape))
+    tallies = np.zeros((workers, 1), dtype=np.int64)
+
+    def run(worker: int, at: int, first: int, last: int) -> None:
         sweep_blocks(
             buffer.mass,
             buffer.touched,
@@ -1757,35 +1771,23 @@ def _sweep_kernel(
             last,
             ring,
             *fixed,
-            into,
+            outs[at],
             trap,
             seen,
-            counted,
+            tallies[worker],
         )
 
-    workers = buffer.workers[family]
-    if workers == 1:
-        run(buffer.first[family], fam.cells, out, tally)
-        return
-    outs = [np.zeros_like(out) for _ in range(workers)]
-    tallies = [np.zeros_like(tally) for _ in range(workers)]
-    _pipeline(
-        lambda w, first, last: run(first, last, outs[w], tallies[w]),
-        buffer.first[family],
-        fam.cells,
-        fam.strides[0],
-        _lag(fam),
-        workers,
-    )
-    for w in range(workers):
-        out += outs[w]
-        tally += tallies[w]
+    _pipeline(run, buffer.first[family], fam.cells, layer, _lag(fam), workers)
+    for at in range(layers):  # in order: the same sums for any number of threads
+        out += outs[at]
+    tally += tallies.sum(axis=0)
 
 
-PIPELINE_CELLS = 100_000
+PIPELINE_CELLS = 10_000
 """Cells a family needs for its sweep to be shared among threads (:func:`_pipeline`)."""
 CHUNK = 1024
-"""Cells a thread sweeps between two looks at the others' progress."""
+"""The most cells a thread sweeps between two looks at the others' progress (a
+quarter of a layer, if less, but at least 64)."""
 
 
 def _lag(fam: _Fam) -> int:
@@ -1800,9 +1802,15 @@ def _lag(fam: _Fam) -> int:
     return max(ahead, default=0) + 1
 
 
-def _workers(fam: _Fam) -> int:
-    """Threads to sweep a family with: one per core (up to four) on a big grid."""
-    if fam.cells < PIPELINE_CELLS or len(fam.members) < 2 or not compiled():
+def _workers(fam: _Fam, threads: int | None = None) -> int:
+    """Threads to sweep a family with: ``threads`` (at most one per layer of its first
+    axis), or by default one per core (up to four) on a grid of at least
+    :data:`PIPELINE_CELLS` cells."""
+    if not compiled() or len(fam.members) < 2:
+        return 1
+    if threads is not None:
+        return max(1, min(threads, fam.sizes[0]))
+    if fam.cells < PIPELINE_CELLS:
         return 1
     try:
         cores = len(os.sched_getaffinity(0))
@@ -1812,7 +1820,7 @@ def _workers(fam: _Fam) -> int:
 
 
 def _pipeline(
-    run: Callable[[int, int, int], None],
+    run: Callable[[int, int, int, int], None],
     first: int,
     cells: int,
     layer: int,
@@ -1825,8 +1833,11 @@ def _pipeline(
     the chunk's end. A wound leads into the same layer at most ``lag - 1`` cells on, or
     into a later layer at the same place; so no two threads ever add to one block at
     once, and a block is read only once every block that leads into it is swept. The
-    kernel releases the GIL; ``run(worker, first, last)`` sweeps a chunk."""
+    kernel releases the GIL; ``run(worker, layer, first, last)`` sweeps a chunk. The
+    chunks are the same for any number of threads (one thread: no threads), so every
+    sum is too."""
     layers = -(-cells // layer)
+    chunk = max(64, min(CHUNK, layer // 4))
     done = [0] * layers
     failed: list[BaseException] = []
     ready = threading.Condition()
@@ -1838,14 +1849,14 @@ def _pipeline(
                 size = min(layer, cells - start)
                 x = max(0, first - start)
                 while x < size:
-                    end = min(x + CHUNK, size)
+                    end = min(x + chunk, size)
                     if a > 0:
                         need = min(end + lag, layer)
                         with ready:
                             ready.wait_for(lambda: done[a - 1] >= need or bool(failed))  # noqa: B023
                         if failed:
                             return
-                    run(worker, start + x, start + end)
+                    run(worker, a, start + x, start + end)
                     x = end
                     with ready:
                         done[a] = x if x < size else layer
@@ -1859,6 +1870,11 @@ def _pipeline(
                 failed.append(error)
                 ready.notify_all()
 
+    if workers == 1:
+        sweep(0)
+        if failed:
+            raise failed[0]
+        return
     threads = [threading.Thread(target=sweep, args=(w,), daemon=True) for w in range(workers)]
     for thread in threads:
         thread.start()
@@ -2050,6 +2066,7 @@ def exact_fight(
     cursor: Cursor[Any, Any],
     tactics: Mapping[str, object],
     first: tuple[str, str | None] | None = None,
+    threads: int | None = None,
 ) -> ExactFightOdds:
     """Exact odds of the MST-2 fight at ``cursor``, every choice to the tactics AI.
 
@@ -2062,6 +2079,10 @@ def exact_fight(
         first: the action (name and target) the combatant whose turn it is takes
             first, instead of its tactics' choice (ignored unless it is legal, as in
             ``affray.sim.fights``).
+        threads: how many threads the compiled sweep of a big grid is shared among
+            (default: one per core, up to four, from :data:`PIPELINE_CELLS` cells on).
+            The answer is the same to the last bit for any number, but for the sums
+            of the outcomes (each thread keeps its own, added at the end).
 
     Raises:
         NotModelledError: not an MST-2 fight.
@@ -2075,7 +2096,7 @@ def exact_fight(
     states = sum(len(f.shapes) for f in plan.fams.values())
     zeta = _z_limit(plan)
     bounds = [zeta**f for f in BOUND_EXPONENTS]
-    masses = _sweep(plan, bounds)
+    masses = _sweep(plan, bounds, threads=threads)
     ending = [i for i, o in enumerate(plan.outcomes) if not o[2]]
     beyond = [
         float(masses[ending, 2 + j].sum()) * z ** -(plan.n_cap + 1) for j, z in enumerate(bounds)
