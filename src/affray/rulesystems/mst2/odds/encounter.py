@@ -1585,17 +1585,21 @@ class _Exits:
     strides: Ints
     """Per member: the strides of the fallen-into family's cells on this one's axes."""
     off: Ints
+    """Per member: where its weights start (a row for each of the victim's wounds)."""
+    mem: Ints
+    """Each group's members, ``mem[q]`` .. ``mem[q + 1]``: the members that share their
+    ways (a victim's wounds kept, one per number added; or one member)."""
     count: Ints
-    """Per member: its weights start at ``off``, a row of ``count`` for each wound."""
+    """Per group: its ways, the length of each member's rows."""
     ptr: Ints
     """(signatures, 2 * states + 1): the ways leaving each state, then each state's
     ways that begin a new round."""
-    mem: Ints
+    group: Ints
     col: Ints
     widx: Ints
     bit: Ints
-    """Per way: its member, the state it leads to (where in its block, laid out in the
-    groups' order: :meth:`_Fam.laid`) or the outcome, its place in the row, and the
+    """Per way: its group, the state it leads to (where in its block, laid out in the
+    groups' order: :meth:`_Fam.laid`) or the outcome, its place in the rows, and the
     group bit of that state (:meth:`_Fam.groups`)."""
     weights: Floats
 
@@ -1605,16 +1609,19 @@ def _exits(plan: _Plan, family: Family) -> _Exits:
     fam = plan.fams[family]
     where = {m: i for i, m in enumerate(fam.members)}
     size = len(fam.shapes)
-    grouped: dict[tuple[Any, ...], list[_Channel]] = {}
+    grouped: dict[tuple[Any, ...], dict[Any, list[_Channel]]] = {}
     for ch in fam.channels:
         kind, victim, _, extra = ch.key
-        grouped.setdefault((kind, victim, None if kind == "end" else extra), []).append(ch)
+        group = (kind, victim, extra if kind == "fall" else None)
+        member = extra if kind == "hurt" else None
+        grouped.setdefault(group, {}).setdefault(member, []).append(ch)
     kinds: list[int] = []
     axes: list[int] = []
     extras: list[int] = []
     targets: list[Family | None] = []
     member_strides: list[list[int]] = []
     offs: list[int] = []
+    mem = [0]
     counts: list[int] = []
     weights: list[Floats] = []
     stored = 0
@@ -1622,60 +1629,65 @@ def _exits(plan: _Plan, family: Family) -> _Exits:
     leaving: list[list[list[tuple[int, int, int]]]] = [
         [[] for _ in range(2 * size)] for _ in fam.signatures
     ]
-    for m, ((kind, victim, extra), channels) in enumerate(grouped.items()):
-        kinds.append({"hurt": HURT, "fall": FALL, "end": END}[kind])
+    for q, ((kind, victim, into), by_member) in enumerate(grouped.items()):
         axis = where[victim] if victim is not None else -1
         span = fam.sizes[axis] if axis >= 0 else 1
-        axes.append(axis)
-        extras.append(extra if kind == "hurt" else 0)
-        targets.append(extra if kind == "fall" else None)
         strides = [0] * len(fam.members)
         if kind == "fall":
-            other = plan.fams[extra]
+            other = plan.fams[into]
             for who, stride in zip(other.members, other.strides, strict=True):
                 strides[where[who]] = stride
-        member_strides.append(strides)
-        ways: dict[tuple[int, int, bool], Floats] = {}
-        for ch in channels:
-            factor = np.ones(span) if ch.key[2] is None else _table(game, ch.key[2])
-            for part, fresh in ((ch.plain, False), (ch.fresh, True)):
-                rows, cols = np.nonzero(part)
-                for r, c in zip(rows, cols, strict=True):
-                    way = (int(ch.rows[r]), int(ch.cols[c]), fresh)
-                    found = ways.get(way)
-                    if found is None:
-                        found = ways[way] = np.zeros(span)
-                    found += part[r, c] * factor
+        ways: dict[tuple[int, int, bool], Floats] = {}  # each member's weights, each wound
+        for m, (extra, channels) in enumerate(by_member.items()):
+            kinds.append({"hurt": HURT, "fall": FALL, "end": END}[kind])
+            axes.append(axis)
+            extras.append(extra if kind == "hurt" else 0)
+            targets.append(into)
+            member_strides.append(strides)
+            for ch in channels:
+                factor = np.ones(span) if ch.key[2] is None else _table(game, ch.key[2])
+                for part, fresh in ((ch.plain, False), (ch.fresh, True)):
+                    rows, cols = np.nonzero(part)
+                    for r, c in zip(rows, cols, strict=True):
+                        way = (int(ch.rows[r]), int(ch.cols[c]), fresh)
+                        found = ways.get(way)
+                        if found is None:
+                            found = ways[way] = np.zeros((len(by_member), span))
+                        found[m] += part[r, c] * factor
+        mem.append(len(kinds))
         order = sorted(ways, key=lambda way: (way[1], way[0], way[2]))
-        offs.append(stored)
         counts.append(len(order))
-        if order:
-            table = np.stack([ways[way] for way in order], axis=-1)  # wounds, way
-            weights.append(table.reshape(-1))
-            stored += table.size
+        for m in range(len(by_member)):
+            offs.append(stored)
+            if order:
+                table = np.stack([ways[way][m] for way in order], axis=-1)  # wounds, way
+                weights.append(table.reshape(-1))
+                stored += table.size
         for j, (d, to, fresh) in enumerate(order):
             source = int(fam.state_of[d]) + (size if fresh else 0)
             for g, active in enumerate(actives):
                 if active[d]:
-                    leaving[g][source].append((m, to, j))
+                    leaving[g][source].append((q, to, j))
     ptr = np.zeros((len(fam.signatures), 2 * size + 1), dtype=np.int64)
-    mem: list[int] = []
+    group: list[int] = []
     col: list[int] = []
     widx: list[int] = []
     bit: list[int] = []
+    first = [mem[q] for q in range(len(grouped))]
     bits = [
         plan.fams[into].groups()[0] if into is not None else fam.groups()[0] for into in targets
     ]
     laid = [plan.fams[into].laid() if into is not None else fam.laid() for into in targets]
     for g, sources in enumerate(leaving):
         for source, listed in enumerate(sources):
-            ptr[g, source] = len(mem)
-            for m, to, j in sorted(listed):
-                mem.append(m)
+            ptr[g, source] = len(group)
+            for q, to, j in sorted(listed):
+                m = first[q]
+                group.append(q)
                 col.append(to if kinds[m] == END else int(laid[m][to]))
                 widx.append(j)
                 bit.append(0 if kinds[m] == END else int(bits[m][to]))
-        ptr[g, 2 * size] = len(mem)
+        ptr[g, 2 * size] = len(group)
 
     def ints(values: Sequence[Any]) -> Ints:
         return np.array(values, dtype=np.int64)
@@ -1687,9 +1699,10 @@ def _exits(plan: _Plan, family: Family) -> _Exits:
         targets=targets,
         strides=ints(member_strides).reshape(len(kinds), len(fam.members)),
         off=ints(offs),
+        mem=ints(mem),
         count=ints(counts),
         ptr=ptr,
-        mem=ints(mem),
+        group=ints(group),
         col=ints(col),
         widx=ints(widx),
         bit=ints(bit),
@@ -1743,9 +1756,10 @@ def _sweep_kernel(
         np.array(sizes, dtype=np.int64),
         exits.strides,
         exits.off,
+        exits.mem,
         exits.count,
         exits.ptr,
-        exits.mem,
+        exits.group,
         exits.col,
         exits.widx,
         exits.bit,

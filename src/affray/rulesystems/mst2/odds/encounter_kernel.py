@@ -37,8 +37,41 @@ HURT, FALL, END = 0, 1, 2
 
 try:
     import numba
+    from llvmlite import ir
+    from numba.core import cgutils, types
+    from numba.extending import intrinsic, overload
 
     _compiled = not bool(getattr(numba.config, "DISABLE_JIT", False))
+
+    def _prefetch(array: Any, index: Any) -> None:
+        """Ask for the cache line of ``array[index]`` ahead of a write (``prefetchw``),
+        in machine code; nothing in plain Python. The blocks a cell's wounds lead to
+        are fetched while its own loops run."""
+
+    @intrinsic
+    def _prefetch_line(typing: Any, array: Any, index: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            kind = signature.args[0]
+            made = context.make_array(kind)(context, builder, args[0])
+            at = cgutils.get_item_pointer(context, builder, kind, made, [args[1]], wraparound=False)
+            byte = ir.IntType(8).as_pointer()
+            i32 = ir.IntType(32)
+            call = cgutils.get_or_insert_function(
+                builder.module,
+                ir.FunctionType(ir.VoidType(), [byte, i32, i32, i32]),
+                "llvm.prefetch.p0i8",
+            )
+            builder.call(call, [builder.bitcast(at, byte), i32(1), i32(3), i32(1)])
+            return context.get_dummy_value()
+
+        return types.void(array, index), codegen
+
+    @overload(_prefetch)
+    def _prefetch_compiled(array: Any, index: Any) -> Any:
+        def line(array: Any, index: Any) -> Any:
+            _prefetch_line(array, index)
+
+        return line
 
     def _inline(function: Callable[..., Any]) -> Callable[..., Any]:
         return numba.njit(inline="always")(function)
@@ -48,6 +81,9 @@ try:
 
 except ImportError:  # pragma: no cover - numba is an optional speed-up
     _compiled = False
+
+    def _prefetch(array: Any, index: Any) -> None:
+        """Nothing to ask of the caches in plain Python."""
 
     def _inline(function: Callable[..., Any]) -> Callable[..., Any]:
         return function
@@ -484,9 +520,10 @@ def sweep_blocks(
     m_size: Ints,
     m_stride: Ints,
     m_off: Ints,
-    m_count: Ints,
+    g_mem: Ints,
+    g_count: Ints,
     ptr: Ints,
-    e_mem: Ints,
+    e_group: Ints,
     e_col: Ints,
     e_widx: Ints,
     e_bit: Ints,
@@ -513,10 +550,11 @@ def sweep_blocks(
 
     The ways out are listed by the state they leave (``ptr[g, s]`` .. ``ptr[g, s + 1]``
     for signature ``g``; ``size + s``: the state's mass as it begins a new round, one
-    more round begun). Each goes to a *member* (a victim's wounds kept, a fall, an end;
-    ``m_*``) and a state of its target block (or an outcome; ``e_bit``: that state's
-    group bit there), with the weight ``weights[m_off[m] + w * m_count[m] +
-    e_widx[e]]`` at the victim's wounds ``w``."""
+    more round begun). Each goes to a state of a target block (or an outcome) for each
+    member of its *group* ``q = e_group[e]`` (``g_mem[q]`` .. ``g_mem[q + 1]``: the
+    wounds a victim keeps, one member for each number of them, or its fall, or an end;
+    ``m_*``; ``e_bit``: that state's group bit there), with the weight
+    ``weights[m_off[m] + w * g_count[q] + e_widx[e]]`` at the victim's wounds ``w``."""
     members = strides.size
     rounds = round_states.size
     count = m_kind.size
@@ -576,6 +614,40 @@ def sweep_blocks(
                 if clear:
                     for k in range(COMPS):
                         mass[at + k] = 0.0
+        # where each member leads from here, and its weights at the victim's wounds
+        for q in range(g_mem.size - 1):
+            for m in range(g_mem[q], g_mem[q + 1]):
+                axis = m_axis[m]
+                wounds = coord[axis] if axis >= 0 else 0
+                row[m] = m_off[m] + wounds * g_count[q]
+        for m in range(count):
+            axis = m_axis[m]
+            wounds = coord[axis] if axis >= 0 else 0
+            kind = m_kind[m]
+            if kind == HURT:
+                if wounds + m_extra[m] >= sizes[axis]:
+                    target[m] = -1
+                else:
+                    there = slot + m_extra[m] * strides[axis]
+                    if there >= ring:
+                        there -= ring
+                    target[m] = base + there * stride_cell
+                    mark[m] = tbase + there
+            elif kind == FALL:
+                other = 0
+                for i in range(members):
+                    other += coord[i] * m_stride[m, i]
+                target[m] = m_base[m] + other * COMPS * m_size[m]
+                mark[m] = m_tbase[m] + other
+            else:
+                target[m] = -2
+        # the lines of those groups in the blocks its wounds lead to, asked for now
+        for m in range(count):
+            if m_kind[m] == HURT and target[m] >= 0:
+                for j in range(nlisted):
+                    q = listed[j]
+                    for i in range(gl_ptr[q, 0], gl_ptr[q, levels], 2):
+                        _prefetch(mass, target[m] + i * COMPS)
         # moves that begin no round: down the DAG, level by level
         reached = mask
         for level in range(levels):
@@ -678,29 +750,6 @@ def sweep_blocks(
                     _add(out, carry, trap, 0, u[s, 0])
                 for k in range(COMPS):
                     u[s, k] = 0.0
-        # where each member leads from here, and its weights at the victim's wounds
-        for m in range(count):
-            axis = m_axis[m]
-            wounds = coord[axis] if axis >= 0 else 0
-            row[m] = m_off[m] + wounds * m_count[m]
-            kind = m_kind[m]
-            if kind == HURT:
-                if wounds + m_extra[m] >= sizes[axis]:
-                    target[m] = -1
-                else:
-                    there = slot + m_extra[m] * strides[axis]
-                    if there >= ring:
-                        there -= ring
-                    target[m] = base + there * stride_cell
-                    mark[m] = tbase + there
-            elif kind == FALL:
-                other = 0
-                for i in range(members):
-                    other += coord[i] * m_stride[m, i]
-                target[m] = m_base[m] + other * COMPS * m_size[m]
-                mark[m] = m_tbase[m] + other
-            else:
-                target[m] = -2
         # the ways out of the states the mass is in
         for i in range(lives):
             s = live[i]
@@ -714,22 +763,30 @@ def sweep_blocks(
                     leave[2] *= zb[0]
                     leave[3] *= zb[1]
                     source = size + s
+                l0 = leave[0]
+                l1 = leave[1]
+                l2 = leave[2]
+                l3 = leave[3]
                 for e in range(ptr[g, source], ptr[g, source + 1]):
-                    m = e_mem[e]
-                    at = target[m]
-                    if at == -1:
-                        continue
-                    x = weights[row[m] + e_widx[e]]
-                    if at == -2:
-                        for k in range(COMPS):
-                            _add(out, carry, e_col[e], k, x * leave[k])
-                        continue
-                    at += e_col[e] * COMPS
-                    mass[at] += x * leave[0]
-                    mass[at + 1] += x * leave[1]
-                    mass[at + 2] += x * leave[2]
-                    mass[at + 3] += x * leave[3]
-                    into[m] |= e_bit[e]
+                    q = e_group[e]
+                    col = e_col[e]
+                    j = e_widx[e]
+                    b = e_bit[e]
+                    for m in range(g_mem[q], g_mem[q + 1]):
+                        at = target[m]
+                        if at == -1:
+                            continue
+                        x = weights[row[m] + j]
+                        if at == -2:
+                            for k in range(COMPS):
+                                _add(out, carry, col, k, x * leave[k])
+                            continue
+                        at += col * COMPS
+                        mass[at] += x * l0
+                        mass[at + 1] += x * l1
+                        mass[at + 2] += x * l2
+                        mass[at + 3] += x * l3
+                        into[m] |= b
         for m in range(count):
             if into[m] != 0:
                 touched[mark[m]] |= into[m]
