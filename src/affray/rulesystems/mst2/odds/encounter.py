@@ -1612,9 +1612,9 @@ def _exits(plan: _Plan, family: Family) -> _Exits:
     grouped: dict[tuple[Any, ...], dict[Any, list[_Channel]]] = {}
     for ch in fam.channels:
         kind, victim, _, extra = ch.key
-        group = (kind, victim, extra if kind == "fall" else None)
+        key = (kind, victim, extra if kind == "fall" else None)
         member = extra if kind == "hurt" else None
-        grouped.setdefault(group, {}).setdefault(member, []).append(ch)
+        grouped.setdefault(key, {}).setdefault(member, []).append(ch)
     kinds: list[int] = []
     axes: list[int] = []
     extras: list[int] = []

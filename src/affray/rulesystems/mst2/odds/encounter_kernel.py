@@ -37,7 +37,7 @@ HURT, FALL, END = 0, 1, 2
 
 try:
     import numba
-    from llvmlite import ir
+    from llvmlite import ir  # type: ignore[import-untyped]
     from numba.core import cgutils, types
     from numba.extending import intrinsic, overload
 
@@ -53,10 +53,12 @@ try:
         def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
             kind = signature.args[0]
             made = context.make_array(kind)(context, builder, args[0])
-            at = cgutils.get_item_pointer(context, builder, kind, made, [args[1]], wraparound=False)
+            at = cgutils.get_item_pointer(  # type: ignore[no-untyped-call]
+                context, builder, kind, made, [args[1]], wraparound=False
+            )
             byte = ir.IntType(8).as_pointer()
             i32 = ir.IntType(32)
-            call = cgutils.get_or_insert_function(
+            call = cgutils.get_or_insert_function(  # type: ignore[no-untyped-call]
                 builder.module,
                 ir.FunctionType(ir.VoidType(), [byte, i32, i32, i32]),
                 "llvm.prefetch.p0i8",
@@ -69,7 +71,7 @@ try:
     @overload(_prefetch)
     def _prefetch_compiled(array: Any, index: Any) -> Any:
         def line(array: Any, index: Any) -> Any:
-            _prefetch_line(array, index)
+            _prefetch_line(array, index)  # type: ignore[call-arg]
 
         return line
 
