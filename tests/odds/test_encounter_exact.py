@@ -389,7 +389,7 @@ def test_the_compiled_and_numpy_sweeps_agree(tmp_path: Path) -> None:
         for kernel in (True, False):
             plan = chain._plan(setup.ruleset, cursor, setup.tactics)
             bounds = [chain._z_limit(plan) ** f for f in chain.BOUND_EXPONENTS]
-            found.append(chain._sweep(plan, bounds, kernel=kernel))
+            found.append(chain._sweep(plan, bounds, kernel=kernel, floor_total=0.0))
         compiled, dense = found
         assert compiled[:, :2] == pytest.approx(dense[:, :2], abs=1e-12)
         assert compiled[:, 2:] == pytest.approx(dense[:, 2:], rel=1e-9)
@@ -415,12 +415,16 @@ def test_any_number_of_threads_gives_the_same_answer_to_the_last_bit(tmp_path: P
     from affray.rulesystems.mst2.odds import encounter as chain
 
     found = []
-    for kernel, threads in ((True, 2), (False, None)):  # and the numpy sweep's dense solves
+    runs = ((True, 2, chain.FLOOR_TOTAL), (True, 2, 0.0), (False, None, 0.0))
+    for kernel, threads, floor in runs:  # and the numpy sweep's dense solves
         plan = chain._plan(setup.ruleset, cursor, setup.tactics)
         bounds = [chain._z_limit(plan) ** f for f in chain.BOUND_EXPONENTS]
-        found.append(chain._sweep(plan, bounds, kernel=kernel, threads=threads))
-    assert found[0][:, :2] == pytest.approx(found[1][:, :2], abs=1e-12)
-    assert found[0][:, 2:] == pytest.approx(found[1][:, 2:], rel=1e-9)
+        found.append(chain._sweep(plan, bounds, kernel=kernel, threads=threads, floor_total=floor))
+        assert plan.dropped <= chain.FLOOR_TOTAL * (floor > 0)
+    pruned, compiled, dense = found
+    assert pruned[:, 0] == pytest.approx(dense[:, 0], abs=1e-12)
+    assert compiled[:, :2] == pytest.approx(dense[:, :2], abs=1e-12)
+    assert compiled[:, 2:] == pytest.approx(dense[:, 2:], rel=1e-9)
 
 
 @pytest.mark.parametrize(

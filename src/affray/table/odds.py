@@ -249,13 +249,14 @@ def default_fights(rules: Rules, state: TableState) -> int:
     return 1_000 if _fast(from_state(rules, state)) is None else 20_000
 
 
-TABLE_WORK = 800_000_000
-"""The largest exact chain ``table odds`` works out (about a second for the fight and
-as much again for each action open now); past it, the fast engine simulates."""
+TABLE_WORK = 3_000_000_000
+"""The largest exact chain ``table odds`` works out (its steps, :func:`exact_odds`: about
+a second of processor time for the fight, at most, and as much again for each action
+open now); past it, the fast engine simulates."""
 
-WEB_WORK = 150_000_000
+WEB_WORK = 500_000_000
 """The largest exact chain (its steps, :func:`exact_odds`) the web's quick odds work out
-(a few tenths of a second); past it, the fast engine simulates."""
+(a few tenths of a second at most); past it, the fast engine simulates."""
 
 BATCH = 25
 """Fights of the reference engine between two looks at the clock (and at whether the

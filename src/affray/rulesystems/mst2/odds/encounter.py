@@ -28,9 +28,12 @@ Decisions:
   comparisons (a *code*) share one decision at every state.
 - Wounds never decrease, so for each family the chain is a DAG of *blocks* (one per
   vector of wounds); a block's cells are swept after every cell that leads into them
-  (in order of flat index by the compiled kernel of :mod:`.encounter_kernel`,
-  cell by cell, skipping cells no mass reaches; without numba, with numpy over every
-  block of a total of wounds at once). Inside a block only misses, wound-less hits and
+  (in order of flat index by the compiled kernel of :mod:`.encounter_kernel`, cell by
+  cell, only the groups of states (one per engagements) its mass is in; without numba,
+  with numpy over every block of a total of wounds at once). The family the fight
+  starts in is held in a ring of the few layers of its grid that hold mass at once,
+  and a big grid is swept on a thread per core, a layer each, with the same answer to
+  the last bit (:func:`_pipeline`). Inside a block only misses, wound-less hits and
   moves of the engagements and of the turn move the chain: the moves that begin no
   round shorten the queue (a DAG, ``N = (I - Q_plain)^-1``), those that begin one lead
   to the few *round states* (a full queue), whose loop is solved once per distinct set
@@ -114,14 +117,15 @@ __all__ = [
 MAX_COMBATANTS = 5
 """Combatants still fighting an exact encounter may have (the wounds grid has one axis
 each)."""
-WORK_BUDGET = 6_000_000_000
+WORK_BUDGET = 20_000_000_000
 """Steps the sweep may take (:func:`_work`: cells of each family's wounds grid times the
-multiply-adds of one block). The compiled sweep skips the cells and states no mass
-reaches, so a grid mostly unreached goes far faster than its steps say (2 against 2
-with 3d10 hit dice in listed order: 2.6*10^8 steps in 0.1 s); on a grid the fights
-fill (a shuffled order) it takes some 8*10^8 a second on one core, so this keeps an
-answer within some 7 s (the same 2 against 2 shuffled: 5.3*10^9 steps, about 6 s)."""
-NUMPY_SLOWER = 8
+multiply-adds of one block, every state of it). The compiled sweep looks only at the
+cells and the groups of states mass reaches, so it goes far faster than its steps say:
+some 3*10^9 a second of processor time on a grid the fights fill (2 against 2 with
+3d10 hit dice, shuffled: 5.3*10^9 steps, 1.7 s, 0.8 s on two cores), more on a grid
+mostly unreached (the same in listed order: 2.6*10^8 steps in 0.07 s). So this keeps
+an answer within some 7 s of processor time."""
+NUMPY_SLOWER = 30
 """How much slower a step of the numpy sweep (no numba) is than a compiled one."""
 FORWARD_BUDGET = 300_000
 """States the turn-by-turn push to the round cap may visit (Python: some 50,000 a
@@ -134,6 +138,14 @@ FORWARD_LAYERS = 30
 once (after the sweep) a push past :data:`FORWARD_BUDGET`."""
 CAP_TOLERANCE = 1e-13
 """The weight of fights outlasting the cap below which the sweep's answer stands."""
+FLOOR_TOTAL = 1e-14
+"""The most probability the compiled sweep lets go unswept. A block whose entering
+probability is under this over the number of cells of every grid is dropped, its mass
+counted (:attr:`ExactFightOdds.unswept`): so even with every cell dropped the chances
+fall short by at most this, under the float sums' own rounding (1e-12), and the bound
+on the fights past the cap counts it too. The blocks a fight of four barely reaches
+are some 40 % of its grid (2 against 2 with 3d10 hit dice, shuffled: 38 % are under
+the floor of 1.8*10^-20, 8*10^-17 of probability in all)."""
 
 _STEP = 1e-20  # the complex step
 BOUND_EXPONENTS = (0.5, 0.8)
@@ -166,6 +178,9 @@ class ExactFightOdds:
             swept as distributions of the rounds begun, or pushed turn by turn), or
             ``"decided"`` (the fight is over already).
         states: states of the chain (an idea of the work done).
+        unswept: the probability of the blocks the compiled sweep let go as too
+            unlikely to matter (:data:`FLOOR_TOTAL`: at most 1e-14 in all), by which
+            the chances here may fall short.
     """
 
     p_wins: Mapping[str, float]
@@ -174,6 +189,7 @@ class ExactFightOdds:
     p_standing: Mapping[str, float]
     method: str = "sweep"
     states: int = 0
+    unswept: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON of ``affray fight --exact`` (SPEC part 3)."""
@@ -884,6 +900,8 @@ class _Plan:
     outcomes: list[tuple[int | None, Family, bool]] = field(default_factory=list)
     decided: ExactFightOdds | None = None
     reached: int = 0
+    dropped: float = 0.0
+    """The probability the compiled sweep let go (blocks under its floor)."""
     """States (cells and states within a block) the sweep's mass entered."""
     live: dict[Family, Ints] = field(default_factory=dict)
     """Each family's cells the sweep's mass entered."""
@@ -1089,9 +1107,10 @@ def _limit_of(plan: _Plan) -> ExactLimit:
 def _work(fam: _Fam, pieces: _Pieces, comps: int = 2 + len(BOUND_EXPONENTS)) -> int:
     """The sweep's steps for one family: its cells times the multiply-adds of a block.
     Compiled: the states, the moves inside a block (the DAG twice), the ways out and
-    the round states' loop (``R x R``, dense); numpy: the dense solve (``S x S``) and
-    the ways out, dense, plus a fixed cost per diagonal (a weight of
-    :data:`NUMPY_SLOWER` brings the two to one clock)."""
+    the round states' loop (``R x R``, dense), all of them, though the kernel takes only
+    the groups of states mass is in (a bound, then: see :data:`WORK_BUDGET`); numpy:
+    the dense solve (``S x S``) and the ways out, dense, plus a fixed cost per diagonal
+    (a weight of :data:`NUMPY_SLOWER` brings the two to one clock)."""
     size = len(fam.shapes)
     rounds = pieces.round_states.size
     if compiled():
@@ -1348,6 +1367,7 @@ def _sweep(
     bounds: Sequence[float],
     kernel: bool | None = None,
     threads: int | None = None,
+    floor_total: float = FLOOR_TOTAL,
 ) -> Floats:
     """Push the mass through every family, from the largest down, block by block.
     Returns the mass of each outcome (outcomes, components): the probability, its
@@ -1355,7 +1375,8 @@ def _sweep(
     bound's ``z`` (the last outcome of each family's traps numbered like the others).
     ``kernel``: sweep with the compiled kernel (default: when numba is there);
     ``threads``: how many threads it may share a family's sweep among (see
-    :func:`_workers`)."""
+    :func:`_workers`); ``floor_total``: the most probability it may let go (see
+    :data:`FLOOR_TOTAL`; the numpy sweep lets none go)."""
     if kernel is None:
         kernel = compiled()
     comps = 2 + len(bounds)
@@ -1372,6 +1393,7 @@ def _sweep(
     ends = [plan.number(key) for _, key, _ in plan.ended]
     traps = {f: plan.outcome(("end", None, f), capped=True) for f in plan.fams}
     out = np.zeros((len(plan.outcomes), comps))
+    floor = floor_total / max(1, sum(fam.cells for fam in plan.fams.values()))
     for (p, _, rounds), end in zip(plan.ended, ends, strict=True):
         out[end] += _moments(p, rounds, bounds)
     for family in sorted(plan.fams, key=len, reverse=True):
@@ -1381,7 +1403,9 @@ def _sweep(
         if kernel:
             seen = np.zeros(plan.fams[family].cells, dtype=np.uint8)
             tally = np.zeros(1, dtype=np.int64)
-            _sweep_kernel(plan, buffer, family, pieces, loops, bounds, out, trap, seen, tally)
+            _sweep_kernel(
+                plan, buffer, family, pieces, loops, bounds, out, trap, seen, tally, floor
+            )
             plan.reached += int(tally[0])
             plan.live[family] = np.flatnonzero(seen).astype(np.int64)
         else:
@@ -1721,9 +1745,12 @@ def _sweep_kernel(
     trap: int,
     seen: np.ndarray[Any, np.dtype[np.uint8]],
     tally: Ints,
+    floor: float = 0.0,
 ) -> None:
     """One family's sweep through the compiled kernel (:mod:`.encounter_kernel`);
-    ``seen`` marks the cells mass entered, ``tally`` counts their states with mass."""
+    ``seen`` marks the cells mass entered, ``tally`` counts their states with mass;
+    blocks under ``floor`` are let go (:data:`FLOOR_TOTAL`), counted in
+    :attr:`_Plan.dropped`."""
     assert buffer.comps == COMPS
     fam = plan.fams[family]
     flat = _flat(plan, family, pieces)
@@ -1770,7 +1797,7 @@ def _sweep_kernel(
     workers = buffer.workers[family]
     layer = fam.strides[0] if fam.members else fam.cells
     layers = -(-fam.cells // layer)
-    outs = np.zeros((layers, *out.shape))
+    outs = np.zeros((layers, out.shape[0] + 1, out.shape[1]))  # and what is let go
     tallies = np.zeros((workers, 1), dtype=np.int64)
 
     def run(worker: int, at: int, first: int, last: int) -> None:
@@ -1789,11 +1816,13 @@ def _sweep_kernel(
             trap,
             seen,
             tallies[worker],
+            floor,
         )
 
     _pipeline(run, buffer.first[family], fam.cells, layer, _lag(fam), workers)
     for at in range(layers):  # in order: the same sums for any number of threads
-        out += outs[at]
+        out += outs[at, :-1]
+        plan.dropped += float(outs[at, -1, 0])
     tally += tallies.sum(axis=0)
 
 
@@ -2115,7 +2144,7 @@ def exact_fight(
     beyond = [
         float(masses[ending, 2 + j].sum()) * z ** -(plan.n_cap + 1) for j, z in enumerate(bounds)
     ]
-    p_beyond = min(beyond)
+    p_beyond = min(beyond) + plan.dropped
     mean_beyond = min(b / (1 - 1 / z) for b, z in zip(beyond, bounds, strict=True))
     if p_beyond <= CAP_TOLERANCE and mean_beyond <= 10 * CAP_TOLERANCE:
         result = {
@@ -2158,7 +2187,7 @@ def exact_fight(
             raise _too_long(game.max_rounds)
         result = _forward(plan)
         method = "rounds"
-    return _answer(game, result, method, states)
+    return _answer(game, result, method, states, plan.dropped)
 
 
 def _answer(
@@ -2166,6 +2195,7 @@ def _answer(
     result: Mapping[tuple[int | None, Family, bool], tuple[float, float]],
     method: str,
     states: int,
+    unswept: float = 0.0,
 ) -> ExactFightOdds:
     wins = dict.fromkeys(game.sides, 0.0)
     standing = dict.fromkeys(game.ids, 0.0)
@@ -2179,4 +2209,4 @@ def _answer(
             wins[game.sides[winner]] += p
         for i in left:
             standing[game.ids[i]] += p
-    return ExactFightOdds(wins, draw, rounds, standing, method, states)
+    return ExactFightOdds(wins, draw, rounds, standing, method, states, unswept)

@@ -1,25 +1,35 @@
 """The exact encounter chain's sweep of one set of fighters, cell by cell, in machine
-code (numba) where numba is installed (:mod:`affray.rulesystems.mst2.odds.encounter` sweeps with
-numpy elsewhere, the same linear algebra by whole diagonals of the wounds grid).
+code (numba) where numba is installed (:mod:`affray.rulesystems.mst2.odds.encounter`
+sweeps with numpy elsewhere, the same linear algebra by whole diagonals of the wounds
+grid).
 
 A cell of the wounds grid is a block of the chain: the states of the engagements and
-the turn with these wounds. The mass entering a block (``K`` components: the
+the turn with these wounds. The mass entering a block (:data:`COMPS` components: the
 probability, its first moment in the rounds begun, and ``E[z^N]`` at each bound's
 ``z``) is pushed through the block's loops without the dense inverse the numpy sweep
 uses: the moves that begin no round only shorten the queue of turns, so they are a
-DAG, swept in order (``topo``); the moves that begin a round lead only to the few
-*round states* (a full queue), whose loop is one small solve per signature (``gmat``,
-``z (I - zC)^-1`` with ``C`` the round states' return weights, and its derivative).
-Then every way out of the block (a wound kept, a fall into a smaller set of fighters,
-an end) adds its share to the cells, sets and outcomes it leads to.
+DAG, swept level by level (turns left in the round); the moves that begin a round lead
+only to the few *round states* (a full queue), whose loop is one small solve per
+signature (``gmat``, ``z (I - zC)^-1`` with ``C`` the round states' return weights,
+and its derivative). Then every way out of the block (a wound kept, a fall into a
+smaller set of fighters, an end) adds its share to the cells, sets and outcomes it
+leads to.
+
+What makes it fast is where the mass is. A fight keeps a block's mass in the states of
+one engagement (or two), some 15 of a hundred: so :func:`sweep_blocks` keeps a mask of
+the groups of states (one per engagements) each block's mass is in, reads and sweeps
+only those, lists the ways out by the state they leave, and asks the caches for the
+lines of the blocks they lead to while the block's own loops run. It is bound by
+memory, not arithmetic: the writes into other blocks are most of its time.
 
 Cells are taken in order of their flat index: a wound only ever raises a coordinate,
-so every block is swept after every block that leads into it. States no mass reached
-are skipped, and each way out is gathered for its target block before it is added.
+so every block is swept after every block that leads into it; a family no other leads
+into is held in a ring of the few layers of its grid that hold mass at once, and a big
+grid is shared among threads a layer each (:func:`.encounter._pipeline`).
 
-:func:`sweep_family_rounds` is the same sweep with each state's mass a distribution
-over the rounds begun (up to the cap) instead of moments: the exact answer when the
-round cap matters.
+:func:`sweep_family_rounds` is the sweep with each state's mass a distribution over
+the rounds begun (up to the cap) instead of moments: the exact answer when the round
+cap matters.
 """
 
 from __future__ import annotations
@@ -108,179 +118,6 @@ def _add(out: Floats, carry: Floats, i: int, k: int, value: float) -> None:
     else:
         carry[i, k] += (value - total) + out[i, k]
     out[i, k] = total
-
-
-@_entry
-def sweep_family(
-    mass: Floats,
-    base: int,
-    size: int,
-    comps: int,
-    cells: int,
-    strides: Ints,
-    sizes: Ints,
-    sig_of_cell: Ints,
-    sig_dec: Ints,
-    escapes: Ints,
-    topo: Ints,
-    qp_ptr: Ints,
-    qp_col: Ints,
-    qp_w: Floats,
-    qr_ptr: Ints,
-    qr_col: Ints,
-    qr_w: Floats,
-    round_states: Ints,
-    gmat: Floats,
-    zb: Floats,
-    st_of_dec: Ints,
-    ch_kind: Ints,
-    ch_axis: Ints,
-    ch_table: Ints,
-    ch_extra: Ints,
-    ch_base: Ints,
-    ch_size: Ints,
-    ch_stride: Ints,
-    ch_ptr: Ints,
-    tables: Floats,
-    e_dec: Ints,
-    e_col: Ints,
-    e_plain: Floats,
-    e_fresh: Floats,
-    out: Floats,
-    trap: int,
-) -> None:
-    """Sweep every cell of one set of fighters (its mass at ``mass[base:]``, laid out
-    cell, state, component), adding what leaves each block to the cells it reaches
-    (here or in a smaller set's mass) and to ``out`` (outcome, component)."""
-    members = strides.size
-    rounds = round_states.size
-    nch = ch_kind.size
-    stride_cell = comps * size
-    y = np.zeros((size, comps))
-    u = np.zeros((size, comps))
-    a = np.zeros((comps, rounds))
-    r = np.zeros((comps, rounds))
-    coord = np.zeros(members, dtype=np.int64)
-    f = np.zeros(comps)
-    acc = np.zeros(comps * max(size, ch_size.max() if nch else 0))
-    carry = np.zeros_like(out)
-    for c in range(cells):
-        off = base + c * stride_cell
-        empty = True
-        for i in range(stride_cell):
-            if mass[off + i] != 0.0:
-                empty = False
-                break
-        if empty:
-            continue
-        g = sig_of_cell[c]
-        for k in range(comps):
-            for s in range(size):
-                y[s, k] = mass[off + s * comps + k]
-        # moves that begin no round: down the DAG
-        for i in range(size):
-            s = topo[i]
-            if escapes[g, s] == 0 or y[s, 0] == 0.0:
-                continue
-            d = sig_dec[g, s]
-            for e in range(qp_ptr[d], qp_ptr[d + 1]):
-                col = qp_col[e]
-                w = qp_w[e]
-                for k in range(comps):
-                    y[col, k] += y[s, k] * w
-        # into the round states, their loop solved
-        a[:, :] = 0.0
-        for s in range(size):
-            if escapes[g, s] == 0 or y[s, 0] == 0.0:
-                continue
-            d = sig_dec[g, s]
-            for e in range(qr_ptr[d], qr_ptr[d + 1]):
-                col = qr_col[e]
-                w = qr_w[e]
-                for k in range(comps):
-                    a[k, col] += y[s, k] * w
-        r[:, :] = 0.0
-        for i in range(rounds):
-            if a[0, i] == 0.0:
-                continue
-            for j in range(rounds):
-                g0 = gmat[g, 0, i, j]
-                r[0, j] += a[0, i] * g0
-                r[1, j] += a[1, i] * g0 + a[0, i] * gmat[g, 1, i, j]
-                for k in range(2, comps):
-                    r[k, j] += a[k, i] * gmat[g, k, i, j]
-        u[:, :] = 0.0
-        for i in range(rounds):
-            for k in range(comps):
-                u[round_states[i], k] += r[k, i]
-        for i in range(size):
-            s = topo[i]
-            if escapes[g, s] == 0 or u[s, 0] == 0.0:
-                continue
-            d = sig_dec[g, s]
-            for e in range(qp_ptr[d], qp_ptr[d + 1]):
-                col = qp_col[e]
-                w = qp_w[e]
-                for k in range(comps):
-                    u[col, k] += u[s, k] * w
-        for k in range(comps):
-            for s in range(size):
-                u[s, k] += y[s, k]
-        for s in range(size):
-            if escapes[g, s] == 0:
-                _add(out, carry, trap, 0, u[s, 0])
-        for i in range(members):
-            coord[i] = (c // strides[i]) % sizes[i]
-        # the ways out
-        for ch in range(nch):
-            t = 1.0
-            if ch_table[ch] >= 0:
-                t = tables[ch_table[ch] + coord[ch_axis[ch]]]
-                if t == 0.0:
-                    continue
-            kind = ch_kind[ch]
-            target = 0
-            target_size = size
-            if kind == HURT:
-                axis = ch_axis[ch]
-                if coord[axis] + ch_extra[ch] >= sizes[axis]:
-                    continue
-                target = base + (c + ch_extra[ch] * strides[axis]) * stride_cell
-            elif kind == FALL:
-                target_size = ch_size[ch]
-                other = 0
-                for i in range(members):
-                    other += coord[i] * ch_stride[ch, i]
-                target = ch_base[ch] + other * comps * target_size
-            low = target_size
-            high = -1
-            for e in range(ch_ptr[g, ch], ch_ptr[g, ch + 1]):
-                s = st_of_dec[e_dec[e]]
-                if u[s, 0] == 0.0:
-                    continue
-                plain = e_plain[e]
-                fresh = e_fresh[e]
-                whole = plain + fresh
-                f[0] = t * u[s, 0] * whole
-                f[1] = t * (u[s, 1] * whole + u[s, 0] * fresh)
-                for k in range(2, comps):
-                    f[k] = t * u[s, k] * (plain + zb[k - 2] * fresh)
-                col = e_col[e]
-                if kind == END:
-                    for k in range(comps):
-                        _add(out, carry, col, k, f[k])
-                else:
-                    low = min(low, col)
-                    high = max(high, col)
-                    for k in range(comps):
-                        acc[col * comps + k] += f[k]
-            # added to the target block in one pass, not scattered (memory bound)
-            for i in range(low * comps, (high + 1) * comps):
-                mass[target + i] += acc[i]
-                acc[i] = 0.0
-    for i in range(out.shape[0]):
-        for k in range(comps):
-            out[i, k] += carry[i, k]
 
 
 @_entry
@@ -534,10 +371,12 @@ def sweep_blocks(
     trap: int,
     seen: np.ndarray[Any, np.dtype[np.uint8]],
     tally: Ints,
+    floor: float,
 ) -> None:
     """Sweep the cells ``first`` .. ``last - 1`` of one set of fighters, adding what
     leaves each block to the cells it reaches (here or in a smaller set's mass) and to
-    ``out`` (outcome, component).
+    ``out`` (outcome, component). A block whose entering probability is under ``floor``
+    is let go, its mass added to the last row of ``out``.
 
     The mass is laid out slot, state, component (:data:`COMPS` components; this set's
     at ``mass[base:]``, cell ``c`` in slot ``c % ring``; a ring smaller than the grid
@@ -575,6 +414,7 @@ def sweep_blocks(
     live = np.zeros(size, dtype=np.int64)
     leave = np.zeros(COMPS)
     carry = np.zeros_like(out)
+    dropped = out.shape[0] - 1
     listed = np.zeros(groups, dtype=np.int64)
     again = np.zeros(groups, dtype=np.int64)
     clear = ring < cells
@@ -597,7 +437,6 @@ def sweep_blocks(
         touched[tbase + slot] = 0
         off = base + slot * stride_cell
         g = sig_of_cell[c]
-        seen[c] = 1
         nlisted = 0
         for q in range(min(groups, SPILL)):
             if mask & (1 << q) != 0:
@@ -611,11 +450,29 @@ def sweep_blocks(
                 at = off + i * COMPS
                 for k in range(COMPS):
                     y[s, k] = mass[at + k]
-                if y[s, 0] != 0.0:
-                    tally[0] += 1
                 if clear:
                     for k in range(COMPS):
                         mass[at + k] = 0.0
+        entering = 0.0
+        for j in range(nlisted):
+            q = listed[j]
+            for i in range(gl_ptr[q, 0], gl_ptr[q, levels]):
+                entering += y[gl_states[i], 0]
+        if entering < floor:  # too unlikely to matter: let go, and counted
+            for j in range(nlisted):
+                q = listed[j]
+                for i in range(gl_ptr[q, 0], gl_ptr[q, levels]):
+                    s = gl_states[i]
+                    for k in range(COMPS):
+                        _add(out, carry, dropped, k, y[s, k])
+                        y[s, k] = 0.0
+            continue
+        seen[c] = 1
+        for j in range(nlisted):
+            q = listed[j]
+            for i in range(gl_ptr[q, 0], gl_ptr[q, levels]):
+                if y[gl_states[i], 0] != 0.0:
+                    tally[0] += 1
         # where each member leads from here, and its weights at the victim's wounds
         for q in range(g_mem.size - 1):
             for m in range(g_mem[q], g_mem[q + 1]):
