@@ -249,12 +249,13 @@ def default_fights(rules: Rules, state: TableState) -> int:
     return 1_000 if _fast(from_state(rules, state)) is None else 20_000
 
 
-TABLE_WORK = 3_000_000_000
+TABLE_WORK = 1_200_000_000
 """The largest exact chain ``table odds`` works out (its steps, :func:`exact_odds`: about
-a second of processor time for the fight, at most, and as much again for each action
-open now); past it, the fast engine simulates."""
+a second of processor time for the fight at most, some 0.4 s on a grid of four the
+fights fill, and as much again for each action open now); past it (the ogre under the
+bridge: five fighting, 2*10^9 steps), the fast engine simulates."""
 
-WEB_WORK = 500_000_000
+WEB_WORK = 250_000_000
 """The largest exact chain (its steps, :func:`exact_odds`) the web's quick odds work out
 (a few tenths of a second at most); past it, the fast engine simulates."""
 
