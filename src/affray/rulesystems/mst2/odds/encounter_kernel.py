@@ -299,9 +299,9 @@ def sweep_family_rounds(
             out[i, k] += carry[i, k]
 
 
-COMPS = 4
+COMPS = 3
 """Components of the moments sweep: the probability, its first moment in the rounds
-begun, and ``E[z^N]`` at each of two bounds' ``z``."""
+begun, and ``E[z^N]`` at the bound's ``z``."""
 
 
 SPILL = 62
@@ -520,14 +520,12 @@ def sweep_blocks(
                     y0 = y[s, 0]
                     y1 = y[s, 1]
                     y2 = y[s, 2]
-                    y3 = y[s, 3]
                     for e in range(qp_ptr[d], qp_ptr[d + 1]):
                         col = qp_col[e]
                         w = qp_w[e]
                         y[col, 0] += y0 * w
                         y[col, 1] += y1 * w
                         y[col, 2] += y2 * w
-                        y[col, 3] += y3 * w
                         if reached & sbit[col] == 0:
                             reached |= sbit[col]
                             nlisted = _enlist(listed, nlisted, sgroup[col], groups)
@@ -554,7 +552,6 @@ def sweep_blocks(
                 r[0, j] += a[0, i] * g0
                 r[1, j] += a[1, i] * g0 + a[0, i] * gmat[g, 1, i, j]
                 r[2, j] += a[2, i] * gmat[g, 2, i, j]
-                r[3, j] += a[3, i] * gmat[g, 3, i, j]
         fresh_mask = 0
         more = 0
         for i in range(rounds):
@@ -576,14 +573,12 @@ def sweep_blocks(
                     u0 = u[s, 0]
                     u1 = u[s, 1]
                     u2 = u[s, 2]
-                    u3 = u[s, 3]
                     for e in range(qp_ptr[d], qp_ptr[d + 1]):
                         col = qp_col[e]
                         w = qp_w[e]
                         u[col, 0] += u0 * w
                         u[col, 1] += u1 * w
                         u[col, 2] += u2 * w
-                        u[col, 3] += u3 * w
                         if fresh_mask & sbit[col] == 0:
                             fresh_mask |= sbit[col]
                             more = _enlist(again, more, sgroup[col], groups)
@@ -620,12 +615,10 @@ def sweep_blocks(
                 if fresh == 1:
                     leave[1] += leave[0]
                     leave[2] *= zb[0]
-                    leave[3] *= zb[1]
                     source = size + s
                 l0 = leave[0]
                 l1 = leave[1]
                 l2 = leave[2]
-                l3 = leave[3]
                 for e in range(ptr[g, source], ptr[g, source + 1]):
                     q = e_group[e]
                     col = e_col[e]
@@ -644,7 +637,6 @@ def sweep_blocks(
                         mass[at] += x * l0
                         mass[at + 1] += x * l1
                         mass[at + 2] += x * l2
-                        mass[at + 3] += x * l3
                         into[m] |= b
         for m in range(count):
             if into[m] != 0:
