@@ -427,6 +427,34 @@ def test_any_number_of_threads_gives_the_same_answer_to_the_last_bit(tmp_path: P
     assert compiled[:, 2:] == pytest.approx(dense[:, 2:], rel=1e-9)
 
 
+@pytest.mark.slow
+def test_more_engagements_than_a_mask_has_bits_agree_with_the_fast_engine(
+    tmp_path: Path,
+) -> None:
+    """Three goblins against a spearman and a goblin, every target at random and the
+    order shuffled: 160 sets of engagements, past the 62 a block's mask has bits for
+    (the rest share its last bit), and the chain still plays what the engine plays."""
+    from affray.rulesystems.mst2.odds import encounter as chain
+    from affray.rulesystems.mst2.odds.encounter_kernel import SPILL
+
+    path = _file(
+        tmp_path,
+        "spill",
+        [
+            ("A", ["goblin.toml", "goblin.toml", "goblin.toml"], "random"),
+            ("B", ["spearman.toml", "goblin.toml"], "random"),
+        ],
+        order=TurnOrder.SHUFFLED.value,
+    )
+    setup = load_encounter(path)
+    cursor = Cursor(setup.encounter, setup.max_rounds)
+    plan = chain._plan(setup.ruleset, cursor, setup.tactics)
+    assert max(fam.groups()[2].shape[0] for fam in plan.fams.values()) > SPILL
+    odds = _exact(path)
+    assert sum(odds.p_wins.values()) + odds.p_draw == pytest.approx(1.0, abs=1e-12)
+    _agree_with_the_fast_engine(path, odds)
+
+
 @pytest.mark.parametrize(
     ("order", "seconds"), [(TurnOrder.LISTED.value, 10), (TurnOrder.SHUFFLED.value, 40)]
 )
