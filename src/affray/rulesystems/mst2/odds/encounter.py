@@ -1278,7 +1278,7 @@ class _Buffer:
     """Each family's slots: cell ``c`` is in slot ``c % ring``."""
     first: dict[Family, int]
     """The cell a family's sweep begins at (a ring's: the first any entry is in)."""
-    windowed: dict[Family, bool]
+    ringed: dict[Family, bool]
     """Whether a family's slots are a ring."""
     workers: dict[Family, int]
     """The threads each family is swept with (:func:`_pipeline`)."""
@@ -1292,11 +1292,14 @@ class _Buffer:
     together in memory; else in their own order."""
 
     @staticmethod
-    def of(plan: _Plan, comps: int, windows: bool = False, threads: int | None = None) -> _Buffer:
+    def of(plan: _Plan, comps: int, kernel: bool = False, threads: int | None = None) -> _Buffer:
+        """Room for every family's mass: laid out for the compiled kernel (rings, states
+        in groups, a family's threads) or, without ``kernel``, a slot per cell with
+        the states in their own order (the numpy sweep's)."""
         base: dict[Family, int] = {}
         rings: dict[Family, int] = {}
         first: dict[Family, int] = {}
-        windowed: dict[Family, bool] = {}
+        ringed: dict[Family, bool] = {}
         workers: dict[Family, int] = {}
         tbase: dict[Family, int] = {}
         total = 0
@@ -1307,9 +1310,9 @@ class _Buffer:
             slots = fam.cells
             rings[family] = fam.cells
             first[family] = 0
-            windowed[family] = False
-            workers[family] = _workers(fam, threads) if windows else 1
-            if windows and not any(family < other for other in plan.fams):
+            ringed[family] = False
+            workers[family] = _workers(fam, threads) if kernel else 1
+            if kernel and not any(family < other for other in plan.fams):
                 where = {m: i for i, m in enumerate(fam.members)}
                 ahead = [
                     ch.key[3] * fam.strides[where[ch.key[1]]]
@@ -1323,7 +1326,7 @@ class _Buffer:
                     slots = ring
                     rings[family] = ring
                     first[family] = min(starts)
-                    windowed[family] = True
+                    ringed[family] = True
             total += slots * comps * len(fam.shapes)
             marks += slots
         return _Buffer(
@@ -1332,11 +1335,11 @@ class _Buffer:
             np.zeros(total),
             rings,
             first,
-            windowed,
+            ringed,
             workers,
             np.zeros(marks, dtype=np.int64),
             tbase,
-            windows,
+            kernel,
         )
 
     def add(self, plan: _Plan, family: Family, cell: int, state: int, values: Floats) -> None:
@@ -1351,8 +1354,8 @@ class _Buffer:
 
     def view(self, plan: _Plan, family: Family) -> Floats:
         """The family's mass as (cell, component, state), laid out cell, state,
-        component (the kernel reads a state's components together); not windowed."""
-        assert not self.windowed[family] and not self.grouped
+        component (the kernel reads a state's components together); not ringed."""
+        assert not self.ringed[family] and not self.grouped
         fam = plan.fams[family]
         start = self.base[family]
         size = len(fam.shapes)
@@ -1383,7 +1386,7 @@ def _sweep(
     if kernel is None:
         kernel = compiled()
     comps = 2 + len(bounds)
-    buffer = _Buffer.of(plan, comps, windows=kernel, threads=threads)
+    buffer = _Buffer.of(plan, comps, kernel=kernel, threads=threads)
     for entry in plan.entries:
         fam = plan.fams[entry.family]
         buffer.add(
