@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from affray.dice import Dice
@@ -425,6 +426,34 @@ def test_any_number_of_threads_gives_the_same_answer_to_the_last_bit(tmp_path: P
     assert pruned[:, 0] == pytest.approx(dense[:, 0], abs=1e-12)
     assert compiled[:, :2] == pytest.approx(dense[:, :2], abs=1e-12)
     assert compiled[:, 2:] == pytest.approx(dense[:, 2:], rel=1e-9)
+
+
+def test_mass_put_in_any_state_marks_its_group_for_the_kernel(tmp_path: Path) -> None:
+    """An entry (a table's state, or a first action's outcomes) may be in any state of
+    any family: its block's mask must name that state's group, or the kernel never
+    reads it (the compiled layout puts states in their groups' order)."""
+    from affray.rulesystems.mst2.odds import encounter as chain
+
+    path = _file(
+        tmp_path,
+        "marks",
+        [("A", ["sellsword.toml", "goblin.toml"], "random"), ("B", ["spearman.toml"], "focus")],
+        order=TurnOrder.SHUFFLED.value,
+    )
+    setup = load_encounter(path)
+    plan = chain._plan(setup.ruleset, Cursor(setup.encounter, setup.max_rounds), setup.tactics)
+    checked = 0
+    for family, fam in plan.fams.items():
+        bits, ordered, _ = fam.groups()
+        for state in range(len(fam.shapes)):
+            buffer = chain._Buffer.of(plan, chain.COMPS, kernel=True)
+            buffer.add(plan, family, 0, state, np.ones(chain.COMPS))
+            mask = int(buffer.touched[buffer.tbase[family]])
+            assert mask & int(bits[state]), (sorted(family), state)
+            slot = buffer.base[family] + int(fam.laid()[state]) * chain.COMPS
+            assert buffer.mass[slot] == 1.0 and ordered[fam.laid()[state]] == state
+            checked += int(fam.laid()[state] != state)
+    assert checked  # some states do move in the compiled layout
 
 
 @pytest.mark.slow

@@ -903,9 +903,9 @@ class _Plan:
     outcomes: list[tuple[int | None, Family, bool]] = field(default_factory=list)
     decided: ExactFightOdds | None = None
     reached: int = 0
+    """States (cells and states within a block) the sweep's mass entered."""
     dropped: float = 0.0
     """The probability the compiled sweep let go (blocks under its floor)."""
-    """States (cells and states within a block) the sweep's mass entered."""
     live: dict[Family, Ints] = field(default_factory=dict)
     """Each family's cells the sweep's mass entered."""
 
@@ -1265,7 +1265,8 @@ class _Buffer:
 
     The compiled sweep takes a family's cells in order of their flat index, and a wound
     leads at most ``R - 1`` cells further on (the largest wound kept times the stride
-    of its axis). So a family no other leads into (the one the fight starts in) needs
+    of its axis; a layer of the first axis more for each thread past the first, and
+    room for every entry). So a family no other leads into (the one the fight starts in) needs
     only a *ring* of ``R`` slots, cell ``c`` in slot ``c % R``, each block cleared as
     it is read: a fight of four keeps a few of its grid's layers in memory, not the
     grid, and the blocks it writes to stay in the caches. Every other family (falls
@@ -1346,11 +1347,11 @@ class _Buffer:
         """Add ``values`` (its components) to the mass entering ``state`` of ``cell``."""
         fam = plan.fams[family]
         slot = cell % self.ring[family]
+        self.touched[self.tbase[family] + slot] |= fam.groups()[0][state]
         if self.grouped:
             state = int(fam.laid()[state])
         at = self.base[family] + (slot * len(fam.shapes) + state) * self.comps
         self.mass[at : at + self.comps] += values
-        self.touched[self.tbase[family] + slot] |= fam.groups()[0][state]
 
     def view(self, plan: _Plan, family: Family) -> Floats:
         """The family's mass as (cell, component, state), laid out cell, state,
