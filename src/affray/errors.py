@@ -178,6 +178,22 @@ class TableError(AffrayError):
     to undo, a database that cannot be used."""
 
 
+class DatabaseError(TableError):
+    """The table database refused what was asked (a full disk, a read-only or damaged
+    file): SQLite's error, in plain words, where the store meets SQLite.
+
+    Attributes:
+        code: SQLite's name of the error (``SQLITE_FULL``), or "" when not SQLite's.
+    """
+
+    code: str = ""
+
+
+class DatabaseBusyError(DatabaseError):
+    """Another process held the database's write lock for longer than a write waits:
+    nothing was written; the same request later may well succeed."""
+
+
 class ConflictError(TableError):
     """The table changed since the version the writer read: nothing was applied.
 
@@ -199,6 +215,8 @@ __all__ = [
     "AffrayError",
     "ChoiceNeededError",
     "ConflictError",
+    "DatabaseBusyError",
+    "DatabaseError",
     "DiceError",
     "DiceLimitError",
     "DiceSyntaxError",

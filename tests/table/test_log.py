@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from affray.errors import ConflictError, TableError
 from affray.table import Act, Next, Note, Phase, Start, Store, TableRow, Tables
-from affray.table.store import MIGRATIONS
+from affray.table.schema import MIGRATIONS
 from affray.table.view import show_data
 from tests.helpers import EXAMPLES
 

@@ -30,10 +30,11 @@ from tests.helpers import EXAMPLES
 ENCOUNTERS = sorted((EXAMPLES / "encounters").glob("*.toml"))
 
 
-def imported(tables: Tables, encounter: Path) -> TableRow:
-    """A new table named as the encounter, with the file imported (rules and all)."""
+def imported(tables: Tables, encounter: Path, name: str | None = None) -> TableRow:
+    """A new table named as the encounter (or ``name``), with the file imported (rules
+    and all)."""
     setup = load_encounter(encounter)
-    row = tables.new(setup.name, setup.system.name)
+    row = tables.new(name or setup.name, setup.system.name)
     importing = tables.importing(
         row, load_document(encounter), str(encounter), encounter.resolve().parent
     )
@@ -45,8 +46,8 @@ def imported(tables: Tables, encounter: Path) -> TableRow:
 def test_a_table_left_to_its_tactics_tells_the_fight_of_the_file(
     encounter: Path, tmp_path: Path
 ) -> None:
-    tables = Tables(Store(tmp_path / "t.db"))
     for seed in range(20):
+        tables = Tables(Store(tmp_path / f"t{seed}.db"))  # a table's name is its fight's
         fight = affray.fight(encounter, seed=seed)
         row = imported(tables, encounter)
         done = tables.run(row, Run(to_end=True), seed=seed)
@@ -235,13 +236,13 @@ def test_a_log_from_before_the_cursor_replays(tmp_path: Path) -> None:
     tables.run(row, Run(to_end=True), seed=2)
     live = tables.fold(row).state
     # the same log, its eras taken off, as an older affray wrote it
-    with tables.store.db:
-        for version, payload in tables.store.db.execute(
+    with tables.store.transaction() as raw:
+        for version, payload in raw.execute(
             "SELECT version, payload FROM changes WHERE table_id = ?", (row.id,)
         ).fetchall():
             data = json.loads(payload)
             data.pop("era", None)
-            tables.store.db.execute(
+            raw.execute(
                 "UPDATE changes SET payload = ? WHERE table_id = ? AND version = ?",
                 (json.dumps(data), row.id, version),
             )

@@ -136,8 +136,7 @@ def _taint(setup: Setup) -> None:
     tables.run(ford, tables.joining(ford, "goblin", side="QQside", name="XQQ"))
     tables.run(ford, Mark("XQQ", "wetQQ", None, None, 1, True))
     tables.run(ford, Note("rainQQ"))
-    db = tables.store.db
-    with db:
+    with tables.store.transaction() as db:
         for version_, payload in db.execute(
             "SELECT version, payload FROM changes WHERE table_id = ?", (ford.id,)
         ).fetchall():

@@ -18,7 +18,7 @@ from affray.cli.table_commands import _tables, db_option
 if TYPE_CHECKING:
     from affray.table.parties import Parties, PartyDone
     from affray.table.party import PartyState
-    from affray.table.store import PartyRow
+    from affray.table.party_store import PartyRow
 
 
 def _parties(db: str | None, *, write: bool = True) -> Parties:

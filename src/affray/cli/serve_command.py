@@ -31,16 +31,16 @@ def serve_command(
     Binds 127.0.0.1 unless told otherwise; with --host 0.0.0.0 the players' phones
     on the same network can open the player page (its link is printed). The pages
     read no file on this machine but the sheets in the --sheets folders."""
-    from affray.table import Store, default_path
+    from affray.table.db import chosen_path
     from affray.web.app import create_app, serve_forever
 
-    path = db if db is not None else default_path()
-    app = create_app(path, sheets=sheets)
+    path, make_folder = chosen_path(db)
+    app = create_app(path, sheets=sheets, make_folder=make_folder)
     shown = _lan_address() if host in ("0.0.0.0", "::") else host
     base = f"http://{shown}:{port}"
-    with Store(path) as store:
-        tables = store.tables()
-        key = store.home_key()
+    store = app.state.tracker.tables.store  # the server's own: one Database per process
+    tables = store.tables()
+    key = store.home_key()
     click.echo(f"affray tracker on {base} (database {path}); Ctrl-C stops it")
     click.echo(f"  home (every table, and new ones): {base}/?key={key}")
     for folder in app.state.tracker.shelf.folders:

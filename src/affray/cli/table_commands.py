@@ -71,10 +71,15 @@ def _tables(db: str | None, *, write: bool = True) -> Tables:
     """The tables of ``--db`` (or the default database). A verb that only reads opens
     it with ``write=False``: it makes and changes nothing on disk, and never waits for
     another writer. A write that waits for one says so on stderr."""
-    from affray.table import Store, Tables, default_path
+    from affray.table import Store, Tables
+    from affray.table.db import chosen_path
 
-    path = db if db is not None else default_path()
-    return Tables(Store(path, readonly=not write, waiting=_say_waiting))
+    path, make_folder = chosen_path(db)
+    store = Store(path, readonly=not write, waiting=_say_waiting, make_folder=make_folder and write)
+    context = click.get_current_context(silent=True)
+    if context is not None:  # closed with the command (its connections with it)
+        context.call_on_close(store.close)
+    return Tables(store)
 
 
 def _say_waiting(message: str) -> None:

@@ -32,8 +32,9 @@ from affray.table import party as party_rules
 from affray.table.commands import Add, command_from_data
 from affray.table.fold import REDO, UNDO, Fold
 from affray.table.party import Member, PartyFold
+from affray.table.party_store import PartyRow
 from affray.table.state import Rules
-from affray.table.store import ChangeRow, PartyRow, TableRow, slug
+from affray.table.store import ChangeRow, TableRow, slug
 from affray.table.view import show_data
 
 FORMAT = "affray"

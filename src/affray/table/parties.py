@@ -16,8 +16,9 @@ from affray.table import party as rules
 from affray.table import roster
 from affray.table.commands import Add, Command, Set, text
 from affray.table.party import Member, PartyFold, PartyState
+from affray.table.party_store import PartyRow, PartyStore
 from affray.table.service import Tables
-from affray.table.store import PartyRow, PartyStore, TableRow
+from affray.table.store import TableRow
 
 PREFIX = "party:"
 """How ``table add`` names a party instead of a sheet."""

@@ -4,6 +4,8 @@ log (in memory, a table's fold is kept and only new changes are read)."""
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -14,6 +16,7 @@ from affray.encounter.questions import Answered
 from affray.errors import (
     AffrayError,
     ChoiceNeededError,
+    ConflictError,
     DieNeededError,
     InputNeededError,
     SheetError,
@@ -100,8 +103,17 @@ class Done:
     run stopped short)."""
 
 
+PLAY_TRIES = 3
+"""How many times a command is played on the table as it is, outside the write lock,
+when another process keeps changing the table meanwhile (the last try is played
+inside the write lock, so that it cannot be overtaken)."""
+
+
 class Tables:
-    """The tables of one database."""
+    """The tables of one database, safe to use from many threads: a table's fold is
+    read and moved by one thread at a time (its lock), and another table is never
+    kept waiting by it; a command is played outside the database's write lock, which
+    is held only to check the version and append the change."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -109,6 +121,16 @@ class Tables:
         self._born: dict[str, str] = {}
         """When each folded table was made (a table deleted and made again under the
         same id is another table)."""
+        self._locks: dict[str, threading.RLock] = {}
+        self._locks_lock = threading.Lock()
+
+    def lock(self, table_id: str) -> threading.RLock:
+        """The lock of one table's fold (held while it is read or moved)."""
+        with self._locks_lock:
+            found = self._locks.get(table_id)
+            if found is None:
+                found = self._locks[table_id] = threading.RLock()
+            return found
 
     def new(self, name: str, system: str, options: Mapping[str, Any] | None = None) -> TableRow:
         """A new, empty table playing ``system`` (with its encounter options).
@@ -138,24 +160,27 @@ class Tables:
 
     def forget(self, table_id: str) -> None:
         """Drop what is kept in memory of a table (it was deleted)."""
-        self._folds.pop(table_id, None)
+        with self.lock(table_id):
+            self._folds.pop(table_id, None)
 
     def fold(self, table: TableRow) -> Fold:
-        """The table's log folded up to its latest change."""
-        fold = self._folds.get(table.id)
-        if self._born.get(table.id) != table.created:  # deleted, and the id made again
-            fold = None
-        if fold is None or dict(fold.rules.options) != dict(table.options):
-            fold = Fold(Rules.of(table.system, table.options))
-        try:
-            for change in self.store.changes(table.id, after=fold.version):
-                fold.feed(change.version, change.verb, change.payload)
-        except Exception:
-            self._folds.pop(table.id, None)
-            raise
-        self._folds[table.id] = fold
-        self._born[table.id] = table.created
-        return fold
+        """The table's log folded up to its latest change (only the changes since
+        the last fold are read)."""
+        with self.lock(table.id):
+            fold = self._folds.get(table.id)
+            if self._born.get(table.id) != table.created:  # deleted, and the id made again
+                fold = None
+            if fold is None or dict(fold.rules.options) != dict(table.options):
+                fold = Fold(Rules.of(table.system, table.options))
+            try:
+                for change in self.store.iter_changes(table.id, after=fold.version):
+                    fold.feed(change.version, change.verb, change.payload)
+            except Exception:
+                self._folds.pop(table.id, None)
+                raise
+            self._folds[table.id] = fold
+            self._born[table.id] = table.created
+            return fold
 
     def joining(
         self,
@@ -252,37 +277,39 @@ class Tables:
             AffrayError: an option the system does not take (nothing applied).
         """
         note = None
-        with self.store.writing(table.id, expected) as writer:
-            fold = self.fold(table)
-            if options is not None and dict(options) != dict(table.options):
-                if fold.version == 0:
-                    try:
-                        rules = Rules.of(table.system, options)
-                    except AffrayError as error:
-                        raise TableError(f"option {error.message}", hint=error.hint) from None
-                    writer.set_options(options)
-                    table = replace(table, options=dict(options))
-                    fold = Fold(rules)
-                    self._folds[table.id] = fold
-                else:
-                    note = (
-                        "the table keeps its own rules (it has changes already); the "
-                        "encounter's are: " + ", ".join(f"{k} = {v}" for k, v in options.items())
-                    )
-            state = fold.state
-            played: list[tuple[Played, tuple[str, ...]]] = []
-            for command in commands:
-                one = play(fold.rules, state, command)
-                state = one.state
-                played.append((one, tuple(narrate_text(one.events, TABLE))))
-            versions = [
-                writer.append(one.command.verb, {**one.payload(), "lines": list(lines)})
-                for one, lines in played
-            ]
-        dones: list[Done] = []
-        for version, (one, lines) in zip(versions, played, strict=True):
-            fold.push(version, one.command, one.inputs, one.state, one.events)
-            dones.append(Done(table, version, one.state, one.events, lines))
+        with self.lock(table.id):
+            with self.store.writing(table.id, expected) as writer:
+                fold = self.fold(table)
+                if options is not None and dict(options) != dict(table.options):
+                    if fold.version == 0:
+                        try:
+                            rules = Rules.of(table.system, options)
+                        except AffrayError as error:
+                            raise TableError(f"option {error.message}", hint=error.hint) from None
+                        writer.set_options(options)
+                        table = replace(table, options=dict(options))
+                        fold = Fold(rules)
+                        self._folds[table.id] = fold
+                    else:
+                        note = (
+                            "the table keeps its own rules (it has changes already); the "
+                            "encounter's are: "
+                            + ", ".join(f"{k} = {v}" for k, v in options.items())
+                        )
+                state = fold.state
+                played: list[tuple[Played, tuple[str, ...]]] = []
+                for command in commands:
+                    one = play(fold.rules, state, command)
+                    state = one.state
+                    played.append((one, tuple(narrate_text(one.events, TABLE))))
+                versions = [
+                    writer.append(one.command.verb, {**one.payload(), "lines": list(lines)})
+                    for one, lines in played
+                ]
+            dones: list[Done] = []
+            for version, (one, lines) in zip(versions, played, strict=True):
+                fold.push(version, one.command, one.inputs, one.state, one.events)
+                dones.append(Done(table, version, one.state, one.events, lines))
         if note is not None and dones:
             dones[0] = replace(dones[0], note=note)
         return dones
@@ -308,30 +335,51 @@ class Tables:
             AffrayError: the rules refuse it (nothing applied).
         """
         command = self._named(table, command)
-        try:
-            with self.store.writing(table.id, expected) as writer:
-                fold = self.fold(table)
-                played = play(
-                    fold.rules,
-                    fold.state,
-                    command,
-                    rolls=rolls,
-                    choices=choices,
-                    answered=answered,
-                    seed=seed,
-                    roll_missing=roll_missing,
-                    choose_missing=choose_missing,
-                    seconds=RUN_SECONDS,
-                )
-                lines = tuple(narrate_text(played.events, TABLE))
-                version = writer.append(command.verb, {**played.payload(), "lines": list(lines)})
-        except InputNeededError as needed:
-            waiting = Waiting(
-                command, needed, roll_missing, choose_missing, seed, self._whose(table, needed)
-            )
-            self.store.wait_on(table.id, self.store.version(table.id), waiting.data())
-            raise
-        fold.push(version, played.command, played.inputs, played.state, played.events)
+        with self.lock(table.id):
+            for last in [False] * (PLAY_TRIES - 1) + [True]:
+                # played outside the write lock; if another process changed the table
+                # meanwhile, played again, the last time inside the write lock
+                with contextlib.ExitStack() as held:
+                    if last:
+                        held.enter_context(self.store.transaction())
+                    fold = self.fold(table)
+                    if expected is not None and expected != fold.version:
+                        raise ConflictError(expected, fold.version)
+                    try:
+                        played = play(
+                            fold.rules,
+                            fold.state,
+                            command,
+                            rolls=rolls,
+                            choices=choices,
+                            answered=answered,
+                            seed=seed,
+                            roll_missing=roll_missing,
+                            choose_missing=choose_missing,
+                            seconds=RUN_SECONDS,
+                        )
+                    except InputNeededError as needed:
+                        waiting = Waiting(
+                            command,
+                            needed,
+                            roll_missing,
+                            choose_missing,
+                            seed,
+                            self._whose(table, needed),
+                        )
+                        self.store.wait_on(table.id, fold.version, waiting.data())
+                        raise
+                    lines = tuple(narrate_text(played.events, TABLE))
+                    with self.store.writing(table.id, expected) as writer:
+                        if writer.version != fold.version:
+                            continue  # another process changed the table: play it again
+                        version = writer.append(
+                            command.verb, {**played.payload(), "lines": list(lines)}
+                        )
+                break
+            else:  # pragma: no cover - the last try holds the lock: nothing can move
+                raise TableError(f"table {table.id} kept changing while this was played")
+            fold.push(version, played.command, played.inputs, played.state, played.events)
         return Done(
             table,
             version,
@@ -467,17 +515,18 @@ class Tables:
         return self._move(table, REDO, steps, expected)
 
     def _move(self, table: TableRow, verb: str, steps: int, expected: int | None) -> Done:
-        with self.store.writing(table.id, expected) as writer:
-            fold = self.fold(table)
-            moved = fold.check_undo(steps) if verb == UNDO else fold.check_redo(steps)
-            payload = {
-                "steps": steps,
-                "versions": [applied.version for applied in moved],
-                "commands": [command_data(applied.command) for applied in moved],
-            }
-            version = writer.append(verb, payload)
-        if verb == UNDO:
-            fold.undo(version, steps)
-        else:
-            fold.redo(version, steps)
-        return Done(table, version, fold.state, moved=tuple(moved))
+        with self.lock(table.id):
+            with self.store.writing(table.id, expected) as writer:
+                fold = self.fold(table)
+                moved = fold.check_undo(steps) if verb == UNDO else fold.check_redo(steps)
+                payload = {
+                    "steps": steps,
+                    "versions": [applied.version for applied in moved],
+                    "commands": [command_data(applied.command) for applied in moved],
+                }
+                version = writer.append(verb, payload)
+            if verb == UNDO:
+                fold.undo(version, steps)
+            else:
+                fold.redo(version, steps)
+            return Done(table, version, fold.state, moved=tuple(moved))

@@ -15,7 +15,6 @@ import contextlib
 import json
 import random
 import secrets
-import threading
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
@@ -35,6 +34,7 @@ from affray import registry
 from affray.errors import (
     AffrayError,
     ConflictError,
+    DatabaseBusyError,
     InputNeededError,
     TableError,
 )
@@ -60,10 +60,20 @@ SECURITY_HEADERS = {
 
 
 class Tracker:
-    """What the app holds: the tables (one connection, used under one lock), the
-    live-update hub, the page templates, and recent fight odds."""
+    """What the app holds: the tables (:class:`~affray.table.Tables`, safe across the
+    server's threads: reads on each thread's own connection, one writer, each table's
+    fold under its own lock), the live-update hub, the page templates, and recent
+    fight odds."""
 
-    def __init__(self, db: str | Path, poll_s: float, limits: Limits, shelf: Shelf) -> None:
+    def __init__(
+        self,
+        db: str | Path,
+        poll_s: float,
+        limits: Limits,
+        shelf: Shelf,
+        *,
+        make_folder: bool = False,
+    ) -> None:
         from affray.web.live import Hub
 
         self.shelf = shelf
@@ -71,22 +81,22 @@ class Tracker:
         self.refusals = Refusals()
         self.streams = Streams(limits, self.refusals)
         # a write waits at most BUSY_S for another affray writing to the file (then a
-        # 503), so that the tracker's lock is never held long and reads go on
-        self.tables = Tables(Store(db, busy_timeout=BUSY_S, waiting=_waiting))
-        self.lock = threading.Lock()
-        self.hub = Hub(lambda table_id: self.locked(self.tables.store.version, table_id), poll_s)
+        # 503), so that a request is never held long
+        self.tables = Tables(
+            Store(db, busy_timeout=BUSY_S, waiting=_waiting, make_folder=make_folder)
+        )
+        self.hub = Hub(
+            self.tables.store.version, poll_s, outside=self.tables.store.database.data_version
+        )
         self.pages = Environment(
             loader=PackageLoader("affray.web", "templates"),
             autoescape=select_autoescape(default=True),
         )
         self.odds = OddsKeeper(db)
 
-    def locked(self, function: Callable[..., T], *args: Any) -> T:
-        with self.lock:
-            return function(*args)
-
     async def call(self, function: Callable[..., T], *args: Any) -> T:
-        return await run_in_threadpool(self.locked, function, *args)
+        """``function(*args)`` on a thread of the pool, off the event loop."""
+        return await run_in_threadpool(function, *args)
 
     # -- access ---------------------------------------------------------------------
 
@@ -411,6 +421,7 @@ def create_app(
     poll_s: float = 0.2,
     limits: Limits | None = None,
     sheets: Iterable[str | Path] = (),
+    make_folder: bool = False,
 ) -> Starlette:
     """The web tracker over the table database ``db``, within ``limits`` (its caps and
     timeouts; ``affray serve``'s by default), adding combatants from the bestiary and
@@ -419,7 +430,7 @@ def create_app(
     Raises:
         TableError: one of ``sheets`` is not a folder.
     """
-    tracker = Tracker(db, poll_s, limits or Limits(), Shelf.of(sheets))
+    tracker = Tracker(db, poll_s, limits or Limits(), Shelf.of(sheets), make_folder=make_folder)
 
     async def api_show(request: HttpRequest) -> Response:
         row, role = await tracker.access(request, write=False)
@@ -841,7 +852,7 @@ def _refused(error: AffrayError) -> JSONResponse:
     dice exactly; or the ``answer`` verb goes on with the command, which waits). 503
     when the database is busy with another affray's write (nothing was written)."""
     body: dict[str, Any] = {"error": error.message, "tip": error.hint}
-    if " is busy: " in error.message:
+    if isinstance(error, DatabaseBusyError):
         return MendedJSON(body, 503, headers={"Retry-After": "2"})
     if isinstance(error, InputNeededError):
         body["needs"] = needs(error)

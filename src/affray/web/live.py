@@ -1,8 +1,10 @@
 """Live updates: who is waiting for which table to change.
 
 A write through the web wakes the waiters at once; a write from elsewhere (a
-terminal on the same database) is seen by a poll of the tables' versions a few
-times a second. Each waiter gets the version it has not seen yet.
+terminal, or another server, on the same database) is seen by a poll a few times a
+second: of the database's ``PRAGMA data_version`` (one cheap statement, which moves
+when any other connection commits), and only when it moved, of the watched tables'
+versions. Each waiter gets the version it has not seen yet.
 """
 
 from __future__ import annotations
@@ -11,13 +13,24 @@ import asyncio
 import contextlib
 from collections.abc import Callable
 
+from affray.errors import AffrayError
+
 
 class Hub:
     """Versions of the tables being watched, and the waiters for each."""
 
-    def __init__(self, version_of: Callable[[str], int], poll_s: float = 0.2) -> None:
+    def __init__(
+        self,
+        version_of: Callable[[str], int],
+        poll_s: float = 0.2,
+        *,
+        outside: Callable[[], int] | None = None,
+    ) -> None:
         self.version_of = version_of
         self.poll_s = poll_s
+        self.outside = outside
+        """The database's change counter (None: look at every watched table each poll)."""
+        self._outside_seen: int | None = None
         self.versions: dict[str, int] = {}
         self.changed: dict[str, asyncio.Event] = {}
         self.watchers: dict[str, int] = {}
@@ -61,9 +74,20 @@ class Hub:
     async def _poll(self) -> None:
         while True:
             await asyncio.sleep(self.poll_s)
-            for table_id in [t for t, n in self.watchers.items() if n > 0]:
-                version = await asyncio.to_thread(self.version_of, table_id)
-                self.seen(table_id, version)
+            watched = [t for t, n in self.watchers.items() if n > 0]
+            if not watched:
+                continue
+            try:
+                if self.outside is not None:
+                    counter = await asyncio.to_thread(self.outside)
+                    if counter == self._outside_seen:
+                        continue
+                    self._outside_seen = counter
+                for table_id in watched:
+                    version = await asyncio.to_thread(self.version_of, table_id)
+                    self.seen(table_id, version)
+            except AffrayError:  # the database refused a read: try again at the next poll
+                self._outside_seen = None
 
     async def close(self) -> None:
         if self._task is not None:
