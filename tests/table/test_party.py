@@ -255,7 +255,12 @@ def test_the_party_verbs(tmp_path: Path) -> None:
     assert data("table", "set", "ford", "Knight", "wounds=6")["version"] == 3
     ended = data("table", "end", "ford")
     assert ended["parties"] == [
-        {"party": "the-company", "version": 3, "members": ["Knight", "Bram"]}
+        {
+            "party": "the-company",
+            "version": 3,
+            "members": ["Knight", "Bram"],
+            "not_written_back": [],
+        }
     ]
     rested = data("party", "rest", "the-company", "--days", "1", "--rolls", "1,2,1")
     assert [m["state"] for m in rested["members"]] == [
@@ -281,3 +286,75 @@ def test_the_party_verbs(tmp_path: Path) -> None:
         assert result.exit_code == 2, (args, result.output)
         assert result.stderr.startswith("error: ") and "\nTip: " in result.stderr, args
         assert "Traceback" not in result.output
+
+
+def test_a_write_back_goes_to_the_same_member_never_one_of_the_same_name(tmp_path: Path) -> None:
+    """Bram the spearman goes to the table; his add is undone in the party and a goblin
+    joins as Bram: the table's end writes the knight back and not Bram's wounds onto
+    the goblin (who is another member), and says so."""
+    db = str(tmp_path / "t.db")
+
+    def data(*args: str) -> dict[str, Any]:
+        result = CliRunner().invoke(cli, [*args, "--db", db, "--json"])
+        assert result.exit_code == 0, result.output
+        loaded: dict[str, Any] = json.loads(result.stdout)
+        return loaded
+
+    data("party", "new", "The Company", "--system", "mst2")
+    data("party", "add", "the-company", KNIGHT)
+    data("party", "add", "the-company", "spearman", "--as", "Bram")
+    data("table", "new", "Ford", "--system", "mst2")
+    data("table", "add", "ford", "party:the-company")
+    data("table", "set", "ford", "Bram", "wounds=3")
+    data("table", "set", "ford", "Knight", "wounds=2")
+    data("party", "undo", "the-company")  # Bram's add taken back
+    data("party", "add", "the-company", "goblin", "--as", "Bram")
+    ended = data("table", "end", "ford")
+    assert ended["parties"][0]["members"] == ["Knight"]
+    assert ended["parties"][0]["not_written_back"] == ["Bram"]
+    members = {m["id"]: m for m in data("party", "show", "the-company")["members"]}
+    assert members["Knight"]["values"] == {"wounds": 2}
+    assert members["Bram"]["values"] == {} and members["Bram"]["source"] == "bestiary goblin"
+
+
+def test_four_ends_at_once_write_back_once(tmp_path: Path) -> None:
+    """Four `table end` processes at once on one version of the table: one writes it
+    back, the others are refused, and one party undo takes the write-back away."""
+    import subprocess
+    import sys
+
+    db = str(tmp_path / "t.db")
+
+    def data(*args: str) -> dict[str, Any]:
+        result = CliRunner().invoke(cli, [*args, "--db", db, "--json"])
+        assert result.exit_code == 0, result.output
+        loaded: dict[str, Any] = json.loads(result.stdout)
+        return loaded
+
+    data("party", "new", "The Company", "--system", "mst2")
+    data("party", "add", "the-company", KNIGHT)
+    data("table", "new", "Ford", "--system", "mst2")
+    data("table", "add", "ford", "party:the-company")
+    data("table", "set", "ford", "Knight", "wounds=4")
+    for _ in range(3):
+        before = data("party", "show", "the-company")["version"]
+        ends = [
+            subprocess.Popen(
+                [sys.executable, "-m", "affray", "table", "end", "ford", "--db", db, "--json"],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for _ in range(4)
+        ]
+        codes = [end.wait(timeout=120) for end in ends]
+        for end in ends:
+            assert end.stdout is not None and end.stderr is not None
+            end.stdout.close()
+            end.stderr.close()
+        assert sorted(codes) == [0, 2, 2, 2]
+        shown = data("party", "show", "the-company")
+        assert shown["version"] == before + 1  # one end
+        assert shown["members"][0]["values"] == {"wounds": 4}
+        data("party", "undo", "the-company")
+        assert data("party", "show", "the-company")["members"][0]["values"] == {}

@@ -242,6 +242,7 @@ def end_command(table_ref: str, db: str | None, as_json: bool) -> None:
                         "party": d.party.id,
                         "version": d.version,
                         "members": list(d.members),
+                        "not_written_back": list(d.left),
                     }
                     for d in dones
                 ],

@@ -119,6 +119,9 @@ class Add:
     ``table end`` writes its state back to that party."""
     member: str | None = None
     """Its name in that party."""
+    member_key: int | None = None
+    """Which member of that party it is for good: the party's version that added the
+    member (a later member of the same name has another; None in logs older than it)."""
     verb: ClassVar[str] = "add"
 
     def __post_init__(self) -> None:

@@ -35,6 +35,8 @@ class PartyDone:
     lines: tuple[str, ...] = ()
     members: tuple[str, ...] = ()
     """The members whose values it set (a table's end)."""
+    left: tuple[str, ...] = ()
+    """A table's end: the combatants not written back (no longer in the party)."""
 
 
 class Parties:
@@ -184,22 +186,24 @@ class Parties:
                 tactics=tactics,
                 player=True,
             )
-            adds.append(replace(add, party=row.id, member=member.id))
+            adds.append(replace(add, party=row.id, member=member.id, member_key=member.joined))
             if member.values:  # already only what is not as fresh
                 sets.append(Set(add.combatant, dict(member.values)))
         return [*adds, *sets]
 
-    def from_parties(self, table: TableRow) -> dict[str, tuple[str, str]]:
-        """Each combatant at the table that came from a party: its party and its name
-        there (following renames; one removed is gone)."""
+    def from_parties(self, table: TableRow) -> dict[str, Origin]:
+        """Each combatant at the table that came from a party: where it came from
+        (following renames; one removed is gone)."""
         fold = self.tables.fold(table)
-        found: dict[str, tuple[str, str]] = {}
+        found: dict[str, Origin] = {}
         ids = {c.id for c in fold.initial.encounter.combatants}
         for applied in fold.done:
             now = {c.id for c in applied.state.encounter.combatants}
             command = applied.command
             if isinstance(command, Add) and command.party is not None:
-                found[command.combatant] = (command.party, command.member or command.combatant)
+                found[command.combatant] = Origin(
+                    command.party, command.member or command.combatant, command.member_key
+                )
             gone, new = ids - now, now - ids
             if len(gone) == 1 and len(new) == 1:  # a rename
                 (old,) = gone
@@ -212,46 +216,91 @@ class Parties:
 
     def end(self, table: TableRow) -> list[PartyDone]:
         """Each party member's state at the table written back to its party, one
-        change for each party.
+        change for each party, all in one transaction with the check that this version
+        of the table was not written back already (so that ends at once write it back
+        once). A member who is no longer in its party (taken back by an undo, say) is
+        not written back, and said so in the party's lines; a later member of the same
+        name is another member, never written onto.
 
         Raises:
-            TableError: no one at the table came from a party, or this version of the
-                table was written back already.
+            TableError: no one at the table came from a party, this version of the
+                table was written back already, or no member is still in its party.
         """
-        fold = self.tables.fold(table)
-        origins = self.from_parties(table)
-        if not origins:
-            raise TableError(
-                f"no one at {table.id} came from a party",
-                hint=f"bring one with `affray table add {table.id} party:PARTY`",
-            )
-        by_party: dict[str, dict[str, str]] = {}
-        for cid, (party_id, name) in origins.items():
-            by_party.setdefault(party_id, {})[name] = cid
-        rows = [self.party(party_id) for party_id in by_party]
-        for row in rows:
-            if (table.id, fold.version) in self.fold(row).state.written:
+        with self.tables.lock(table.id), self.store.store.transaction():
+            fold = self.tables.fold(table)
+            origins = self.from_parties(table)
+            if not origins:
                 raise TableError(
-                    f"{row.name} has {table.id} at version {fold.version} written back already",
-                    hint="undo that with `affray party undo PARTY`, or go on at the table",
+                    f"no one at {table.id} came from a party",
+                    hint=f"bring one with `affray table add {table.id} party:PARTY`",
                 )
-        system = fold.rules.system
-        ruleset = fold.rules.ruleset
-        encounter = fold.state.encounter
-        dones: list[PartyDone] = []
-        for row in rows:
-            with self.store.writing(row.id) as writer:
+            by_party: dict[str, list[tuple[str, Origin]]] = {}
+            for cid, origin in origins.items():
+                by_party.setdefault(origin.party, []).append((cid, origin))
+            rows = [self.party(party_id) for party_id in by_party]
+            for row in rows:
+                if (table.id, fold.version) in self.fold(row).state.written:
+                    raise TableError(
+                        f"{row.name} has {table.id} at version {fold.version} written back "
+                        "already",
+                        hint="undo that with `affray party undo PARTY`, or go on at the table",
+                    )
+            system = fold.rules.system
+            ruleset = fold.rules.ruleset
+            encounter = fold.state.encounter
+            dones: list[PartyDone] = []
+            for row in rows:
                 state = self.fold(row).state
                 values: dict[str, dict[str, Any]] = {}
-                for name, cid in by_party[row.id].items():
-                    member = state.member(name)
+                left: list[str] = []
+                for cid, origin in by_party[row.id]:
+                    member = origin.member_of(state)
+                    if member is None:
+                        left.append(cid)
+                        continue
                     fresh = rules.fresh_values(system, ruleset, member)
                     values[member.id] = rules.changed(
                         rules.carried(system, ruleset, encounter, cid), fresh
                     )
-                payload = {"table": table.id, "table_version": fold.version, "values": values}
-                after = rules.apply(state, rules.END, payload)
-                lines = (f"{table.name} ends: {', '.join(values)} back with {row.name}.",)
-                version = writer.append(rules.END, {**payload, "lines": list(lines)})
-            dones.append(PartyDone(row, version, after, rules.END, lines, tuple(values)))
+                said = tuple(f"{cid} is no longer in {row.name}: not written back." for cid in left)
+                if not values:
+                    version = self.store.version(row.id)
+                    dones.append(PartyDone(row, version, state, "", said, left=tuple(left)))
+                    continue
+                with self.store.writing(row.id) as writer:
+                    payload = {"table": table.id, "table_version": fold.version, "values": values}
+                    after = rules.apply(state, rules.END, payload)
+                    lines = (
+                        f"{table.name} ends: {', '.join(values)} back with {row.name}.",
+                        *said,
+                    )
+                    version = writer.append(rules.END, {**payload, "lines": list(lines)})
+                dones.append(
+                    PartyDone(row, version, after, rules.END, lines, tuple(values), tuple(left))
+                )
+            if not any(done.verb for done in dones):
+                raise TableError(
+                    f"no one at {table.id} is still in the party they came from; nothing was "
+                    "written back",
+                    hint="see `affray party show PARTY`",
+                )
         return dones
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a combatant at a table came from: its party, its name there, and which
+    member it is for good (None for a table logged before members had one)."""
+
+    party: str
+    name: str
+    key: int | None
+
+    def member_of(self, state: PartyState) -> Member | None:
+        """The member this combatant is, if it is still in the party."""
+        if self.key is not None:
+            return state.joined(self.key)
+        try:
+            return state.member(self.name)
+        except TableError:
+            return None

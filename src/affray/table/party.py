@@ -42,6 +42,9 @@ class Member:
     source: str
     sheet: Mapping[str, Any]
     values: Mapping[str, Any]
+    joined: int = 0
+    """The party's version that added this member: who it is for good (a member added
+    later under the same name has another); 0 for one not yet in a party's log."""
 
     def data(self) -> dict[str, Any]:
         return {
@@ -63,6 +66,10 @@ class PartyState:
 
     members: tuple[Member, ...] = ()
     written: frozenset[tuple[str, int]] = frozenset()
+
+    def joined(self, key: int) -> Member | None:
+        """The member its party's version ``key`` added, if it is still in the party."""
+        return next((m for m in self.members if m.joined == key), None)
 
     def member(self, name: str) -> Member:
         """The member called ``name`` (case forgiven).
@@ -130,6 +137,9 @@ class PartyFold:
             self.check_undo()
             return PartyFold(self.done[:-1], version)
         after = apply(self.state, verb, payload)
+        if verb == ADD:
+            *before, added = after.members
+            after = replace(after, members=(*before, replace(added, joined=version)))
         return PartyFold((*self.done, Applied(version, verb, after)), version)
 
     def check_undo(self) -> Applied:
