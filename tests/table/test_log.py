@@ -131,7 +131,7 @@ def test_a_stale_writer_gets_a_conflict_and_changes_nothing(tmp_path: Path) -> N
         thread.join()
     assert winners == [version + 1]
     assert conflicts == [version + 1] * 7
-    assert len(Tables(Store(tmp_path / "t.db")).fold(row).state.notes) == 1
+    assert len(Tables(Store(tmp_path / "t.db")).fold(row).notes()) == 1
 
 
 def test_concurrent_writers_never_lose_an_update(tmp_path: Path) -> None:
@@ -157,7 +157,7 @@ def test_concurrent_writers_never_lose_an_update(tmp_path: Path) -> None:
     for pid in pids:
         _, status = os.waitpid(pid, 0)
         assert os.waitstatus_to_exitcode(status) == 0
-    notes = Tables(Store(db)).fold(row).state.notes
+    notes = Tables(Store(db)).fold(row).notes()
     assert sorted(notes) == sorted(f"{i}.{j}" for i in range(9) for j in range(15))
     assert Tables(Store(db)).fold(row).version == 2 + 9 * 15
 

@@ -29,6 +29,7 @@ import os
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -75,7 +76,11 @@ class Database:
             folder); otherwise a missing folder is an error naming it.
     """
 
-    _open: ClassVar[dict[tuple[str, bool], Database]] = {}
+    _open: ClassVar[weakref.WeakValueDictionary[tuple[str, bool], Database]] = (
+        weakref.WeakValueDictionary()
+    )
+    """The databases open in this process (one that no one holds any more is closed as
+    it is collected, its connections with it)."""
     _registry_lock: ClassVar[threading.Lock] = threading.Lock()
 
     def __init__(self, path: Path, *, readonly: bool, make_folder: bool = False) -> None:
@@ -83,8 +88,12 @@ class Database:
         self.readonly = readonly
         self.users = 0
         self._local = threading.local()
-        self._connections: list[sqlite3.Connection] = []
+        self._connections: weakref.WeakSet[sqlite3.Connection] = weakref.WeakSet()
+        """Every connection open (a thread's reader is held by the thread alone, and
+        closed when the thread ends)."""
         self._connections_lock = threading.Lock()
+        self._spare: list[sqlite3.Connection] = []
+        """Readers no thread holds now (lent again before a new one is opened)."""
         self._write_lock = threading.RLock()
         self._memory: sqlite3.Connection | None = None
         """For a read-only database that has no file, or an older schema: its copy
@@ -145,7 +154,9 @@ class Database:
 
     def _close_all(self) -> None:
         with self._connections_lock:
-            connections, self._connections = self._connections, []
+            connections, self._connections = list(self._connections), weakref.WeakSet()
+            self._spare.clear()
+        self._local = threading.local()
         for connection in connections:
             with contextlib.suppress(sqlite3.Error):
                 connection.close()
@@ -225,19 +236,24 @@ class Database:
             raise plain(self.path, error, "it cannot be opened") from None
         connection.path = self.path
         with self._connections_lock:
-            self._connections.append(connection)
+            self._connections.add(connection)
         return connection
 
     def _reader(self) -> sqlite3.Connection:
-        """This thread's own connection to read through."""
-        found: sqlite3.Connection | None = getattr(self._local, "reader", None)
-        if found is not None:
-            return found
-        target = f"file:{quote(str(self.path))}?mode={'ro' if self._readonly_disk() else 'rw'}"
-        connection = self._connect(target, uri=True)
-        connection.execute("PRAGMA query_only=ON")
-        self._local.reader = connection
-        return connection
+        """This thread's own connection to read through: lent from the database's
+        spare readers while the thread lives (and given back when it ends, so that
+        threads coming and going do not open connection after connection)."""
+        lease: _Lease | None = getattr(self._local, "reader", None)
+        if lease is not None:
+            return lease.connection
+        with self._connections_lock:
+            spare = self._spare.pop() if self._spare else None
+        if spare is None:
+            target = f"file:{quote(str(self.path))}?mode={'ro' if self._readonly_disk() else 'rw'}"
+            spare = self._connect(target, uri=True)
+            spare.execute("PRAGMA query_only=ON")
+        self._local.reader = _Lease(spare, self._spare)
+        return spare
 
     def _readonly_disk(self) -> bool:
         return self.readonly and not os.access(self.path, os.W_OK)
@@ -375,6 +391,19 @@ def _sqlite(target: str, *, uri: bool) -> _Connection:
     )
 
 
+class _Lease:
+    """A reader lent to a thread: given back to the spare ones when the thread ends
+    (its thread-local values are let go then)."""
+
+    def __init__(self, connection: sqlite3.Connection, spare: list[sqlite3.Connection]) -> None:
+        self.connection = connection
+        self.spare = spare
+
+    def __del__(self) -> None:
+        if not self.connection.in_transaction:
+            self.spare.append(self.connection)
+
+
 class _Connection(sqlite3.Connection):
     """A connection whose errors leave as the project's (:func:`plain`): SQLite's
     errors are put in words once, here, where the store meets SQLite."""
@@ -397,7 +426,7 @@ class _Connection(sqlite3.Connection):
 def _forget_inherited() -> None:
     """In a forked child: the parent's databases are the parent's (a connection must not
     cross a fork); the child opens its own, and never closes the parent's."""
-    Database._open = {}
+    Database._open = weakref.WeakValueDictionary()
     Database._registry_lock = threading.Lock()
 
 

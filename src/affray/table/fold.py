@@ -42,6 +42,7 @@ from affray.table.commands import (
     Command,
     Inputs,
     Mark,
+    Note,
     Run,
     Unmark,
     command_data,
@@ -99,6 +100,13 @@ class Fold:
     @property
     def state(self) -> TableState:
         return self.done[-1].state if self.done else self.initial
+
+    def notes(self) -> list[str]:
+        """The game master's notes in effect, oldest first. A note is kept in the log,
+        not in the state (which a note leaves as it was), so that every state along the
+        stack is shared by the notes after it: a table's memory grows with its log, not
+        with its log squared."""
+        return [a.command.text for a in self.done if isinstance(a.command, Note)]
 
     def feed(self, version: int, verb: str, payload: Mapping[str, Any]) -> None:
         """Read the next change of the log."""

@@ -241,8 +241,7 @@ class Parties:
             for row in rows:
                 if (table.id, fold.version) in self.fold(row).state.written:
                     raise TableError(
-                        f"{row.name} has {table.id} at version {fold.version} written back "
-                        "already",
+                        f"{row.name} has {table.id} at version {fold.version} written back already",
                         hint="undo that with `affray party undo PARTY`, or go on at the table",
                     )
             system = fold.rules.system

@@ -163,7 +163,6 @@ class TableState:
     joined: int = 0
     """How many combatants have joined the table (the last serial given)."""
     conditions: tuple[Condition, ...] = ()
-    notes: tuple[str, ...] = ()
 
     @classmethod
     def empty(cls) -> TableState:
@@ -248,8 +247,8 @@ def apply(
             state, events = _mark(state, command)
         case Unmark():
             state, events = _unmark(state, command)
-        case Note(text=text):
-            state, events = replace(state, notes=(*state.notes, text)), [NoteAdded(text)]
+        case Note(text=text):  # the state is as it was: the notes are the log's (Fold.notes)
+            events = [NoteAdded(text)]
         case _:
             from affray.table.powers import POWERS
 

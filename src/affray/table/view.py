@@ -77,7 +77,7 @@ def show_data(
             }
             for c in encounter.combatants
         ],
-        "notes": list(state.notes),
+        "notes": fold.notes(),
         "can_undo": len(fold.done),
         "can_redo": len(fold.undone),
         "pending": dict(pending) if pending is not None else None,
