@@ -335,6 +335,7 @@ def _import_export(source: str, name: str | None, db: str | None, as_json: bool)
         archived=imported.archived,
         changes=imported.changes,
     )
+    tables.checkpoint(row, force=True)  # a long log: later verbs read only what follows
     if as_json:
         emit_json(
             {
@@ -1050,6 +1051,10 @@ def _print_dim(line: str) -> None:
     console().print(Text(plain(line), style="dim"))
 
 
+NOTES_SHOWN = 20
+"""The latest notes `table show` prints (--json has them all)."""
+
+
 def _print_show(data: dict[str, Any]) -> None:
     from rich.table import Table
     from rich.text import Text
@@ -1091,6 +1096,16 @@ def _print_show(data: dict[str, Any]) -> None:
         out.print(Text(plain(f"Round {data['round']} order: " + " · ".join(data["order"]))))
     if data["queue"]:
         out.print(Text(plain("Still to act this round: " + ", ".join(data["queue"])), style="dim"))
-    for note in data["notes"]:
-        out.print(Text(plain(f"Note: {note}"), style="dim"))
+    notes = data["notes"]
+    if len(notes) > NOTES_SHOWN:
+        earlier = len(notes) - NOTES_SHOWN
+        out.print(
+            Text(
+                f"({earlier:,} earlier notes: `affray table log {data['table']}`, or --json)",
+                style="dim",
+            )
+        )
+    if notes:
+        shown = "\n".join(plain(f"Note: {note}") for note in notes[-NOTES_SHOWN:])
+        out.print(Text(shown, style="dim"))
     _print_dim(_whats_next(data))

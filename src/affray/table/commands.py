@@ -403,8 +403,13 @@ def inputs_from_data(data: Mapping[str, Any]) -> Inputs:
     era 1."""
     faces: Sequence[int] = data.get("faces", ())
     answers: Sequence[Sequence[str]] = data.get("answers", ())
-    era = data.get("era", 1)
-    return Inputs(tuple(faces), tuple(Answered(*answer) for answer in answers), int(era))
+    era = int(data.get("era", 1))
+    if not faces and not answers:  # most changes (a note, a set): one value, shared
+        return _NO_INPUTS.get(era) or _NO_INPUTS.setdefault(era, Inputs((), (), era))
+    return Inputs(tuple(faces), tuple(Answered(*answer) for answer in answers), era)
+
+
+_NO_INPUTS: dict[int, Inputs] = {}
 
 
 def parse_pairs(

@@ -14,7 +14,7 @@ import contextlib
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from affray.dice import ScriptedDice, TypedDice
 from affray.encounter import Answers, Chooser, Phase
@@ -56,15 +56,14 @@ UNDO = "undo"
 REDO = "redo"
 
 
-@dataclass(frozen=True, slots=True)
-class Applied:
-    """A command in effect: the change that made it, and the state after it."""
+class Applied(NamedTuple):
+    """A command in effect: the change that made it, and the state after it (a named
+    tuple: a long log has one per change, and a checkpoint reads them back fast)."""
 
     version: int
     command: Command
     inputs: Inputs
     state: TableState
-    events: tuple[Event, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,10 +107,12 @@ class Fold:
         with its log squared."""
         return [a.command.text for a in self.done if isinstance(a.command, Note)]
 
-    def feed(self, version: int, verb: str, payload: Mapping[str, Any]) -> None:
-        """Read the next change of the log."""
+    def feed(self, version: int, verb: str, payload: Mapping[str, Any]) -> tuple[Event, ...]:
+        """Read the next change of the log; what it did (nothing, for an undo or a
+        redo)."""
         if version != self.version + 1:
             raise TableError(f"the log skips from version {self.version} to {version}")
+        events: tuple[Event, ...] = ()
         if verb == UNDO:
             self._move(self.done, self.undone, int(payload["steps"]))
         elif verb == REDO:
@@ -119,19 +120,14 @@ class Fold:
         else:
             command = command_from_data(payload["command"])
             inputs = inputs_from_data(payload)
-            state, events = replay(self.rules, self.state, command, inputs)
-            self.push(version, command, inputs, state, events)
+            state, replayed = replay(self.rules, self.state, command, inputs)
+            self.push(version, command, inputs, state)
+            events = tuple(replayed)
         self.version = version
+        return events
 
-    def push(
-        self,
-        version: int,
-        command: Command,
-        inputs: Inputs,
-        state: TableState,
-        events: Sequence[Event],
-    ) -> None:
-        self.done.append(Applied(version, command, inputs, state, tuple(events)))
+    def push(self, version: int, command: Command, inputs: Inputs, state: TableState) -> None:
+        self.done.append(Applied(version, command, inputs, state))
         self.undone.clear()
         self.version = version
 

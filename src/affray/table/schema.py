@@ -66,6 +66,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (party_id, version)
         )""",
     ),
+    (
+        """CREATE TABLE checkpoints (
+            table_id TEXT PRIMARY KEY REFERENCES tables(id),
+            version INTEGER NOT NULL,
+            stamp TEXT NOT NULL,
+            fold BLOB NOT NULL
+        )""",
+    ),
 )
 """Schema migrations, in order; ``user_version`` is how many have run."""
 

@@ -24,6 +24,7 @@ from affray.errors import (
 )
 from affray.events import Event
 from affray.narration.core import narrate_text
+from affray.table import checkpoint as checkpoints
 from affray.table import roster
 from affray.table.commands import Add, Command, Run, Start, command_data, command_from_data
 from affray.table.events import TABLE
@@ -121,6 +122,8 @@ class Tables:
         self._born: dict[str, str] = {}
         """When each folded table was made (a table deleted and made again under the
         same id is another table)."""
+        self._checkpointed: dict[str, int] = {}
+        """The version of each table's checkpoint, as last read or written here."""
         self._locks: dict[str, threading.RLock] = {}
         self._locks_lock = threading.Lock()
 
@@ -171,7 +174,8 @@ class Tables:
             if self._born.get(table.id) != table.created:  # deleted, and the id made again
                 fold = None
             if fold is None or dict(fold.rules.options) != dict(table.options):
-                fold = Fold(Rules.of(table.system, table.options))
+                rules = Rules.of(table.system, table.options)
+                fold = self._from_checkpoint(table, rules) or Fold(rules)
             try:
                 for change in self.store.iter_changes(table.id, after=fold.version):
                     fold.feed(change.version, change.verb, change.payload)
@@ -181,6 +185,40 @@ class Tables:
             self._folds[table.id] = fold
             self._born[table.id] = table.created
             return fold
+
+    def _from_checkpoint(self, table: TableRow, rules: Rules) -> Fold | None:
+        """The table's fold as its checkpoint left it, if it has one this affray can
+        use (then only the changes since are read)."""
+        kept = self.store.checkpoint(table.id)
+        if kept is None:
+            return None
+        version, stamp, blob = kept
+        self._checkpointed[table.id] = version
+        if stamp != checkpoints.STAMP or version > self.store.version(table.id):
+            return None
+        return checkpoints.load(blob, rules)
+
+    def checkpoint(self, table: TableRow, *, force: bool = False) -> None:
+        """Keep a checkpoint of the table's fold when it is due (or ``force``), so that
+        a process afresh reads only the changes since (a database opened to read only
+        keeps none)."""
+        if self.store.readonly:
+            return
+        with self.lock(table.id):
+            fold = self.fold(table)
+            if table.id not in self._checkpointed:
+                kept = self.store.checkpoint(table.id)
+                self._checkpointed[table.id] = kept[0] if kept is not None else 0
+            last = self._checkpointed[table.id]
+            if fold.version <= last or not (force or checkpoints.due(fold.version, last)):
+                return
+            self._checkpointed[table.id] = fold.version  # tried: not again at once
+            try:
+                blob = checkpoints.dump(fold)
+            except Exception:  # a plug-in's state that cannot be pickled: no checkpoint
+                return
+        with contextlib.suppress(AffrayError):  # a busy database: the next one will do
+            self.store.keep_checkpoint(table.id, fold.version, checkpoints.STAMP, blob)
 
     def joining(
         self,
@@ -308,10 +346,11 @@ class Tables:
                 ]
             dones: list[Done] = []
             for version, (one, lines) in zip(versions, played, strict=True):
-                fold.push(version, one.command, one.inputs, one.state, one.events)
+                fold.push(version, one.command, one.inputs, one.state)
                 dones.append(Done(table, version, one.state, one.events, lines))
         if note is not None and dones:
             dones[0] = replace(dones[0], note=note)
+        self.checkpoint(table)
         return dones
 
     def run(
@@ -379,7 +418,8 @@ class Tables:
                 break
             else:  # pragma: no cover - the last try holds the lock: nothing can move
                 raise TableError(f"table {table.id} kept changing while this was played")
-            fold.push(version, played.command, played.inputs, played.state, played.events)
+            fold.push(version, played.command, played.inputs, played.state)
+        self.checkpoint(table)
         return Done(
             table,
             version,
@@ -529,4 +569,5 @@ class Tables:
                 fold.undo(version, steps)
             else:
                 fold.redo(version, steps)
-            return Done(table, version, fold.state, moved=tuple(moved))
+        self.checkpoint(table)
+        return Done(table, version, fold.state, moved=tuple(moved))

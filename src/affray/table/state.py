@@ -231,7 +231,9 @@ def apply(
     rules = rules.at(era)
     cursor = state.cursor
     cap = rules.max_rounds if era >= CURSOR_ERA else LEGACY_MAX_ROUNDS
-    state = replace(state, cursor=replace(cursor, max_rounds=cap, decided_closes=era >= CURSOR_ERA))
+    closes = era >= CURSOR_ERA
+    if cursor.max_rounds != cap or cursor.decided_closes != closes:  # else: the same value
+        state = replace(state, cursor=replace(cursor, max_rounds=cap, decided_closes=closes))
     match command:
         case Add():
             state, events = _add(rules, state, command)

@@ -27,6 +27,9 @@ from affray.errors import ConflictError, TableError
 from affray.table.db import BUSY_TIMEOUT_S, Database, default_path
 from affray.table.payloads import checked, repaired
 
+CHECKPOINT_WAIT_S = 0.5
+"""How long a checkpoint waits for another writer's lock (then it is not written)."""
+
 __all__ = ["ChangeRow", "Store", "TableRow", "Writer", "default_path"]
 
 
@@ -254,6 +257,7 @@ class Store:
         """A table and its whole log gone for good."""
         with self.transaction() as db:
             for statement in (
+                "DELETE FROM checkpoints WHERE table_id = ?",
                 "DELETE FROM links WHERE table_id = ?",
                 "DELETE FROM pending WHERE table_id = ?",
                 "DELETE FROM changes WHERE table_id = ?",
@@ -282,6 +286,33 @@ class Store:
         )
         for v, verb, payload, at in cursor:
             yield ChangeRow(v, verb, checked(self.path, table_id, v, verb, payload), at)
+
+    def checkpoint(self, table_id: str) -> tuple[int, str, bytes] | None:
+        """The table's checkpoint (:mod:`affray.table.checkpoint`): its version, its
+        stamp and its bytes, if it has one."""
+        found = self.db.execute(
+            "SELECT version, stamp, fold FROM checkpoints WHERE table_id = ?", (table_id,)
+        ).fetchone()
+        if found is None or not isinstance(found[2], bytes):
+            return None
+        return int(found[0]), str(found[1]), found[2]
+
+    def keep_checkpoint(self, table_id: str, version: int, stamp: str, fold: bytes) -> None:
+        """Keep a checkpoint of the table at ``version`` (unless one as far on is kept
+        already, or the table has been deleted meanwhile). It is a cache: a write
+        that would wait long for another writer's lock is not made.
+
+        Raises:
+            DatabaseBusyError: another writer holds the lock.
+        """
+        with self.database.writing(busy_timeout=CHECKPOINT_WAIT_S) as db:
+            db.execute(
+                "INSERT INTO checkpoints SELECT ?, ?, ?, ? WHERE EXISTS "
+                "(SELECT 1 FROM tables WHERE id = ?) "
+                "ON CONFLICT (table_id) DO UPDATE SET version = excluded.version, "
+                "stamp = excluded.stamp, fold = excluded.fold WHERE excluded.version > version",
+                (table_id, version, stamp, fold, table_id),
+            )
 
     def pending(self, table_id: str) -> Mapping[str, Any] | None:
         """The command the table is waiting on (for a die or an answer), if one waits
