@@ -12,6 +12,7 @@ from starlette.testclient import TestClient
 
 from affray.table import Next, Start, Store, TableRow, Tables
 from affray.table.commands import Hide, Move, Remove, Rename, Reveal, Set
+from affray.table.view import played_order, show_data
 from affray.web import create_app
 from tests.helpers import EXAMPLES
 from tests.table.test_table_cli import Table
@@ -102,12 +103,19 @@ def test_move_puts_a_turn_before_or_after_another(tmp_path: Path) -> None:
         tables.run(row, tables.joining(row, str(EXAMPLES / "mst2" / sheet), side=side))
     state = tables.run(row, Start()).state
     assert (state.current, state.encounter.queue) == ("Spearman", ("Sellsword", "Goblin"))
+    assert played_order(state) == ["Spearman", "Sellsword", "Goblin"]
     state = tables.run(row, Move("Goblin", before="Sellsword")).state
     assert (state.current, state.encounter.queue) == ("Spearman", ("Goblin", "Sellsword"))
+    assert played_order(state) == ["Spearman", "Goblin", "Sellsword"]  # the order shown
     state = tables.run(row, Move("Spearman", after="Sellsword")).state  # put off
     assert (state.current, state.encounter.queue) == ("Goblin", ("Sellsword", "Spearman"))
     state = tables.run(row, Move("Sellsword", before="Goblin")).state  # takes over
     assert (state.current, state.encounter.queue) == ("Sellsword", ("Goblin", "Spearman"))
+    assert played_order(state) == ["Sellsword", "Goblin", "Spearman"]
+    state = tables.run(row, Next()).state  # the Sellsword has acted: it stays first
+    assert played_order(state) == ["Sellsword", "Goblin", "Spearman"]
+    assert show_data(row, tables.fold(row))["order"] == ["Sellsword", "Goblin", "Spearman"]
+    tables.undo(row)
     with pytest.raises(Exception, match="before or after whom"):
         tables.run(row, Move("Goblin"))
     tables.run(row, Next())

@@ -274,3 +274,35 @@ def test_a_page_shows_a_terminal_change_within_a_second(served: Served) -> None:
                 )
         finally:
             browser.close()
+
+
+def test_a_read_never_waits_for_another_process_write_lock(served: Served) -> None:
+    """Another process holds the write lock: the server's write waits for it (then a
+    503), and meanwhile its reads answer at once, before the write gives up."""
+    import threading
+
+    ford, _ = _rows(served.db)
+    holder = sqlite3.connect(served.db, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    finished: list[str] = []
+    written: list[int | None] = []
+
+    def write() -> None:
+        written.append(post_note(served, ford.gm_token, "ford", "waits"))
+        finished.append("write")
+
+    writer = threading.Thread(target=write)
+    try:
+        writer.start()
+        time.sleep(0.3)  # the write is waiting for the lock now
+        for _ in range(3):
+            assert get_table(served, ford.gm_token, "ford")["version"] == 2
+            assert get_table(served, ford.player_token, "ford")["version"] == 2
+        finished.append("reads")
+        writer.join(timeout=60)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert finished == ["reads", "write"]
+    assert written == [None]  # a 503: nothing written while the lock was held
+    assert post_note(served, ford.gm_token, "ford", "after") == 3

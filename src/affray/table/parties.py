@@ -226,7 +226,7 @@ class Parties:
             TableError: no one at the table came from a party, this version of the
                 table was written back already, or no member is still in its party.
         """
-        with self.tables.lock(table.id), self.store.store.transaction():
+        with self.store.store.transaction():  # the write lock first (then the fold's)
             fold = self.tables.fold(table)
             origins = self.from_parties(table)
             if not origins:

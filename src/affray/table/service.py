@@ -315,39 +315,39 @@ class Tables:
             AffrayError: an option the system does not take (nothing applied).
         """
         note = None
-        with self.lock(table.id):
-            with self.store.writing(table.id, expected) as writer:
-                fold = self.fold(table)
-                if options is not None and dict(options) != dict(table.options):
-                    if fold.version == 0:
-                        try:
-                            rules = Rules.of(table.system, options)
-                        except AffrayError as error:
-                            raise TableError(f"option {error.message}", hint=error.hint) from None
-                        writer.set_options(options)
-                        table = replace(table, options=dict(options))
-                        fold = Fold(rules)
+        # the write lock is taken first, the fold's inside it (never the reverse)
+        with self.store.writing(table.id, expected) as writer:
+            fold = self.fold(table)
+            if options is not None and dict(options) != dict(table.options):
+                if fold.version == 0:
+                    try:
+                        rules = Rules.of(table.system, options)
+                    except AffrayError as error:
+                        raise TableError(f"option {error.message}", hint=error.hint) from None
+                    writer.set_options(options)
+                    table = replace(table, options=dict(options))
+                    fold = Fold(rules)
+                    with self.lock(table.id):
                         self._folds[table.id] = fold
-                    else:
-                        note = (
-                            "the table keeps its own rules (it has changes already); the "
-                            "encounter's are: "
-                            + ", ".join(f"{k} = {v}" for k, v in options.items())
-                        )
-                state = fold.state
-                played: list[tuple[Played, tuple[str, ...]]] = []
-                for command in commands:
-                    one = play(fold.rules, state, command)
-                    state = one.state
-                    played.append((one, tuple(narrate_text(one.events, TABLE))))
-                versions = [
-                    writer.append(one.command.verb, {**one.payload(), "lines": list(lines)})
-                    for one, lines in played
-                ]
-            dones: list[Done] = []
-            for version, (one, lines) in zip(versions, played, strict=True):
-                fold.push(version, one.command, one.inputs, one.state)
-                dones.append(Done(table, version, one.state, one.events, lines))
+                else:
+                    note = (
+                        "the table keeps its own rules (it has changes already); the "
+                        "encounter's are: " + ", ".join(f"{k} = {v}" for k, v in options.items())
+                    )
+            state = fold.state
+            played: list[tuple[Played, tuple[str, ...]]] = []
+            for command in commands:
+                one = play(fold.rules, state, command)
+                state = one.state
+                played.append((one, tuple(narrate_text(one.events, TABLE))))
+            versions = [
+                writer.append(one.command.verb, {**one.payload(), "lines": list(lines)})
+                for one, lines in played
+            ]
+        dones: list[Done] = []
+        for version, (one, lines) in zip(versions, played, strict=True):
+            self._pushed(table, fold, version - 1, version, one)
+            dones.append(Done(table, version, one.state, one.events, lines))
         if note is not None and dones:
             dones[0] = replace(dones[0], note=note)
         self.checkpoint(table)
@@ -374,51 +374,51 @@ class Tables:
             AffrayError: the rules refuse it (nothing applied).
         """
         command = self._named(table, command)
-        with self.lock(table.id):
-            for last in [False] * (PLAY_TRIES - 1) + [True]:
-                # played outside the write lock; if another process changed the table
-                # meanwhile, played again, the last time inside the write lock
-                with contextlib.ExitStack() as held:
-                    if last:
-                        held.enter_context(self.store.transaction())
-                    fold = self.fold(table)
-                    if expected is not None and expected != fold.version:
-                        raise ConflictError(expected, fold.version)
-                    try:
-                        played = play(
-                            fold.rules,
-                            fold.state,
-                            command,
-                            rolls=rolls,
-                            choices=choices,
-                            answered=answered,
-                            seed=seed,
-                            roll_missing=roll_missing,
-                            choose_missing=choose_missing,
-                            seconds=RUN_SECONDS,
-                        )
-                    except InputNeededError as needed:
-                        waiting = Waiting(
-                            command,
-                            needed,
-                            roll_missing,
-                            choose_missing,
-                            seed,
-                            self._whose(table, needed),
-                        )
-                        self.store.wait_on(table.id, fold.version, waiting.data())
-                        raise
-                    lines = tuple(narrate_text(played.events, TABLE))
-                    with self.store.writing(table.id, expected) as writer:
-                        if writer.version != fold.version:
-                            continue  # another process changed the table: play it again
-                        version = writer.append(
-                            command.verb, {**played.payload(), "lines": list(lines)}
-                        )
-                break
-            else:  # pragma: no cover - the last try holds the lock: nothing can move
-                raise TableError(f"table {table.id} kept changing while this was played")
-            fold.push(version, played.command, played.inputs, played.state)
+        for last in [False] * (PLAY_TRIES - 1) + [True]:
+            # played outside the write lock (and outside the fold's, so that reads go on
+            # meanwhile); if the table changed in the meantime, played again, the last
+            # time inside the write lock
+            with contextlib.ExitStack() as held:
+                if last:
+                    held.enter_context(self.store.transaction())
+                fold, base, state = self._at(table)
+                if expected is not None and expected != base:
+                    raise ConflictError(expected, base)
+                try:
+                    played = play(
+                        fold.rules,
+                        state,
+                        command,
+                        rolls=rolls,
+                        choices=choices,
+                        answered=answered,
+                        seed=seed,
+                        roll_missing=roll_missing,
+                        choose_missing=choose_missing,
+                        seconds=RUN_SECONDS,
+                    )
+                except InputNeededError as needed:
+                    waiting = Waiting(
+                        command,
+                        needed,
+                        roll_missing,
+                        choose_missing,
+                        seed,
+                        self._whose(table, needed),
+                    )
+                    self.store.wait_on(table.id, base, waiting.data())
+                    raise
+                lines = tuple(narrate_text(played.events, TABLE))
+                with self.store.writing(table.id, expected) as writer:
+                    if writer.version != base:
+                        continue  # the table changed meanwhile: play it again
+                    version = writer.append(
+                        command.verb, {**played.payload(), "lines": list(lines)}
+                    )
+            break
+        else:  # pragma: no cover - the last try holds the write lock: nothing can move
+            raise TableError(f"table {table.id} kept changing while this was played")
+        self._pushed(table, fold, base, version, played)
         self.checkpoint(table)
         return Done(
             table,
@@ -430,6 +430,19 @@ class Tables:
             played.unused_choices,
             played.note,
         )
+
+    def _at(self, table: TableRow) -> tuple[Fold, int, TableState]:
+        """The table's fold, its version and its state, read together."""
+        with self.lock(table.id):
+            fold = self.fold(table)
+            return fold, fold.version, fold.state
+
+    def _pushed(self, table: TableRow, fold: Fold, base: int, version: int, played: Played) -> None:
+        """A change just committed at ``version``, played on the fold at ``base``, into
+        the fold kept in memory (unless a read has fed it from the log meanwhile)."""
+        with self.lock(table.id):
+            if fold.version == base and self._folds.get(table.id) is fold:
+                fold.push(version, played.command, played.inputs, played.state)
 
     def waiting(self, table: TableRow) -> dict[str, Any] | None:
         """The command the table waits on, as ``{"who", "needs", "rolls", "answered",
@@ -555,19 +568,24 @@ class Tables:
         return self._move(table, REDO, steps, expected)
 
     def _move(self, table: TableRow, verb: str, steps: int, expected: int | None) -> Done:
+        # the write lock first, the fold's inside it (never the reverse)
+        with self.store.writing(table.id, expected) as writer:
+            fold = self.fold(table)
+            moved = fold.check_undo(steps) if verb == UNDO else fold.check_redo(steps)
+            payload = {
+                "steps": steps,
+                "versions": [applied.version for applied in moved],
+                "commands": [command_data(applied.command) for applied in moved],
+            }
+            version = writer.append(verb, payload)
+            base = fold.version
         with self.lock(table.id):
-            with self.store.writing(table.id, expected) as writer:
+            if fold.version == base and self._folds.get(table.id) is fold:
+                if verb == UNDO:
+                    fold.undo(version, steps)
+                else:
+                    fold.redo(version, steps)
+            else:  # fed from the log meanwhile
                 fold = self.fold(table)
-                moved = fold.check_undo(steps) if verb == UNDO else fold.check_redo(steps)
-                payload = {
-                    "steps": steps,
-                    "versions": [applied.version for applied in moved],
-                    "commands": [command_data(applied.command) for applied in moved],
-                }
-                version = writer.append(verb, payload)
-            if verb == UNDO:
-                fold.undo(version, steps)
-            else:
-                fold.redo(version, steps)
         self.checkpoint(table)
         return Done(table, version, fold.state, moved=tuple(moved))

@@ -23,7 +23,7 @@ from affray.table.commands import (
     Unmark,
 )
 from affray.table.fold import Fold
-from affray.table.state import Phase
+from affray.table.state import Phase, TableState
 from affray.table.store import TableRow
 
 
@@ -33,7 +33,8 @@ def show_data(
     """``{"table", "name", "system", "round", "turn", "version", "phase", "queue",
     "order", "winner", "combatants": [{"id", "side", "condition", "state",
     "conditions", "source", "player"}], "notes", "can_undo", "can_redo", "pending"}``:
-    ``order`` is the round's turns as set out, ``queue`` those still to come,
+    ``order`` is the round's turns as they are played (:func:`played_order`: after a
+    ``move``, the moved combatant in its new place), ``queue`` those still to come,
     ``pending`` the command waiting for a die or an answer (``{"who", "needs",
     "rolls", "command"}``) or null."""
     state = fold.state
@@ -55,7 +56,7 @@ def show_data(
             for cid in encounter.queue
             if ruleset.fighting(encounter, cid) and phase is not Phase.OVER
         ],
-        "order": list(state.order),
+        "order": played_order(state),
         "winner": left[0] if phase is Phase.OVER and len(left) == 1 else None,
         "combatants": [
             {
@@ -82,6 +83,23 @@ def show_data(
         "can_redo": len(fold.undone),
         "pending": dict(pending) if pending is not None else None,
     }
+
+
+def played_order(state: TableState) -> list[str]:
+    """This round's turns as they will have been played: those taken (the round's
+    turns as set out, less the ones still to come), then the current turn and the rest
+    still to come, in the order they come now (after a ``move`` too)."""
+    cursor = state.cursor
+    to_come = list(cursor.encounter.queue)
+    if cursor.current is not None:
+        to_come.insert(0, cursor.current)
+    taken = list(state.order)
+    for cid in reversed(to_come):  # each turn to come takes its latest place away
+        for at in range(len(taken) - 1, -1, -1):
+            if taken[at] == cid:
+                del taken[at]
+                break
+    return [*taken, *to_come]
 
 
 def health_word(fold: Fold, cid: str) -> str:
