@@ -107,7 +107,9 @@ class AffrayGroup(click.Group):
         except RecursionError:  # defensive: inputs are bounded before this could happen
             raise UserError(AffrayError("input is nested too deeply to process")) from None
         except Exception as error:
-            if type(error).__module__ == "sqlite3":  # the store says its own in plain words
+            import sqlite3
+
+            if isinstance(error, sqlite3.Error):  # defensive: the store maps its own
                 raise DatabaseFailed(error) from None
             raise
 

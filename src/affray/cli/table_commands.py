@@ -545,6 +545,8 @@ def odds_command(
         if (state.phase(fold.rules) is Phase.TURN and state.current is not None)
         else 0
     )
+    path = str(tables.store.path)
+    tables.store.close()  # no open connection crosses the fork of the simulation's workers
     if seed is None:
         seed = secrets.randbelow(1_000_000)
     if count is None:
@@ -553,7 +555,7 @@ def odds_command(
     announce = announcer("fight") if as_json or not progress.showing else None
     with progress as advance:
         found = table_odds(
-            str(tables.store.path),
+            path,
             row.id,
             fold.rules,
             state,

@@ -276,8 +276,9 @@ class Tracker:
     # -- reading --------------------------------------------------------------------
 
     def show(self, row: TableRow) -> dict[str, Any]:
-        shown = show_data(row, self.tables.fold(row), self.tables.waiting(row))
-        shown["linked"] = self.tables.linked_ids(row)
+        with self.tables.store.reading():  # the log, what waits and the links: one moment
+            shown = show_data(row, self.tables.fold(row), self.tables.waiting(row))
+            shown["linked"] = self.tables.linked_ids(row)
         return shown
 
     def players(self, row: TableRow, me: str | None = None) -> dict[str, Any]:
