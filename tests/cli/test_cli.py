@@ -607,13 +607,13 @@ def test_a_quick_run_says_nothing_before_its_result() -> None:
     ],
 )
 def test_durations_are_said_to_their_two_largest_units(seconds: float, said: str) -> None:
-    from affray.cli.duel_command import duration
+    from affray.cli.estimates import duration
 
     assert duration(seconds) == said
 
 
 def test_the_estimate_line() -> None:
-    from affray.cli.duel_command import estimate_line
+    from affray.cli.estimates import estimate_line
     from affray.sim import Estimate
 
     line = estimate_line(Estimate(130.2, 100_000_000, 4))

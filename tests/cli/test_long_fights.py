@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from affray.cli.fight_command import Pace
+from affray.cli.narrated import Pace
 from affray.sheets import load_encounter
 from tests.helpers import EXAMPLES
 

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from affray.cli.estimates import announce_duels, wrote
+from affray.cli.narrated import ai_seed, narrated_duel
 from affray.cli.options import (
     dice_source,
     json_option,
@@ -18,11 +20,8 @@ from affray.cli.options import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from affray.duels import DuelAnswer, Engine, Method
     from affray.registry import AnySystem
-    from affray.sim.chunks import Estimate
     from affray.sim.fights import Fighting
 
 
@@ -112,7 +111,6 @@ def duel_command(
     first, second = told_apart(first, second)  # every line of the report says which
     if narrate:
         from affray.api import duel_setup
-        from affray.cli.fight_command import ai_seed, narrated_duel
 
         narrated_duel(
             duel_setup(first, second),
@@ -141,11 +139,6 @@ def duel_command(
     if plot is not None:
         _plot_simulated(DuelStart(a, b), first.name, second.name, answer, cores, plot)
         wrote(plot, as_json)
-
-
-def wrote(path: str, as_json: bool) -> None:
-    """Say the file written: after the table, or on stderr beside --json's output."""
-    click.echo(f"wrote {path}", err=as_json)
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,7 +276,7 @@ def _simulate(
     fast = engine == "fast" and system.simulate is not None
     progress = ProgressBar(count, "duels", threshold=20_000 if fast else 2_000)
     # where no progress bar shows, say before the work how long a long run will take
-    announce = _announce if as_json or not progress.showing else None
+    announce = announce_duels if as_json or not progress.showing else None
     with progress as advance:
         run = RunSpec(count, seed, workers, progress=advance, announce=announce)
         answer = answer_duel(system, a, b, method="monte-carlo", run=run, engine=engine)
@@ -291,69 +284,6 @@ def _simulate(
         click.echo(f"note: {answer.note}", err=True)
     _report(a.name, b.name, answer, as_json)
     return answer
-
-
-ESTIMATE_AFTER = 10.0
-"""Runs estimated to take longer than this (seconds) say so before they start, when
-no progress bar shows; the environment variable ``AFFRAY_ESTIMATE_SECONDS`` sets it."""
-
-
-def _announce(estimate: Estimate) -> None:
-    """One line on stderr for a long run (a progress bar says as much at a terminal)."""
-    if estimate.seconds > estimate_after():
-        click.echo(estimate_line(estimate), err=True)
-
-
-def announcer(what: str) -> Callable[[Estimate], None]:
-    """:func:`_announce` for a run of other things than duels (``fight``)."""
-
-    def announce(estimate: Estimate) -> None:
-        if estimate.seconds > estimate_after():
-            line = about(estimate.seconds, estimate.duels, what, estimate.workers)
-            click.echo(line, err=True)
-
-    return announce
-
-
-def estimate_after() -> float:
-    """Seconds above which a run with no progress bar says how long it will take."""
-    try:
-        return float(os.environ.get("AFFRAY_ESTIMATE_SECONDS", ESTIMATE_AFTER))
-    except ValueError:
-        return ESTIMATE_AFTER
-
-
-def estimate_line(estimate: Estimate) -> str:
-    """``about 2 min 10 s for 100,000,000 duels on 4 workers; Ctrl-C stops``."""
-    return about(estimate.seconds, estimate.duels, "duel", estimate.workers)
-
-
-def about(seconds: float, count: int, what: str, workers: int) -> str:
-    """``about 45 s for 1,000 cells on 2 workers; Ctrl-C stops``: a long run, before
-    it starts."""
-    things = f"{count:,} {what}{'' if count == 1 else 's'}"
-    return (
-        f"about {duration(seconds)} for {things} on {workers} "
-        f"worker{'' if workers == 1 else 's'}; Ctrl-C stops"
-    )
-
-
-def duration(seconds: float) -> str:
-    """A time for people, to the two largest units: ``45 s``, ``2 min 10 s``,
-    ``3 h 20 min``, ``2 days 4 h``."""
-    whole = max(1, round(seconds))
-    if whole < 60:
-        return f"{whole} s"
-    minutes, secs = divmod(whole, 60)
-    if minutes < 60:
-        return f"{minutes} min {secs} s" if secs else f"{minutes} min"
-    whole_minutes = round(seconds / 60)
-    hours, minutes = divmod(whole_minutes, 60)
-    if hours < 24:
-        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
-    days, hours = divmod(round(seconds / 3600), 24)
-    unit = "day" if days == 1 else "days"
-    return f"{days} {unit} {hours} h" if hours else f"{days} {unit}"
 
 
 def _report(a_name: str, b_name: str, answer: DuelAnswer, as_json: bool) -> None:

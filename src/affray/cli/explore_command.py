@@ -71,7 +71,7 @@ def explore_command(
     """
     import time
 
-    from affray.cli.duel_command import about, estimate_after
+    from affray.cli.estimates import about, estimate_after
     from affray.cli.output import ProgressBar, emit_json
     from affray.errors import AffrayError
     from affray.explore import Cache, backend, load_sweep, run_sweep, write_outputs

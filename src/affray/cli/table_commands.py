@@ -530,7 +530,7 @@ def odds_command(
     import os
     import secrets
 
-    from affray.cli.duel_command import announcer
+    from affray.cli.estimates import announcer
     from affray.cli.output import ProgressBar, table
     from affray.encounter import Phase
     from affray.sim.fights import FightOdds

@@ -22,7 +22,7 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from affray.table.fold import Fold
-from affray.table.state import ERA, Rules
+from affray.table.model import ERA, Rules
 
 FORMAT = 1
 """How a checkpoint is laid out (a change of :class:`Fold`'s fields bumps it)."""

@@ -34,7 +34,7 @@ from affray.sim.fights import (
     fight_many,
     simulate_fights,
 )
-from affray.table.state import Rules, TableState
+from affray.table.model import Rules, TableState
 
 
 def from_state(

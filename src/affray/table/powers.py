@@ -17,7 +17,7 @@ from affray.events import Event
 from affray.sheets.validation import plain_name
 from affray.table.commands import Hide, Move, Remove, Rename, Reveal, Set
 from affray.table.events import Edited, Hidden, Removed, Renamed, TurnMoved
-from affray.table.state import Rules, TableState
+from affray.table.model import Rules, TableState
 
 Done = tuple[TableState, list[Event]]
 

@@ -29,7 +29,7 @@ from affray.table import roster
 from affray.table.commands import Add, Command, Run, Start, command_data, command_from_data
 from affray.table.events import TABLE
 from affray.table.fold import REDO, UNDO, Applied, Fold, Played, play
-from affray.table.state import Rules, TableState
+from affray.table.model import Rules, TableState
 from affray.table.store import Store, TableRow
 
 

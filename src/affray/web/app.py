@@ -43,11 +43,18 @@ from affray.table import Done, Phase, Store, TableRow, Tables
 from affray.table import journal as journals
 from affray.table.service import needs
 from affray.table.view import describe, player_data, show_data
-from affray.web.commands import Request, parse, shown
+from affray.web.commands import Request, parse
 from affray.web.limits import BodyLimit, Limits, Refusals, Streams, loop_errors, protocol
 from affray.web.odds import OddsKeeper
 from affray.web.sheets import Shelf
-from affray.web.text import MendedHTML, MendedJSON, MendedText, mended_matches, refuse_unencodable
+from affray.web.text import (
+    MendedHTML,
+    MendedJSON,
+    MendedText,
+    mended_matches,
+    refuse_unencodable,
+    shown,
+)
 
 T = TypeVar("T")
 STREAM_KEEPALIVE_S = 15.0

@@ -26,6 +26,7 @@ from affray.table import (
 )
 from affray.table.commands import Hide, Move, Remove, Rename, Reveal, Set, parse_pairs
 from affray.web.sheets import Shelf
+from affray.web.text import shown
 
 VERBS = (
     "add",
@@ -226,13 +227,6 @@ def _int(data: Mapping[str, Any], key: str, default: int) -> int:
             hint=f'e.g. "{key}": 1',
         )
     return value
-
-
-def shown(value: Any) -> str:
-    """A value as an error names it: its ``repr``, cut short (a number of 5,000 digits
-    is not echoed whole)."""
-    text = repr(value)
-    return text if len(text) <= 40 else f"{text[:30]}… ({len(text):,} characters)"
 
 
 def _optional_int(data: Mapping[str, Any], key: str) -> int | None:

@@ -16,6 +16,7 @@ from affray.errors import AffrayError, TableError
 from affray.sheets import bestiary
 from affray.sheets.combatants import SUFFIXES, UnknownReferenceError, resolve_reference, served_file
 from affray.sheets.documents import load_document
+from affray.web.text import shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +77,6 @@ class Shelf:
 
     def refusal(self, system: str, reference: str) -> TableError:
         """What the web says of a sheet it will not read."""
-        from affray.web.commands import shown
 
         where = (
             "sheet files from the folders `affray serve --sheets` named: "

@@ -103,3 +103,10 @@ class MendedText(PlainTextResponse):
 
     def render(self, content: Any) -> bytes | memoryview:
         return super().render(mend(content) if isinstance(content, str) else content)
+
+
+def shown(value: Any) -> str:
+    """A value as an error names it: its ``repr``, cut short (a number of 5,000 digits
+    is not echoed whole)."""
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:30]}… ({len(text):,} characters)"

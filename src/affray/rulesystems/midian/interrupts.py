@@ -23,19 +23,34 @@ leaves the order as it was).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from affray.encounter import Question
+from affray.encounter import Question, Ruleset
 from affray.encounter.events import ActionChosen, TurnSkipped
 from affray.events import Event
 from affray.rulesystems.midian.actions import Interrupt, LetAct, PreEmpt
+from affray.rulesystems.midian.character import Character
 from affray.rulesystems.midian.checks import challenge
 from affray.rulesystems.midian.events import AttackRolled, DefenceRolled, Evaded
-from affray.rulesystems.midian.state import MidianAnswers, MidianEncounter
+from affray.rulesystems.midian.state import (
+    MidianAnswers,
+    MidianEncounter,
+    MidianOptions,
+    MidianState,
+)
 from affray.rulesystems.midian.topics import MidianTopic
 
-if TYPE_CHECKING:
-    from affray.rulesystems.midian.ruleset import MidianRuleset
+
+class Interruptible(Protocol):
+    """What an interrupt needs of the rules (the Midian ruleset, without naming it:
+    the ruleset calls this module)."""
+
+    @property
+    def options(self) -> MidianOptions: ...
+
+    def uninterrupted(self) -> Ruleset[Character, MidianState]:
+        """The same rules, where no one may interrupt."""
+        ...
 
 
 def can_interrupt(encounter: MidianEncounter, who: str, cid: str) -> bool:
@@ -53,7 +68,7 @@ def can_interrupt(encounter: MidianEncounter, who: str, cid: str) -> bool:
 
 
 def interruptions(
-    ruleset: MidianRuleset, encounter: MidianEncounter, cid: str, answers: MidianAnswers
+    ruleset: Interruptible, encounter: MidianEncounter, cid: str, answers: MidianAnswers
 ) -> tuple[MidianEncounter, list[Event], bool]:
     """Ask each foe that could interrupt ``cid``; play the interrupts taken. False when
     ``cid``'s action is ruined or ``cid`` has fallen."""
@@ -109,7 +124,7 @@ def _can_pre_empt(encounter: MidianEncounter, who: str, cid: str, *, round3: boo
 
 
 def _pre_empt(
-    ruleset: MidianRuleset,
+    ruleset: Interruptible,
     encounter: MidianEncounter,
     who: str,
     cid: str,

@@ -160,7 +160,7 @@ def odds_command(
             title=f"{a.name} attacks {d.name}: wounds inflicted",
             xlabel="wounds",
         )
-        from affray.cli.duel_command import wrote
+        from affray.cli.estimates import wrote
 
         wrote(plot, as_json)
     if as_json:
@@ -323,7 +323,7 @@ def exchange_command(
     reach and counter-attacks follow the reach rules.
     """
     from affray.api import duel_setup
-    from affray.cli.fight_command import ai_seed, narrated_duel
+    from affray.cli.narrated import ai_seed, narrated_duel
     from affray.rulesystems.mst2.ruleset import Mst2Ruleset
 
     a, b = load_mst2(first), load_mst2(second)
