@@ -9,7 +9,7 @@ import numpy as np
 
 from affray.explore import Cache, InProcess, load_sweep, run_sweep
 from affray.explore.heatmap import chances
-from affray.explore.sweep import value_text
+from affray.explore.values import value_text
 from tests.helpers import EXAMPLES
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "explorer.md"

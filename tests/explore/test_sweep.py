@@ -6,8 +6,8 @@ import pytest
 
 from affray.errors import SheetError
 from affray.explore import cells, load_sweep
-from affray.explore.grid import cell_seed, with_value
-from affray.explore.sweep import value_text
+from affray.explore.grid import cell_seed
+from affray.explore.values import value_text, with_value
 from tests.explore.conftest import WriteSweep
 from tests.helpers import run
 

@@ -204,7 +204,7 @@ def _summary(sweep: AnySweep, outcome: Outcome, files: list[Path], seconds: floa
     from affray.cli.output import table
     from affray.explore import EncounterSweep
     from affray.explore.heatmap import chances, short_title
-    from affray.explore.sweep import value_text
+    from affray.explore.values import value_text
 
     invalid = "an invalid encounter" if isinstance(sweep, EncounterSweep) else "an invalid sheet"
     click.echo(  # the report says the same time: the cells', measured once

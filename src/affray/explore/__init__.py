@@ -19,9 +19,10 @@ from affray.explore.compute import Result
 from affray.explore.encounter_sweep import AnySweep, EncounterSweep
 from affray.explore.fight_cell import EncounterCell, FightJob
 from affray.explore.grid import Cell, Job, cells
+from affray.explore.loading import load_sweep
 from affray.explore.outputs import write_outputs
 from affray.explore.run import Outcome, run_sweep
-from affray.explore.sweep import Axis, Sweep, load_sweep
+from affray.explore.sweep import Axis, Sweep
 
 __all__ = [
     "AnySweep",

@@ -14,7 +14,8 @@ from typing import Any
 
 from affray.errors import AffrayError
 from affray.explore.fight_cell import FightJob
-from affray.explore.grid import AnyJob, one_line
+from affray.explore.grid import AnyJob
+from affray.explore.values import one_line
 
 
 @dataclass(frozen=True, slots=True)

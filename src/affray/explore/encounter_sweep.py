@@ -43,11 +43,10 @@ from affray.explore.sweep import (
     Values,
     as_base,
     axis_of,
-    canonical,
     check_axes,
     check_key,
-    value_text,
 )
+from affray.explore.values import canonical, one_line, value_text, with_value
 from affray.quoting import quoted
 from affray.sheets import encounters, load_document
 from affray.sheets.combatants import resolve_reference
@@ -307,8 +306,6 @@ def _check_axis(sweep: EncounterSweep, axis: Axis, number: int, where: str) -> N
             first = first or error
             continue
         return
-    from affray.explore.grid import one_line
-
     assert first is not None
     raise SheetError(
         f"no value of this axis makes a valid encounter; with {value_text(axis.values[0])}: "
@@ -331,8 +328,6 @@ def cell_encounter(
     Raises:
         SheetError: a dotted key digs into a value that is not a table.
     """
-    from affray.explore.grid import with_value
-
     settings = list(settings)
     data = copy.deepcopy(dict(sweep.encounter.data))
     if not data.get("name"):

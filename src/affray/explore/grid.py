@@ -12,7 +12,6 @@ result whoever computes it, whatever else is in the sweep.
 
 from __future__ import annotations
 
-import copy
 import functools
 import hashlib
 import itertools
@@ -29,8 +28,8 @@ from affray.explore.encounter_sweep import (
     resolved,
 )
 from affray.explore.fight_cell import FightJob
-from affray.explore.sweep import Base, Engine, Method, Sweep, canonical, value_text
-from affray.quoting import quoted
+from affray.explore.sweep import Base, Engine, Method, Sweep
+from affray.explore.values import canonical, one_line, value_text, with_value
 from affray.sheets import sheet_from_data
 
 CACHE_FORMAT = 1
@@ -73,33 +72,6 @@ class Cell:
     @property
     def labels(self) -> tuple[str, ...]:
         return tuple(value_text(v) for v in self.values)
-
-
-def with_value(data: Mapping[str, Any], key: str, value: Any) -> dict[str, Any]:
-    """A copy of sheet data with the dotted ``key`` set to ``value`` (tables on the way
-    made as needed).
-
-    Raises:
-        SheetError: a table on the way is something else (a bestiary name, say).
-    """
-    result = copy.deepcopy(dict(data))
-    parts = key.split(".")
-    table: dict[str, Any] = result
-    for depth, part in enumerate(parts[:-1]):
-        inner = table.get(part)
-        if inner is None:
-            inner = table[part] = {}
-        elif not isinstance(inner, dict):
-            here = ".".join(parts[: depth + 1])
-            raise SheetError(
-                f"{quoted(here)} is {quoted(value_text(inner))} in the base sheet, not a "
-                f"table, so {quoted(key)} cannot be set",
-                key=here,
-                hint=f"write {here} as an inline table in the base sheet",
-            )
-        table = inner
-    table[parts[-1]] = copy.deepcopy(value)
-    return result
 
 
 def cells(sweep: AnySweep) -> Iterator[Cell]:
@@ -151,12 +123,6 @@ def _problem(data: Mapping[str, Any], base: Base, side: str) -> str | None:
     except SheetError as error:
         return one_line(error)
     return None
-
-
-def one_line(error: AffrayError) -> str:
-    """An error and its tip on one line, for a cell of results.csv."""
-    text = " ".join(error.message.split())
-    return f"{text} (tip: {error.hint})" if error.hint else text
 
 
 def cell_seed(seed: int, *sheets: Mapping[str, Any]) -> int:

@@ -29,7 +29,8 @@ from affray.explore.compute import Result
 from affray.explore.encounter_sweep import AnySweep, EncounterSweep
 from affray.explore.encounter_sweep import axis_title as member_axis_title
 from affray.explore.grid import Cell
-from affray.explore.sweep import Axis, value_text
+from affray.explore.sweep import Axis
+from affray.explore.values import value_text
 
 MAX_PANELS = 100
 """More panels than this make no readable picture; the report then says so."""

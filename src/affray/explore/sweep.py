@@ -24,15 +24,16 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal, Protocol
 
 from pydantic import AfterValidator, Field, StringConstraints
 
 from affray import registry
 from affray.duels import method_for
 from affray.errors import AffrayError, SheetError
-from affray.quoting import quoted, unprintable
-from affray.sheets import bestiary, load_document, sheet_from_data
+from affray.explore.values import canonical, one_line, value_text, with_value
+from affray.quoting import quoted
+from affray.sheets import bestiary, sheet_from_data
 from affray.sheets.combatants import (
     AmbiguousReferenceError,
     Reference,
@@ -41,8 +42,21 @@ from affray.sheets.combatants import (
 )
 from affray.sheets.validation import Strict, plain_name, validate
 
-if TYPE_CHECKING:
-    from affray.explore.encounter_sweep import EncounterAxisTable, EncounterSweep
+
+class AxisFields(Protocol):
+    """What an ``[[axes]]`` table gives, of a duel's sweep or an encounter's."""
+
+    @property
+    def side(self) -> str: ...
+    @property
+    def key(self) -> str: ...
+    @property
+    def values(self) -> Sequence[Any] | None: ...
+    @property
+    def range(self) -> Sequence[int | float] | None: ...
+    @property
+    def label(self) -> str | None: ...
+
 
 MAX_CELLS = 100_000
 """The most cells one sweep may have (a 1,000-cell grid is already a big picture)."""
@@ -174,72 +188,6 @@ class Sweep:
         return "exact odds" if self.method == "exact" else f"{self.n:,} duels a cell"
 
 
-def load_sweep(path: str | Path) -> Sweep | EncounterSweep:
-    """Read and check a sweep file and its base sheets (or its encounter file).
-
-    Raises:
-        SheetError: the file, a key of it or a base sheet is invalid; the message
-            names the file and the key, the tip how to fix it.
-    """
-    where = str(path)
-    file = Path(path)
-    data = load_document(file)
-    if "encounter" in data:
-        from affray.explore.encounter_sweep import load_encounter_sweep
-
-        return load_encounter_sweep(file, data)
-    table = validate(SweepTable, data, where)
-    axes = tuple(axis_of(axis, number, where) for number, axis in enumerate(table.axes, 1))
-    check_axes(axes, where)
-    if table.system is not None and table.system not in registry.systems():
-        raise SheetError(
-            f"unknown system {quoted(table.system)}",
-            path=where,
-            key="system",
-            hint="system is one of: " + ", ".join(f'"{n}"' for n in registry.systems()),
-        )
-    a = _base(table.a, "a", file, where, table.system)
-    b = _base(table.b, "b", file, where, table.system)
-    system = registry.system_of(sheet_from_data(a.data, a.source))
-    if not system.owns(sheet_from_data(b.data, b.source)):
-        raise SheetError(
-            f"a is {_article(system.title)} sheet but b is not",
-            path=where,
-            key="b",
-            hint="a duel needs two sheets of one rule system",
-        )
-    if table.system is not None and table.system != system.name:
-        raise SheetError(
-            f'the sheets are {system.name} sheets, not "{table.system}"',
-            path=where,
-            key="system",
-            hint=f'system = "{system.name}", or leave it out',
-        )
-    try:
-        method: Method = method_for(system, table.method)
-    except AffrayError as error:
-        raise SheetError(
-            error.message, path=where, key="method", hint='method = "monte-carlo" (with n and seed)'
-        ) from None
-    for axis in axes:
-        check_key(axis, a if axis.side != "b" else b, where)
-        if axis.side == "both":
-            check_key(axis, b, where)
-    return Sweep(
-        path=file,
-        text=file.read_text("utf-8"),
-        a=a,
-        b=b,
-        system=system.name,
-        method=method,
-        n=table.n,
-        seed=table.seed,
-        engine=table.engine,
-        axes=axes,
-        title=table.title or f"{a.name} vs {b.name}",
-    )
-
-
 def check_axes(axes: Sequence[Axis], where: str) -> None:
     """Refuse too many cells, and axes that overlap."""
     cells = math.prod(len(axis.values) for axis in axes)
@@ -281,9 +229,7 @@ def _article(title: str) -> str:
     return f"{article(title)} {title}"
 
 
-def axis_of(
-    table: AxisTable | EncounterAxisTable, number: int, where: str, member: int | None = None
-) -> Axis:
+def axis_of(table: AxisFields, number: int, where: str, member: int | None = None) -> Axis:
     """The axis of an ``[[axes]]`` table (the ``number``-th), its values checked."""
     at = f"axis {number} ({column(table.side, member, table.key)})"
     if (table.values is None) == (table.range is None):
@@ -384,8 +330,6 @@ def check_key(axis: Axis, base: Base, where: str) -> None:
     """Refuse an axis whose key the sheet does not have, or none of whose values the
     base sheet takes (every cell would be invalid); a cell some values spoil is only
     reported."""
-    from affray.explore.grid import one_line, with_value
-
     at = f"axis {axis.column}"
     first: SheetError | None = None
     for value in axis.values:
@@ -412,27 +356,61 @@ def check_key(axis: Axis, base: Base, where: str) -> None:
     )
 
 
-def canonical(value: object) -> str:
-    """One text for a value, whatever the order of its tables' keys: two values are
-    the same if their texts are (and a cell's key and seed hash it)."""
-    import json
+def load_duel_sweep(file: Path, data: Mapping[str, Any]) -> Sweep:
+    """A duel's sweep file, read (``data``) and checked with its base sheets.
 
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
-
-
-def value_text(value: Any) -> str:
-    """A value as results.csv and the report show it: TOML's words for true and
-    false, a table by its name (or compactly)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, Mapping):
-        name = value.get("name")
-        if isinstance(name, str):
-            return name
-        import json
-
-        return json.dumps(value, sort_keys=True, separators=(",", ":"))
-    text = str(value)
-    if any(unprintable(char) for char in text):  # shown, never obeyed, by a terminal
-        return text.encode("unicode_escape").decode("ascii")
-    return text
+    Raises:
+        SheetError: a key of it or a base sheet is invalid; the message names the file
+            and the key, the tip how to fix it.
+    """
+    where = str(file)
+    table = validate(SweepTable, data, where)
+    axes = tuple(axis_of(axis, number, where) for number, axis in enumerate(table.axes, 1))
+    check_axes(axes, where)
+    if table.system is not None and table.system not in registry.systems():
+        raise SheetError(
+            f"unknown system {quoted(table.system)}",
+            path=where,
+            key="system",
+            hint="system is one of: " + ", ".join(f'"{n}"' for n in registry.systems()),
+        )
+    a = _base(table.a, "a", file, where, table.system)
+    b = _base(table.b, "b", file, where, table.system)
+    system = registry.system_of(sheet_from_data(a.data, a.source))
+    if not system.owns(sheet_from_data(b.data, b.source)):
+        raise SheetError(
+            f"a is {_article(system.title)} sheet but b is not",
+            path=where,
+            key="b",
+            hint="a duel needs two sheets of one rule system",
+        )
+    if table.system is not None and table.system != system.name:
+        raise SheetError(
+            f'the sheets are {system.name} sheets, not "{table.system}"',
+            path=where,
+            key="system",
+            hint=f'system = "{system.name}", or leave it out',
+        )
+    try:
+        method: Method = method_for(system, table.method)
+    except AffrayError as error:
+        raise SheetError(
+            error.message, path=where, key="method", hint='method = "monte-carlo" (with n and seed)'
+        ) from None
+    for axis in axes:
+        check_key(axis, a if axis.side != "b" else b, where)
+        if axis.side == "both":
+            check_key(axis, b, where)
+    return Sweep(
+        path=file,
+        text=file.read_text("utf-8"),
+        a=a,
+        b=b,
+        system=system.name,
+        method=method,
+        n=table.n,
+        seed=table.seed,
+        engine=table.engine,
+        axes=axes,
+        title=table.title or f"{a.name} vs {b.name}",
+    )
