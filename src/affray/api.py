@@ -189,4 +189,5 @@ def narrate(events: Iterable[Event]) -> list[str]:
     from affray.narration import narrate_text
     from affray.table.events import TABLE
 
-    return narrate_text(events, TABLE)
+    told = [system.narration for system in registry.all_systems()]
+    return narrate_text(events, *told, TABLE)

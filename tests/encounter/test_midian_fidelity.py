@@ -13,6 +13,7 @@ from affray.rulesystems.midian import events as ev
 from affray.rulesystems.midian.actions import Disarm
 from affray.rulesystems.midian.character import Character
 from affray.rulesystems.midian.defence import DefencePool, Stance
+from affray.rulesystems.midian.narration import NARRATION
 from affray.rulesystems.midian.ruleset import MidianRuleset
 from affray.rulesystems.midian.tactics import MidianTactics
 from tests.encounter import driver
@@ -250,7 +251,7 @@ def test_narration_of_a_critical_charge_an_evasion_and_an_evaded_blow() -> None:
     encounter = driver.with_actions(encounter.next_round(), "Foe", 0)
     answers = Answers(ScriptedDice([20, 3]), FirstChoice())  # a critical charge: ×4
     _, events = rules.ruleset.perform(encounter, "Knight", Attack("Foe"), answers)
-    told = " ".join(narrate_text(events))
+    told = " ".join(narrate_text(events, NARRATION))
     assert "×4" in told and "doubled" not in told
 
     runner = character("Runner", dodge=10, hit_points=40, melee_evasion=True)
@@ -262,12 +263,12 @@ def test_narration_of_a_critical_charge_an_evasion_and_an_evaded_blow() -> None:
     encounter, opening, _ = rules.ruleset.begin_round(
         encounter, Answers(ScriptedDice([5, 5, 18]), chooser)
     )
-    told_round = " ".join(narrate_text(opening))
+    told_round = " ".join(narrate_text(opening, NARRATION))
     assert "stands against every attack" in told_round and "vs 0" not in told_round
     _, events = rules.ruleset.perform(
         encounter, "Hitter", Attack("Runner"), Answers(ScriptedDice([10]), FirstChoice())
     )
-    assert "Runner evades it (evasion 22 vs 12)" in " ".join(narrate_text(events))
+    assert "Runner evades it (evasion 22 vs 12)" in " ".join(narrate_text(events, NARRATION))
 
 
 def test_a_charge_ends_the_chargers_round_and_longer_reach_strikes_first() -> None:

@@ -19,7 +19,6 @@ import affray
 from affray.cli.main import cli
 from affray.encounter import Answered
 from affray.errors import AffrayError, ChoiceNeededError, DieNeededError, RulesError, TableError
-from affray.narration import narrate_text
 from affray.sheets import load_encounter
 from affray.sheets.documents import load_document
 from affray.sim.fights import simulate_fights
@@ -51,7 +50,7 @@ def test_a_table_left_to_its_tactics_tells_the_fight_of_the_file(
         fight = affray.fight(encounter, seed=seed)
         row = imported(tables, encounter)
         done = tables.run(row, Run(to_end=True), seed=seed)
-        assert list(done.lines) == narrate_text(fight.events), (encounter.name, seed)
+        assert list(done.lines) == affray.narrate(fight.events), (encounter.name, seed)
         ended = done.events[-1].to_dict()
         assert (ended["winner"], ended["rounds"]) == (fight.winner, fight.rounds)
         # and the log replays to the same state

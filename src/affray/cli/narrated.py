@@ -38,6 +38,9 @@ def play(
     from affray.narration import narrate
 
     out = console()
+    from affray import registry
+
+    told = [registry.system_of(c.sheet).narration for c in encounter.combatants[:1]]
     log: list[Event] = []
     final = encounter
     pace = Pace(max_rounds)
@@ -51,7 +54,7 @@ def play(
             from rich.markup import escape
 
             out.print(f"[dim]  {escape(note.text)}[/dim]")
-        for line in narrate(step.events):
+        for line in narrate(step.events, *told):
             out.print(styled(line))
     return log, final
 

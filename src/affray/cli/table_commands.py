@@ -314,7 +314,8 @@ def import_command(
     from affray.narration import narrate
     from affray.table.events import TABLE
 
-    print_lines(narrate([e for done in dones for e in done.events], TABLE))
+    told = registry_system(row.system).narration
+    print_lines(narrate([e for done in dones for e in done.events], told, TABLE))
 
 
 def _import_export(source: str, name: str | None, db: str | None, as_json: bool) -> None:
@@ -1002,7 +1003,14 @@ def _lines(done: Done) -> Any:
     from affray.narration import narrate
     from affray.table.events import TABLE
 
-    return narrate(done.events, TABLE)
+    return narrate(done.events, registry_system(done.table.system).narration, TABLE)
+
+
+def registry_system(name: str) -> Any:
+    """The rule system called ``name`` (the registry loads it on first use)."""
+    from affray import registry
+
+    return registry.system(name)
 
 
 def _whats_next(shown: dict[str, Any]) -> str:

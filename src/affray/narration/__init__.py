@@ -14,6 +14,7 @@ Example line::
 """
 
 from affray.narration import encounter
-from affray.narration.core import Line, Narration, Segment, narrate, narrate_text, plain
+from affray.narration.core import Line, Narration, Segment, plain
+from affray.narration.telling import narrate, narrate_text
 
 __all__ = ["Line", "Narration", "Segment", "encounter", "narrate", "narrate_text", "plain"]

@@ -10,7 +10,7 @@ narration in its :class:`~affray.powers.RuleSystem`; the table passes its own
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, TypeVar
@@ -64,41 +64,6 @@ class Narration:
 def plain(line: Line) -> str:
     """A line without styles."""
     return "".join(text for text, _ in line)
-
-
-def narrate(events: Iterable[Event], *more: Narration) -> list[Line]:
-    """Turn an event log into lines. Events that continue an action (power, shock,
-    succumbing) are appended to the line of the attack they belong to.
-
-    The engine's events and every registered system's are told; ``more`` tells other
-    events too (the table's). An event no narration knows is shown as its data."""
-    from affray.narration.encounter import ENCOUNTER
-    from affray.registry import all_systems
-
-    told = ENCOUNTER
-    for system in all_systems():
-        told = told | system.narration
-    for extra in more:
-        told = told | extra
-    lines: list[list[Segment]] = []
-    for event in events:
-        said = told.tell(event)
-        if said is None:
-            lines.append([(f"{event.kind}: {event.to_dict()}", "dim")])
-            continue
-        segments, continues = said
-        if not segments:
-            continue
-        if continues and lines:
-            lines[-1].extend([("; ", ""), *segments])
-        else:
-            lines.append(list(segments))
-    return [tuple(line) for line in lines]
-
-
-def narrate_text(events: Iterable[Event], *more: Narration) -> list[str]:
-    """:func:`narrate` as plain strings."""
-    return [plain(line) for line in narrate(events, *more)]
 
 
 def faces(dice: Sequence[DieRoll]) -> str:

@@ -11,7 +11,7 @@ from typing import Any
 from affray import registry
 from affray.dice import Dice
 from affray.errors import TableError
-from affray.narration.core import narrate_text
+from affray.narration.telling import narrate_text
 from affray.table import party as rules
 from affray.table import roster
 from affray.table.commands import Add, Command, Set, text
@@ -123,7 +123,7 @@ class Parties:
             state = self.fold(row).state
             values, events = rules.rest(system, state, days, dice, options)
             lines = (
-                *narrate_text(events),
+                *narrate_text(events, system.narration),
                 f"{row.name} rests {days} {'day' if days == 1 else 'days'}.",
             )
             payload = {"days": days, "options": dict(options), "values": values}

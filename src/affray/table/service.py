@@ -23,7 +23,7 @@ from affray.errors import (
     TableError,
 )
 from affray.events import Event
-from affray.narration.core import narrate_text
+from affray.narration.telling import narrate_text
 from affray.table import checkpoint as checkpoints
 from affray.table import roster
 from affray.table.commands import Add, Command, Run, Start, command_data, command_from_data
@@ -339,7 +339,8 @@ class Tables:
             for command in commands:
                 one = play(fold.rules, state, command)
                 state = one.state
-                played.append((one, tuple(narrate_text(one.events, TABLE))))
+                told = fold.rules.system.narration
+                played.append((one, tuple(narrate_text(one.events, told, TABLE))))
             versions = [
                 writer.append(one.command.verb, {**one.payload(), "lines": list(lines)})
                 for one, lines in played
@@ -408,7 +409,7 @@ class Tables:
                     )
                     self.store.wait_on(table.id, base, waiting.data())
                     raise
-                lines = tuple(narrate_text(played.events, TABLE))
+                lines = tuple(narrate_text(played.events, fold.rules.system.narration, TABLE))
                 with self.store.writing(table.id, expected) as writer:
                     if writer.version != base:
                         continue  # the table changed meanwhile: play it again

@@ -76,8 +76,9 @@ def defender_health(defender: Character, hit_points: int | None, life_points: in
 def _print_events(events: Any) -> None:
     from affray.cli.output import print_lines
     from affray.narration import narrate
+    from affray.rulesystems.midian.narration import NARRATION
 
-    print_lines(narrate(events))
+    print_lines(narrate(events, NARRATION))
 
 
 @midian.command("attack")

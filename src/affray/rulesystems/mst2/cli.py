@@ -97,6 +97,7 @@ def attack_command(
     from affray.cli.output import emit_json, print_lines
     from affray.narration import narrate
     from affray.rulesystems.mst2 import FighterState, attack
+    from affray.rulesystems.mst2.narration import NARRATION
 
     a, d = load_mst2(attacker), load_mst2(defender)
     extra = _circumstances(circumstances)
@@ -121,7 +122,7 @@ def attack_command(
             }
         )
         return
-    print_lines(narrate(result.events))
+    print_lines(narrate(result.events, NARRATION))
 
 
 @mst2.command("odds")
@@ -335,11 +336,12 @@ def exchange_command(
 def _emit(events: Any, as_json: bool, summary: dict[str, Any]) -> None:
     from affray.cli.output import emit_json, print_lines
     from affray.narration import narrate
+    from affray.rulesystems.mst2.narration import NARRATION
 
     if as_json:
         emit_json({**summary, "events": [event.to_dict() for event in events]})
     else:
-        print_lines(narrate(events))
+        print_lines(narrate(events, NARRATION))
 
 
 def _state_json(state: Any) -> dict[str, Any]:
