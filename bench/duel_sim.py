@@ -37,7 +37,7 @@ from pathlib import Path
 
 import peak
 
-from affray.duels import MAX_ROUNDS
+from affray.answers import MAX_ROUNDS
 from affray.rulesystems.mst2 import Fighter
 from affray.rulesystems.mst2.odds.chances import duel_chances
 from affray.rulesystems.mst2.odds.duel import Strike

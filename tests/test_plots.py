@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from affray import plots
-from affray.duels import RoundsDistribution
+from affray.answers import RoundsDistribution
 from tests.helpers import EXAMPLES, run
 
 GUARD, BRAWLER = str(EXAMPLES / "midian/guard.toml"), str(EXAMPLES / "midian/brawler.toml")

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from affray.errors import AffrayError
 
 if TYPE_CHECKING:
-    from affray.duels import RoundsDistribution
+    from affray.answers import RoundsDistribution
 
 
 BLUE, RED, GREY = "#4393c3", "#d6604d", "#999999"

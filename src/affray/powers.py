@@ -39,7 +39,7 @@ from affray.encounter import (
 from affray.events import Event
 
 if TYPE_CHECKING:
-    from affray.duels import DuelAnswer, RoundsDistribution, RunSpec
+    from affray.answers import DuelAnswer, RoundsDistribution, RunSpec
     from affray.narration.core import Narration
     from affray.sim.totals import ExactFights, FastFights, First
 

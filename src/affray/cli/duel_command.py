@@ -20,7 +20,7 @@ from affray.cli.options import (
 )
 
 if TYPE_CHECKING:
-    from affray.duels import DuelAnswer, Engine, Method
+    from affray.answers import DuelAnswer, Engine, Method
     from affray.registry import AnySystem
     from affray.sim.fights import Fighting
 

@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 
 from affray import registry
+from affray.answers import MAX_ROUNDS
 from affray.dice import RandomDice
-from affray.duels import MAX_ROUNDS
 from affray.encounter import (
     Answers,
     Combatant,

@@ -32,7 +32,7 @@ from affray.rulesystems.midian.topics import TOPICS
 from affray.sheets.validation import EncounterSection, validate
 
 if TYPE_CHECKING:
-    from affray.duels import DuelAnswer, RunSpec
+    from affray.answers import DuelAnswer, RunSpec
     from affray.encounter import Cursor
     from affray.sim.totals import FastFights, First
 
@@ -107,7 +107,7 @@ def _tactics(
 def _simulate(a: Character, b: Character, /, *, run: RunSpec) -> DuelAnswer:
     """The batch simulator of plain duels; raises NotModelledError for sheets it does
     not play (the reference engine then plays them)."""
-    from affray.duels import DuelAnswer
+    from affray.answers import DuelAnswer
     from affray.rulesystems.midian.sim.duels import simulate_midian_fast
 
     stats, used = simulate_midian_fast(

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from affray.answers import MAX_ROUNDS
 from affray.dice import Dice
-from affray.duels import MAX_ROUNDS
 from affray.events import Event
 from affray.rulesystems.mst2.catalog import Reach
 from affray.rulesystems.mst2.fighter import Fighter

@@ -28,7 +28,7 @@ from affray.rulesystems.mst2.topics import TOPICS
 from affray.sheets.validation import EncounterSection, validate
 
 if TYPE_CHECKING:
-    from affray.duels import DuelAnswer, RoundsDistribution, RunSpec
+    from affray.answers import DuelAnswer, RoundsDistribution, RunSpec
     from affray.encounter import Cursor
     from affray.sim.totals import ExactFights, FastFights, First
 
@@ -77,7 +77,7 @@ def _ai(ruleset: Mst2Ruleset, tactics: Mapping[str, Mst2Tactics], /, *, dice: Di
 def _exact(a: Fighter, b: Fighter, /, *, rational: bool = False) -> DuelAnswer:
     """Floats from the fast sweep, the 1000-round cap honoured; with ``rational``, the
     exact fractions too (when the cap cannot matter)."""
-    from affray.duels import DuelAnswer
+    from affray.answers import DuelAnswer
     from affray.rulesystems.mst2.odds.chances import duel_chances
 
     odds = duel_chances(a, b)
@@ -121,7 +121,7 @@ def _rounds(a: Fighter, b: Fighter, /) -> RoundsDistribution:
 
 def _simulate(a: Fighter, b: Fighter, /, *, run: RunSpec) -> DuelAnswer:
     """The fast duel engine (compiled where numba is)."""
-    from affray.duels import DuelAnswer
+    from affray.answers import DuelAnswer
     from affray.rulesystems.mst2.sim.duels import simulate_fast
 
     stats, used = simulate_fast(

@@ -56,8 +56,8 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
+from affray.answers import MAX_ROUNDS
 from affray.dice import Dice, distribution, roll
-from affray.duels import MAX_ROUNDS
 from affray.errors import DiceLimitError, NotModelledError
 from affray.rulesystems.midian.attack import armour_class, attack_modifiers
 from affray.rulesystems.midian.character import Character

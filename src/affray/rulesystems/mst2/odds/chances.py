@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from affray.duels import MAX_ROUNDS
+from affray.answers import MAX_ROUNDS
 from affray.errors import AffrayError
 from affray.rulesystems.mst2.duels import can_ever_wound
 from affray.rulesystems.mst2.fighter import Fighter

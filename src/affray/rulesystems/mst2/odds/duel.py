@@ -27,8 +27,8 @@ from fractions import Fraction
 from heapq import heappop, heappush
 from math import lcm
 
+from affray.answers import MAX_ROUNDS, RoundsDistribution
 from affray.dice.distribution import Distribution
-from affray.duels import MAX_ROUNDS, RoundsDistribution
 from affray.errors import AffrayError
 from affray.rulesystems.mst2.catalog import Reach
 from affray.rulesystems.mst2.duels import can_ever_wound

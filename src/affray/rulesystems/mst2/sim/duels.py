@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from affray.duels import MAX_ROUNDS
+from affray.answers import MAX_ROUNDS
 from affray.rulesystems.mst2.duels import can_ever_wound
 from affray.rulesystems.mst2.fighter import Fighter
 from affray.rulesystems.mst2.odds.duel import Strike

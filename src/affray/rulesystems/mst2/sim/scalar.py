@@ -9,8 +9,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from affray.answers import MAX_ROUNDS
 from affray.dice import RandomDice
-from affray.duels import MAX_ROUNDS
 from affray.rulesystems.mst2.duels import duel
 from affray.rulesystems.mst2.fighter import Fighter
 from affray.sim.stats import DuelStats, tally
