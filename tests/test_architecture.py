@@ -55,6 +55,69 @@ def test_the_check_finds_a_branch_where_there_is_one(tmp_path: Path) -> None:
     ]
 
 
+def template_branches(path: Path) -> list[str]:
+    """Comparisons with a system's name in a page template (Jinja2's own parse of it),
+    and any system named in its text."""
+    from jinja2 import Environment, nodes
+
+    source = path.read_text(encoding="utf-8")
+    found = []
+    for node in Environment().parse(source).find_all(nodes.Compare):
+        for side in (node.expr, *(op.expr for op in node.ops)):
+            if isinstance(side, nodes.Const) and side.value in affray.systems():
+                found.append(f"line {node.lineno}: compares with {side.value!r}")
+    for number, line in enumerate(source.splitlines(), start=1):
+        for name in affray.systems():
+            if f'"{name}"' in line or f"'{name}'" in line:
+                found.append(f"line {number}: names {name!r}")
+    return sorted(set(found))
+
+
+def templates() -> list[Path]:
+    return sorted(SRC.rglob("templates/*.html"))
+
+
+def test_no_template_branches_on_a_rule_system() -> None:
+    pages = templates()
+    assert len(pages) > 10
+    problems = {str(p.relative_to(SRC)): found for p in pages if (found := template_branches(p))}
+    assert problems == {}
+
+
+def test_the_template_check_finds_a_branch_where_there_is_one(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.html"
+    sample.write_text('<p>{% if p.system == "mst2" %}low fantasy{% endif %}</p>\n')
+    assert template_branches(sample) == ["line 1: compares with 'mst2'", "line 1: names 'mst2'"]
+
+
+def test_no_generic_command_names_a_rule_system_in_its_help() -> None:
+    """A system's words are its own: the generic commands' help names none (examples of
+    `--system mst2` aside, which show what to type)."""
+    import click
+
+    from affray.cli.main import cli
+
+    def helps(command: click.Command, path: str) -> list[tuple[str, str]]:
+        found = [(path, command.help or "")]
+        found += [(f"{path} {p.name}", getattr(p, "help", "") or "") for p in command.params]
+        if isinstance(command, click.Group) and path.split()[-1] not in affray.systems():
+            for name in command.list_commands(click.Context(command)):
+                sub = command.get_command(click.Context(command), name)
+                if sub is not None:
+                    found += helps(sub, f"{path} {name}")
+        return found
+
+    titles = [s.title for s in affray.registry.all_systems()]
+    named = [
+        (path, title)
+        for path, text in helps(cli, "affray")[1:]  # the program's own line names its systems
+        if path.split()[1:2] not in ([name] for name in affray.systems())
+        for title in titles
+        if title in text.replace("--system mst2", "")
+    ]
+    assert named == []
+
+
 def system_imports(path: Path) -> list[str]:
     """The imports of a rule system's package (``affray.rulesystems.*``)."""
     found = []

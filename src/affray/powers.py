@@ -199,6 +199,17 @@ class Rest(Protocol[SheetT, StateT]):
 
 
 @dataclass(frozen=True, slots=True)
+class RestOption:
+    """One option of a system's days of rest, as a form offers it: its key, what it
+    is called, and its choices (each a value and its words; the first is the
+    default)."""
+
+    key: str
+    label: str
+    choices: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class RuleSystem(Generic[SheetT, StateT, RulesetT, TacticsT]):
     """Everything affray knows about one rule system.
 
@@ -220,6 +231,9 @@ class RuleSystem(Generic[SheetT, StateT, RulesetT, TacticsT]):
         bestiary: its folder of ready-made sheets (``ogre.toml``) that sheet
             references name.
         listed: its place in lists of the systems.
+        who_first: how a duel opens, in words (``{a}`` is the first sheet's name).
+        rest_options: what its days of rest can be asked (``rest``'s options), for a
+            form or a command to offer.
 
     The powers below are None where the system has none: ``exact`` and ``rounds``
     (exact duel odds), ``simulate`` (a fast duel engine), ``fast_fights``,
@@ -245,6 +259,8 @@ class RuleSystem(Generic[SheetT, StateT, RulesetT, TacticsT]):
     listed: int = 100
     """Its place in lists of the systems, lower first (then by name): affray lists its
     own first, MST-2 (0) then Midian (1)."""
+    who_first: str = "Initiative decides who acts first"
+    rest_options: tuple[RestOption, ...] = ()
     exact: ExactDuel[SheetT] | None = None
     rounds: DuelRounds[SheetT] | None = None
     simulate: SimulateDuels[SheetT] | None = None

@@ -75,9 +75,9 @@ def duel_command(
 ) -> None:
     """Who wins a duel between sheets A and B.
 
-    A attacks first, then B, in turn, until one is out; the distance opens at the
-    longer reach (MST-2). Exact odds by default where the system has them; -n N
-    simulates; --narrate tells one duel (--seed or --rolls).
+    They fight by their system's rules (who opens, reach, initiative) until one is
+    out. Exact odds by default where the system has them; -n N simulates; --narrate
+    tells one duel (--seed or --rolls).
     """
     from affray.errors import SheetError
     from affray.plots import check_plot_path

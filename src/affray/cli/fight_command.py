@@ -37,7 +37,8 @@ if TYPE_CHECKING:
     "--odds",
     "show_odds",
     is_flag=True,
-    help="MST-2: before each attack, its exact odds given the target's wounds then.",
+    help="Before each attack, its exact odds given the target's state then (where the "
+    "system has odds of one attack).",
 )
 @click.option(
     "-n",
@@ -63,7 +64,8 @@ if TYPE_CHECKING:
 @click.option(
     "--exact",
     is_flag=True,
-    help="Exact odds of the whole encounter (MST-2, small fights: a clear refusal past the limit).",
+    help="Exact odds of the whole encounter, where its system has them (small fights: a "
+    "clear refusal past the limit).",
 )
 @plot_option("(with -n) how many rounds the fights lasted, and who was left standing")
 @json_option

@@ -158,7 +158,8 @@ def list_command(db: str | None, as_json: bool) -> None:
     "--setting",
     type=click.Choice(["low", "high"]),
     default=None,
-    help="MST-2's healing setting: low fantasy, as written (the default), or high fantasy.",
+    help="The healing setting, for a system whose days of rest take one: low (fantasy, "
+    "as written; the default) or high.",
 )
 @rolls_option
 @seed_option

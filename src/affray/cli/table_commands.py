@@ -627,8 +627,8 @@ def set_command(
     as_json: bool,
 ) -> None:
     """The game master's fiat: set WHO's state, KEY any key of `table show`'s state
-    (wounds; hit_points, life_points, ...) or condition (MST-2: fighting, out, dead,
-    fled, ...; Midian: conscious, unconscious, dead, fled)."""
+    (e.g. wounds=2) or condition (one of the table's system's conditions, e.g.
+    condition=out: a word it does not take is refused with the list)."""
     from affray.table.commands import Set
 
     values = _options(pairs, flag="KEY=VALUE", example="wounds=2")

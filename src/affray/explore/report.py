@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 
+from affray.answers import MAX_ROUNDS
 from affray.explore.compute import Result
 from affray.explore.encounter_sweep import AnySweep, EncounterSweep
 from affray.explore.grid import Cell
@@ -222,6 +223,10 @@ def report_html(
         backend=backend,
         cached=cached,
         system_title=system(sweep.system).title,
+        who_first=system(sweep.system).who_first.format(a=sweep.a.name)
+        if not isinstance(sweep, EncounterSweep)
+        else "",
+        max_rounds=MAX_ROUNDS,
         made=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         version=version("affray"),
     )

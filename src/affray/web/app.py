@@ -213,6 +213,7 @@ class Tracker:
                     "system": row.system,
                     "version": version,
                     "creatures": bestiary.names(row.system),
+                    "rest_options": registry.system(row.system).rest_options,
                     "members": [
                         {
                             "id": m.id,
@@ -248,8 +249,11 @@ class Tracker:
             days = form.get("days", "")
             if not days.isdigit() or not 1 <= int(days) <= 365:
                 raise TableError("days of rest are a whole number from 1 to 365")
-            setting = form.get("setting") or None
-            options: dict[str, object] = {} if setting is None else {"setting": setting}
+            options: dict[str, object] = {
+                option.key: form[f"rest.{option.key}"]
+                for option in registry.system(row.system).rest_options
+                if form.get(f"rest.{option.key}")
+            }
             done = parties.rest(row, int(days), RandomDice(chance.Random()), options)
         elif verb == "party-undo":
             done = parties.undo(row)

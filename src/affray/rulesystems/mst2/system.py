@@ -14,7 +14,7 @@ from pydantic import Field
 
 from affray.dice import Dice
 from affray.encounter import Action, Attack, Shoot, Targeting
-from affray.powers import EncounterKeys, LiveOdds, RuleSystem
+from affray.powers import EncounterKeys, LiveOdds, RestOption, RuleSystem
 from affray.rulesystems.mst2.catalog import Missile
 from affray.rulesystems.mst2.edits import CONDITIONS, edit
 from affray.rulesystems.mst2.fighter import Fighter
@@ -283,4 +283,8 @@ SYSTEM: RuleSystem[Fighter, FighterState, Mst2Ruleset, Mst2Tactics] = RuleSystem
     live_odds=_live_odds,
     edit=edit,
     rest=rest,
+    who_first="{a} attacks first",
+    rest_options=(
+        RestOption("setting", "healing", (("low", "low fantasy"), ("high", "high fantasy"))),
+    ),
 )
