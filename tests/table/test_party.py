@@ -17,7 +17,7 @@ from affray.errors import AffrayError, TableError
 from affray.table import Act, Next, Start, Store, TableRow, Tables
 from affray.table.commands import Add, Set
 from affray.table.parties import Parties
-from affray.table.party import PartyState
+from affray.table.party_rules import PartyState
 from tests.helpers import EXAMPLES
 
 KNIGHT = str(EXAMPLES / "mst2/knight.json")  # hit dice 3d10+1

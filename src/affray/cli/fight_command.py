@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, cast
 
 import click
 
+from affray.answers import MAX_ROUNDS
 from affray.cli.estimates import announcer, wrote
 from affray.cli.narrated import ai_seed, play
 from affray.cli.options import (
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 @rolls_option
 @click.option(
     "--max-rounds",
-    type=click.IntRange(min=1, max=1000),
+    type=click.IntRange(min=1, max=MAX_ROUNDS),
     default=None,
     help="Override the encounter's round cap.",
 )

@@ -17,7 +17,7 @@ from affray.cli.table_commands import _tables, db_option
 
 if TYPE_CHECKING:
     from affray.table.parties import Parties, PartyDone
-    from affray.table.party import PartyState
+    from affray.table.party_rules import PartyState
     from affray.table.party_store import PartyRow
 
 
@@ -290,7 +290,7 @@ def import_command(source: str, name: str | None, db: str | None, as_json: bool)
 
 def _show_data(row: PartyRow, version: int, state: PartyState) -> dict[str, Any]:
     from affray import registry
-    from affray.table import party as rules
+    from affray.table import party_rules as rules
 
     system = registry.system(row.system)
     ruleset = system.duel_ruleset()

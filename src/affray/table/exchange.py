@@ -28,11 +28,11 @@ from affray import registry
 from affray.errors import AffrayError, SheetError, TableError
 from affray.quoting import show
 from affray.sheets.combatants import article, sheet_from_data
-from affray.table import party as party_rules
+from affray.table import party_rules
 from affray.table.commands import Add, command_from_data
 from affray.table.fold import REDO, UNDO, Fold
 from affray.table.model import Rules
-from affray.table.party import Member, PartyFold
+from affray.table.party_rules import Member, PartyFold
 from affray.table.party_store import PartyRow
 from affray.table.store import ChangeRow, TableRow, slug
 from affray.table.view import show_data

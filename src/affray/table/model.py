@@ -1,5 +1,5 @@
 """What a table is (pure values): its rules and its state, apart from what each
-command does to them (:mod:`affray.table.state`, :mod:`affray.table.powers`)."""
+command does to them (:mod:`affray.table.state`, :mod:`affray.table.fiat`)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Parties: the store and the rules together, what ``affray party`` and the party
 verbs of ``affray table`` call. Every party change is one transaction on the store;
-a party's state is the fold of its log (:mod:`affray.table.party`)."""
+a party's state is the fold of its log (:mod:`affray.table.party_rules`)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from affray import registry
 from affray.dice import Dice
 from affray.errors import TableError
 from affray.narration.telling import narrate_text
-from affray.table import party as rules
+from affray.table import party_rules as rules
 from affray.table import roster
 from affray.table.commands import Add, Command, Set, text
-from affray.table.party import Member, PartyFold, PartyState
+from affray.table.party_rules import Member, PartyFold, PartyState
 from affray.table.party_store import PartyRow, PartyStore
 from affray.table.service import Tables
 from affray.table.store import TableRow
@@ -116,7 +116,7 @@ class Parties:
         one change.
 
         Raises:
-            AffrayError: as :func:`affray.table.party.rest`.
+            AffrayError: as :func:`affray.table.party_rules.rest`.
         """
         system = registry.system(row.system)
         with self.store.writing(row.id) as writer:

@@ -45,6 +45,7 @@ from affray.table.events import (
     NoteAdded,
     TurnPassed,
 )
+from affray.table.fiat import POWERS
 from affray.table.model import (
     CURSOR_ERA,
     ERA,
@@ -54,7 +55,6 @@ from affray.table.model import (
     Rules,
     TableState,
 )
-from affray.table.powers import POWERS
 
 MAX_COMBATANTS = 200
 __all__ = [

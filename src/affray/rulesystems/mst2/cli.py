@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from affray.answers import MAX_ROUNDS
 from affray.cli.options import (
     dice_source,
     json_option,
@@ -297,8 +298,8 @@ def _skill_range(text: str) -> tuple[int, int]:
 @click.argument("second", type=sheet_argument)
 @click.option(
     "--rounds",
-    type=click.IntRange(min=1, max=1000),
-    default=1000,
+    type=click.IntRange(min=1, max=MAX_ROUNDS),
+    default=MAX_ROUNDS,
     show_default=True,
     help="Stop after this many rounds.",
 )
