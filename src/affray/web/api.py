@@ -1,0 +1,168 @@
+"""The JSON API (docs/tracker.md): a table as its token's role sees it, a command,
+the live stream of its versions, and its journal."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Callable, Mapping
+from typing import Any
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.types import Receive, Scope, Send
+
+from affray.errors import AffrayError, ConflictError, DatabaseBusyError, InputNeededError
+from affray.table import Done
+from affray.table import journal as journals
+from affray.table.service import needs
+from affray.table.view import describe
+from affray.web.access import access
+from affray.web.text import MendedJSON, MendedText, refuse_unencodable
+from affray.web.tracker import Tracker, tracker_of
+
+STREAM_KEEPALIVE_S = 15.0
+"""A live stream says "still here" this often when nothing changes."""
+BODY_TIP = 'send {"expected_version": V, "command": {...}}'
+
+
+async def show(request: Request) -> Response:
+    tracker = tracker_of(request)
+    row, role = await access(tracker, request, write=False)
+    if role.is_gm:
+        return MendedJSON(await tracker.call(tracker.show, row))
+    return MendedJSON(await tracker.call(tracker.players, row, role.me))
+
+
+async def command(request: Request) -> Response:
+    tracker = tracker_of(request)
+    row, role = await access(tracker, request, write=False)
+    if role.kind == "players":
+        raise HTTPException(403, "the player token cannot change the table")
+    try:
+        body = json.loads(await request.body())
+    except ValueError:  # also not UTF-8, and a number of over 4,300 digits
+        return unprocessable("the body is not JSON (or a number in it has over 4,300 digits)")
+    except RecursionError:
+        return unprocessable("the body nests too deeply to read")
+    try:
+        refuse_unencodable(body, "body")
+    except AffrayError as error:
+        return refused(error)
+    if not isinstance(body, dict) or not isinstance(body.get("command"), dict):
+        return unprocessable("the body needs a command")
+    expected = body.get("expected_version")
+    if isinstance(expected, bool) or not isinstance(expected, int):
+        return unprocessable("expected_version must be the version you read", "GET the table first")
+    try:
+        if role.is_gm:
+            done = await tracker.call(tracker.execute, row, body["command"], expected)
+        else:  # a player's own link: its combatant's answer, and nothing else
+            assert role.me is not None
+            done = await tracker.call(tracker.answer_as, row, role.me, body["command"], expected)
+    except ConflictError as error:
+        return MendedJSON(
+            {"error": error.message, "tip": error.hint, "version": error.current}, 409
+        )
+    except InputNeededError as error:
+        if not role.is_gm:  # taken; the table waits on someone (maybe this player)
+            return MendedJSON({"answered": True, "waiting": True}, 202)
+        return refused(error)
+    except AffrayError as error:
+        return refused(error)
+    tracker.hub.seen(row.id, done.version)
+    if not role.is_gm:  # a player's link hears only that its answer was taken
+        return MendedJSON({"version": done.version, "answered": True})
+    shown = await tracker.call(tracker.show, row)
+    return MendedJSON(done_json(done, shown))
+
+
+async def stream(request: Request) -> Response:
+    tracker = tracker_of(request)
+    row, _ = await access(tracker, request, write=False)
+    refusal = tracker.streams.start(row.id)
+    if refusal is not None:
+        return MendedJSON(
+            {"error": refusal, "tip": "close another page of this tracker, or try again soon"},
+            503,
+            headers={"Retry-After": "10"},
+        )
+    return CountedStream(
+        changes(tracker, request, row.id),
+        lambda: tracker.streams.end(row.id),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )
+
+
+async def log(request: Request) -> Response:
+    tracker = tracker_of(request)
+    row, _ = await access(tracker, request, write=True)
+    form = request.query_params.get("format", "json")
+    items = await tracker.call(tracker.log, row)
+    if form == "markdown":
+        return MendedText(journals.markdown(row, items), media_type="text/markdown")
+    if form == "text":
+        return MendedText(journals.text(row, items))
+    return MendedJSON({"table": row.id, "changes": items})
+
+
+class CountedStream(StreamingResponse):
+    """A live stream that says when it ends, however it ends (the client gone, the
+    server stopping)."""
+
+    def __init__(self, content: AsyncIterator[str], ended: Callable[[], None], **kw: Any):
+        super().__init__(content, **kw)
+        self.ended = ended
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.ended()
+
+
+async def changes(tracker: Tracker, request: Request, table_id: str) -> AsyncIterator[str]:
+    """One ``change`` event per new version (the first at once), and a comment now and
+    then to keep the connection open; ends when the client goes."""
+    seen = -1
+    while not tracker.hub.stopped and not await request.is_disconnected():
+        version = await tracker.hub.wait(table_id, seen, STREAM_KEEPALIVE_S)
+        if version > seen:
+            seen = version
+            yield f"event: change\ndata: {json.dumps({'version': version})}\n\n"
+        else:
+            yield ": still here\n\n"
+
+
+def unprocessable(message: str, tip: str = BODY_TIP) -> JSONResponse:
+    return MendedJSON({"error": message, "tip": tip}, 422)
+
+
+def refused(error: AffrayError) -> JSONResponse:
+    """An error of the project as the API answers it, one table from its type to its
+    status: 503 when the database is busy with another affray's write (nothing was
+    written); else 422, what the rules refuse; for a die or an answer they need, what
+    it is and every face the command used so far (re-posted with the answer, they
+    repeat those dice exactly; or the ``answer`` verb goes on with the command, which
+    waits)."""
+    body: dict[str, Any] = {"error": error.message, "tip": error.hint}
+    if isinstance(error, DatabaseBusyError):
+        return MendedJSON(body, 503, headers={"Retry-After": "2"})
+    if isinstance(error, InputNeededError):
+        body["needs"] = needs(error)
+        body["rolls"] = list(error.rolls)
+    return MendedJSON(body, 422)
+
+
+def done_json(done: Done, shown: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "version": done.version,
+        "events": [event.to_dict() for event in done.events],
+        "lines": list(done.lines),
+        "moved": [{"version": a.version, "what": describe(a.command)} for a in done.moved],
+        "round": shown["round"],
+        "turn": shown["turn"],
+        "phase": shown["phase"],
+        "winner": shown["winner"],
+    }

@@ -1,0 +1,196 @@
+"""What the web tracker holds, and what it does with the tables: the tables
+(:class:`~affray.table.Tables`, safe across the server's threads: reads on each
+thread's own connection, one writer, each table's fold under its own lock), the
+live-update hub, the page templates, recent fight odds; reading a table for a role,
+and playing the commands the pages and the API send."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request as HttpRequest
+from starlette.responses import HTMLResponse
+
+from affray.dice import Dice, RandomDice
+from affray.errors import TableError
+from affray.table import Done, Store, TableRow, Tables
+from affray.table import journal as journals
+from affray.table.view import player_data, show_data
+from affray.web.access import Role
+from affray.web.commands import Request, parse
+from affray.web.limits import Limits, Refusals, Streams
+from affray.web.odds import OddsKeeper
+from affray.web.sheets import Shelf
+from affray.web.text import MendedHTML, mended_matches
+
+T = TypeVar("T")
+BUSY_S = 2.0
+"""How long a write of the server waits for another affray writing to the database."""
+
+
+class Tracker:
+    """What the app holds (``app.state.tracker``), and its uses of the tables."""
+
+    def __init__(
+        self,
+        db: str | Path,
+        poll_s: float,
+        limits: Limits,
+        shelf: Shelf,
+        *,
+        make_folder: bool = False,
+    ) -> None:
+        from affray.web.live import Hub
+
+        self.shelf = shelf
+        self.limits = limits
+        self.refusals = Refusals()
+        self.streams = Streams(limits, self.refusals)
+        # a write waits at most BUSY_S for another affray writing to the file (then a
+        # 503), so that a request is never held long
+        self.tables = Tables(
+            Store(db, busy_timeout=BUSY_S, waiting=_waiting, make_folder=make_folder)
+        )
+        self.hub = Hub(
+            self.tables.store.version, poll_s, outside=self.tables.store.database.data_version
+        )
+        self.pages = Environment(
+            loader=PackageLoader("affray.web", "templates"),
+            autoescape=select_autoescape(default=True),
+        )
+        self.odds = OddsKeeper(db)
+        self.dice: Dice = RandomDice()
+        """The dice a page asks the tracker to roll ("roll it for me", a party's rest)."""
+
+    async def call(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` on a thread of the pool, off the event loop."""
+        return await run_in_threadpool(function, *args)
+
+    def page(self, name: str, **context: Any) -> HTMLResponse:
+        """A page or a fragment of one, rendered."""
+        return MendedHTML(self.pages.get_template(name).render(**context))
+
+    # -- reading --------------------------------------------------------------------
+
+    def show(self, row: TableRow) -> dict[str, Any]:
+        with self.tables.store.reading():  # the log, what waits and the links: one moment
+            shown = show_data(row, self.tables.fold(row), self.tables.waiting(row))
+            shown["linked"] = self.tables.linked_ids(row)
+        return shown
+
+    def players(self, row: TableRow, me: str | None = None) -> dict[str, Any]:
+        return player_data(row, self.tables.fold(row), me)
+
+    def log(self, row: TableRow) -> list[dict[str, Any]]:
+        return journals.entries(self.tables.store.changes(row.id), self.tables.fold(row))
+
+    # -- writing --------------------------------------------------------------------
+
+    def answer_as(
+        self, row: TableRow, who: str, data: Mapping[str, Any], expected: int | None
+    ) -> Done:
+        """A player's own answer to the die or question the table waits on from their
+        combatant ``who`` (a face, or one of the offered choices).
+
+        Raises:
+            HTTPException: 403 for anything else (another verb, or nothing waiting on
+                ``who``).
+        """
+        if data.get("verb") != "answer":
+            raise HTTPException(403, "a player's link can only answer its own dice and questions")
+        waiting = self.tables.waiting(row)
+        if waiting is None or waiting["who"] != who:
+            raise HTTPException(403, f"nothing is waiting on {who} now")
+        request = parse(self.tables, row, data, self.shelf)
+        asked = waiting["needs"].get("choice")
+        if asked is None:  # a die waits: its one face, and nothing more
+            if len(request.rolls) != 1 or request.choices:
+                raise TableError("give the one face of the die that is asked", hint="e.g. 14")
+            return self.tables.answer(row, rolls=request.rolls, expected=expected)
+        # a question waits: its one answer (its label is enough), and nothing more
+        labels = [choice.partition("=")[2] or choice for choice in request.choices]
+        if len(labels) != 1 or request.rolls:
+            raise TableError("give the one answer that is asked", hint="one of the offered answers")
+        answer = f"{asked['who']}:{asked['topic']}={labels[0]}"
+        return self.tables.answer(row, choices=(answer,), expected=expected)
+
+    def asking(self, row: TableRow, role: Role) -> dict[str, Any]:
+        """For the ask fragment: the table, this link's combatant, and what waits on
+        it (None when nothing does)."""
+        who = role.me
+        waiting = self.tables.waiting(row)
+        mine = (
+            waiting if waiting is not None and who is not None and waiting["who"] == who else None
+        )
+        return {"table": row, "who": who, "waiting": mine}
+
+    def execute(self, row: TableRow, data: Mapping[str, Any], expected: int | None) -> Done:
+        request = parse(self.tables, row, self._unmended(row, data), self.shelf)
+        return self._run(row, request, expected)
+
+    def _unmended(self, row: TableRow, data: Mapping[str, Any]) -> Mapping[str, Any]:
+        """The command with each combatant it names as the table names it: a name an
+        older affray stored with a lone surrogate half shows on the page with U+FFFD,
+        and the page sends it back so (to rename or remove it, say)."""
+        ids = [c.id for c in self.tables.fold(row).state.encounter.combatants]
+        fixed = dict(data)
+        for key in ("who", "actor", "target", "of", "before", "after", "other"):
+            value = data.get(key)
+            found = mended_matches(value, ids) if isinstance(value, str) else None
+            if found is not None:
+                fixed[key] = found
+        return fixed
+
+    def _run(self, row: TableRow, request: Request, expected: int | None) -> Done:
+        if request.verb == "import":
+            dones = self.tables.run_all(row, request.commands, expected, options=request.options)
+            if not dones:
+                raise TableError("the encounter has no one in it")
+            events = tuple(e for done in dones for e in done.events)
+            lines = tuple(line for done in dones for line in done.lines)
+            return Done(row, dones[-1].version, dones[-1].state, events, lines)
+        if request.verb == "answer":
+            return self.tables.answer(
+                row,
+                rolls=request.rolls,
+                choices=request.choices,
+                roll_rest=request.roll_rest,
+                tactics_rest=request.tactics_rest,
+                expected=expected,
+            )
+        if request.verb == "cancel":
+            self.tables.cancel(row)
+            return Done(row, self.tables.store.version(row.id), self.tables.fold(row).state)
+        if request.verb == "undo":
+            return self.tables.undo(row, request.steps, expected)
+        if request.verb == "redo":
+            return self.tables.redo(row, request.steps, expected)
+        assert request.command is not None
+        return self.tables.run(
+            row,
+            request.command,
+            rolls=request.rolls,
+            choices=request.choices,
+            seed=request.seed,
+            roll_missing=request.roll_missing,
+            choose_missing=request.choose_missing,
+            expected=expected,
+        )
+
+
+def tracker_of(request: HttpRequest) -> Tracker:
+    """The tracker of the app that serves ``request``."""
+    found: Tracker = request.app.state.tracker
+    return found
+
+
+def _waiting(what: str) -> None:
+    """One line on stderr when a write waits for another affray's lock."""
+    import sys
+
+    print(f"affray serve: {what}", file=sys.stderr, flush=True)

@@ -1,0 +1,105 @@
+"""What the pages show, as plain data for their templates (view models): the home
+page's tables and parties, the game master's action panel."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from affray import registry
+from affray.errors import AffrayError
+from affray.sheets import bestiary
+from affray.table import Phase, TableRow, Tables
+from affray.table.view import show_data
+
+
+def listing(tables: Tables) -> dict[str, Any]:
+    """Every table for the home page: active and archived, each with where its fight
+    stands, its last change and its two tokens."""
+    active: list[dict[str, Any]] = []
+    archived: list[dict[str, Any]] = []
+    for row, _ in tables.store.tables():
+        try:
+            shown = show_data(row, tables.fold(row))
+            where = {
+                "setup": f"setting up ({len(shown['combatants'])} combatants)",
+                "turn": f"round {shown['round']}, {shown['turn']}'s turn",
+                "round over": f"round {shown['round']} is over",
+                "over": "the fight is over",
+            }[shown["phase"]]
+        except AffrayError as error:  # a log this affray cannot read: still listed
+            where = f"cannot be read ({error.message})"
+        entry = {
+            "id": row.id,
+            "name": row.name,
+            "system": row.system,
+            "where": where,
+            "last": (tables.store.last_change(row.id) or row.created).replace("T", " ")[:16],
+            "gm_token": row.gm_token,
+            "player_token": row.player_token,
+        }
+        (archived if row.archived else active).append(entry)
+    return {"active": active, "archived": archived, "parties": party_listing(tables)}
+
+
+def party_listing(tables: Tables) -> list[dict[str, Any]]:
+    """Every party for the home page: its members and what each carries."""
+    from affray.table.parties import Parties
+
+    parties = Parties(tables)
+    listed = []
+    for row, version in parties.store.parties():
+        state = parties.fold(row).state
+        listed.append(
+            {
+                "id": row.id,
+                "name": row.name,
+                "system": row.system,
+                "version": version,
+                "creatures": bestiary.names(row.system),
+                "rest_options": registry.system(row.system).rest_options,
+                "members": [
+                    {
+                        "id": m.id,
+                        "carries": ", ".join(f"{k} {v}" for k, v in m.values.items()) or "fresh",
+                    }
+                    for m in state.members
+                ],
+            }
+        )
+    return listed
+
+
+def panel(tables: Tables, row: TableRow) -> dict[str, Any]:
+    """The game master's action panel: the legal actions of whoever's turn it is,
+    each with the system's odds for it when it has them."""
+    fold = tables.fold(row)
+    state = fold.state
+    system = fold.rules.system
+    actions: list[dict[str, Any]] = []
+    if state.phase(fold.rules) is Phase.TURN and state.current is not None:
+        for action in fold.rules.ruleset.actions(state.encounter, state.current):
+            odds = None
+            if system.live_odds is not None:
+                live = system.live_odds(
+                    fold.rules.ruleset, state.encounter, who=state.current, action=action
+                )
+                odds = live.text if live is not None else None
+            actions.append(
+                {
+                    "label": action.label,
+                    "name": action.name,
+                    "target": action.target,
+                    "odds": odds,
+                    "explain": action.explain,
+                }
+            )
+    # grouped: each foe's (or friend's) actions together, in the rules' order, then
+    # the actions at no one
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for index, entry in enumerate(actions, start=1):
+        entry["index"] = index
+        heading = f"at {entry['target']}" if entry["target"] else "the rest"
+        groups.setdefault(heading, []).append(entry)
+    rest = groups.pop("the rest", [])
+    ordered = [*groups.items(), *([("the rest", rest)] if rest else [])]
+    return {"actions": actions, "groups": ordered}
