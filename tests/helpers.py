@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import sys
 from pathlib import Path
+from typing import Any
 
 from click.testing import CliRunner, Result
 
@@ -64,3 +66,31 @@ def run_json(*args: str) -> dict[str, object]:
     data = json.loads(result.stdout)
     assert isinstance(data, dict)
     return data
+
+
+SLOWDOWN = float(os.environ.get("AFFRAY_TEST_SLOWDOWN", "3"))
+"""The one factor every wall-clock bound of the tests is scaled by: a loaded machine
+(the suite beside other work on two cores) is this much slower than the promise. The
+promises themselves are measured in bench/."""
+
+
+def terminal(db: Path | str, *args: str) -> dict[str, Any]:
+    """``affray ARGS --db DB --json`` as a real terminal runs it (its own process, as
+    a game master types it beside a running server): its JSON answer.
+
+    Raises:
+        AssertionError: it did not exit 0.
+    """
+    import json
+    import subprocess
+
+    done = subprocess.run(
+        [*SCRIPT, *args, "--db", str(db), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    found: dict[str, Any] = json.loads(done.stdout)
+    return found

@@ -32,7 +32,7 @@ from affray.rulesystems.mst2.sim.duels import (
 from affray.rulesystems.mst2.sim.scalar import simulate_duels
 from affray.sim.chunks import Estimate
 from affray.sim.stats import DuelStats
-from tests.helpers import ctrl_c_as_at_a_terminal, example, make_fighter
+from tests.helpers import SLOWDOWN, ctrl_c_as_at_a_terminal, example, make_fighter
 
 
 def stubborn() -> Fighter:
@@ -326,4 +326,4 @@ def test_ctrl_c_stops_the_kernel_within_a_second() -> None:
     process.send_signal(signal.SIGINT)
     out, _ = process.communicate(timeout=60)
     assert out == "stopped\n"
-    assert time.monotonic() - sent < 1.0
+    assert time.monotonic() - sent < 1.0 * SLOWDOWN  # measured in bench/ctrl_c.py

@@ -15,11 +15,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect, sync_playwright
 
+from tests.helpers import SLOWDOWN
 from tests.web.conftest import Server
 
 pytestmark = pytest.mark.slow
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-LIVE_MS = 1000  # the player page shows a change within this
+LIVE_MS = 1000 * SLOWDOWN  # the player page shows a change within a second (bench: 1 s)
 
 
 @pytest.fixture(scope="module")

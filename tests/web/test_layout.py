@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, expect
 
-from affray.table import Start, Store, Tables
+from tests.helpers import terminal
 from tests.web.conftest import Server
 from tests.web.test_browser import browser  # noqa: F401  (the fixture)
 
@@ -18,9 +18,7 @@ SIZES = [(1024, 768), (1280, 800), (1366, 768), (1920, 1080), (390, 844)]
 @pytest.mark.parametrize("table", ["ford", "inn"])
 def test_the_board_fits_every_screen(browser: Browser, server: Server, table: str) -> None:  # noqa: F811
     row = server.setup.ford if table == "ford" else server.setup.inn
-    tables = Tables(Store(server.setup.db))
-    tables.run(row, Start(), seed=1)  # a round under way: every column filled
-    tables.store.close()
+    terminal(server.setup.db, "table", "start", row.id, "--seed", "1")  # every column filled
     for width, height in SIZES:
         page = browser.new_page(viewport={"width": width, "height": height})
         page.goto(f"{server.url}/t/{row.id}?token={row.gm_token}")
