@@ -150,7 +150,7 @@ def _register() -> None:
         fight_command,
         party_commands,
         serve_command,
-        table_commands,
+        table,
     )
 
     cli.add_command(dice_commands.roll_command)
@@ -158,7 +158,7 @@ def _register() -> None:
     cli.add_command(duel_command.duel_command)
     cli.add_command(fight_command.fight_command)
     cli.add_command(explore_command.explore_command)
-    cli.add_command(table_commands.table)
+    cli.add_command(table.table)
     cli.add_command(party_commands.party)
     cli.add_command(serve_command.serve_command)
     cli.add_command(examples_command.examples_command)

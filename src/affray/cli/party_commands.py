@@ -13,7 +13,7 @@ import click
 
 from affray.cli.options import json_option, rolls_option, seed_option
 from affray.cli.output import console, emit_json, plain
-from affray.cli.table_commands import _tables, db_option
+from affray.cli.table.opening import db_option, open_tables
 
 if TYPE_CHECKING:
     from affray.table.parties import Parties, PartyDone
@@ -26,7 +26,7 @@ def _parties(db: str | None, *, write: bool = True) -> Parties:
     (nothing made or changed on disk)."""
     from affray.table.parties import Parties
 
-    return Parties(_tables(db, write=write))
+    return Parties(open_tables(db, write=write))
 
 
 @click.group("party")

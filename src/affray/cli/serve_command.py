@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from affray.cli.table_commands import db_option
+from affray.cli.table.opening import db_option
 
 
 @click.command("serve")

@@ -10,46 +10,18 @@ another site cannot write through the game master's browser.
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
 from affray.errors import AffrayError
 from affray.table import TableRow
+from affray.web.roles import GAME_MASTER, PLAYERS, Role, player
 from affray.web.text import shown
 
 if TYPE_CHECKING:
     from affray.web.tracker import Tracker
-
-
-@dataclass(frozen=True, slots=True)
-class Role:
-    """What a token may do at its table: the game master's (everything), the players'
-    (read what the player page shows), or one player's own link (read as the players
-    do, and answer what the table asks of its combatant ``who``)."""
-
-    kind: Literal["gm", "players", "player"]
-    who: str | None = None
-
-    @property
-    def is_gm(self) -> bool:
-        return self.kind == "gm"
-
-    @property
-    def me(self) -> str | None:
-        """The combatant of a player's own link (None for the other roles)."""
-        return self.who if self.kind == "player" else None
-
-
-GAME_MASTER = Role("gm")
-PLAYERS = Role("players")
-
-
-def player(who: str) -> Role:
-    """The role of ``who``'s player's own link."""
-    return Role("player", who)
 
 
 def token(request: Request) -> str | None:

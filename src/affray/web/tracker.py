@@ -21,10 +21,10 @@ from affray.errors import TableError
 from affray.table import Done, Store, TableRow, Tables
 from affray.table import journal as journals
 from affray.table.view import player_data, show_data
-from affray.web.access import Role
 from affray.web.commands import Request, parse
 from affray.web.limits import Limits, Refusals, Streams
 from affray.web.odds import OddsKeeper
+from affray.web.roles import Role
 from affray.web.sheets import Shelf
 from affray.web.text import MendedHTML, mended_matches
 

@@ -1,0 +1,211 @@
+"""What the verbs print: a table shown, its log, a change's report and what to do
+next."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from affray.cli.options import json_option
+from affray.cli.output import console, emit_json, plain, plain_lines, print_lines
+from affray.cli.table.group import table
+from affray.cli.table.opening import (
+    db_option,
+    open_table,
+)
+
+if TYPE_CHECKING:
+    from affray.table import Done, TableRow, Tables
+
+
+@table.command("show")
+@click.argument("table_ref", metavar="TABLE")
+@db_option
+@json_option
+def show_command(table_ref: str, db: str | None, as_json: bool) -> None:
+    """The initiative, every combatant's state and conditions, whose turn it is."""
+    from affray.table.view import show_data
+
+    tables, row = open_table(db, table_ref, write=False)
+    data = show_data(row, tables.fold(row))
+    if as_json:
+        emit_json(data)
+        return
+    print_show(data)
+
+
+@table.command("log")
+@click.argument("table_ref", metavar="TABLE")
+@click.option(
+    "--format",
+    "form",
+    type=click.Choice(["text", "markdown", "json"]),
+    default="text",
+    show_default=True,
+)
+@db_option
+@json_option
+def log_command(table_ref: str, form: str, db: str | None, as_json: bool) -> None:
+    """Every change of TABLE in order (Markdown: a journal to paste into your notes)."""
+    from affray.table import journal
+
+    tables, row = open_table(db, table_ref, write=False)
+    fold = tables.fold(row)
+    items = journal.entries(tables.store.changes(row.id), fold)
+    if as_json or form == "json":
+        emit_json({"table": row.id, "version": fold.version, "changes": items})
+    elif form == "markdown":
+        click.echo(plain_lines(journal.markdown(row, items)), nl=False)
+    else:
+        click.echo(plain_lines(journal.text(row, items)))
+
+
+def events_json(done: Done) -> dict[str, Any]:
+    return {
+        "events": [event.to_dict() for event in done.events],
+        "lines": list(done.lines),
+    }
+
+
+def report(tables: Tables, row: TableRow, done: Done, as_json: bool) -> None:
+    from affray.table.view import show_data
+
+    shown = show_data(row, tables.fold(row))
+    if as_json:
+        emit_json(
+            {
+                "version": done.version,
+                **events_json(done),
+                "round": shown["round"],
+                "turn": shown["turn"],
+                "phase": shown["phase"],
+                "winner": shown["winner"],
+                "unused_choices": list(done.unused_choices),
+            }
+        )
+        return
+    print_lines(lines_of(done))
+    print_dim(whats_next(shown))
+
+
+def lines_of(done: Done) -> Any:
+    from affray.narration import narrate
+    from affray.table.events import TABLE
+
+    return narrate(done.events, registry_system(done.table.system).narration, TABLE)
+
+
+def registry_system(name: str) -> Any:
+    """The rule system called ``name`` (the registry loads it on first use)."""
+    from affray import registry
+
+    return registry.system(name)
+
+
+def whats_next(shown: dict[str, Any]) -> str:
+    table = shown["table"]
+    match shown["phase"]:
+        case "setup":
+            return f"Next: add combatants, then `affray table start {table}`"
+        case "turn":
+            return f"Round {shown['round']}: {shown['turn']}'s turn"
+        case "round over":
+            return (
+                f"Round {shown['round']} is over: `affray table next {table}` "
+                f"starts round {shown['round'] + 1}"
+            )
+        case _:
+            won = shown["winner"]
+            return f"The fight is over: {won} won" if won else "The fight is over: no one is left"
+
+
+def report_moved(tables: Tables, row: TableRow, done: Done, word: str, as_json: bool) -> None:
+    from affray.table.view import describe, show_data
+
+    shown = show_data(row, tables.fold(row))
+    moved = [{"version": a.version, "what": describe(a.command)} for a in done.moved]
+    if as_json:
+        emit_json(
+            {
+                "version": done.version,
+                word: moved,
+                "round": shown["round"],
+                "turn": shown["turn"],
+                "phase": shown["phase"],
+            }
+        )
+        return
+    from rich.text import Text
+
+    out = console()
+    for item in moved:
+        out.print(Text(plain(f"{word}: {item['what']}")))
+    print_dim(whats_next(shown))
+
+
+def print_dim(line: str) -> None:
+    """A line of text (names in it too) in the dim style: never read as markup."""
+    from rich.text import Text
+
+    console().print(Text(plain(line), style="dim"))
+
+
+NOTES_SHOWN = 20
+"""The latest notes `table show` prints (--json has them all)."""
+
+
+def print_show(data: dict[str, Any]) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    out = console()
+    out.print(
+        Text.assemble(
+            (plain(data["name"]), "bold"),
+            plain(f" ({data['system']}) · round {data['round']} · version {data['version']}"),
+        )
+    )
+    keys = list(  # the system's figures, one column each (true/false: the condition says it)
+        dict.fromkeys(
+            k for c in data["combatants"] for k, v in c["state"].items() if not isinstance(v, bool)
+        )
+    )
+    grid = Table(show_edge=False, pad_edge=False, box=None, header_style="bold")
+    for column in ("", "combatant", "side", "condition"):
+        grid.add_column(column, no_wrap=True)
+    for key in keys:
+        words = plain(key.replace("_", " "))
+        grid.add_column(Text(words), justify="right", min_width=max(map(len, words.split())))
+    grid.add_column("conditions", min_width=10)
+    for c in data["combatants"]:
+        kept = "; ".join(
+            k["text"] + (f" (until {k['until']})" if k["until"] else "") for k in c["conditions"]
+        )
+        grid.add_row(
+            "▶" if c["id"] == data["turn"] else "",
+            Text(plain(c["id"]), style="bold"),
+            Text(plain(c["side"])),
+            Text(plain(c["condition"])),
+            *(Text(plain(str(c["state"].get(key, "")))) for key in keys),
+            Text(plain(kept)),
+            style="" if c["condition"] in ("fighting", "conscious") else "dim",
+        )
+    out.print(grid)
+    if data["order"]:
+        out.print(Text(plain(f"Round {data['round']} order: " + " · ".join(data["order"]))))
+    if data["queue"]:
+        out.print(Text(plain("Still to act this round: " + ", ".join(data["queue"])), style="dim"))
+    notes = data["notes"]
+    if len(notes) > NOTES_SHOWN:
+        earlier = len(notes) - NOTES_SHOWN
+        out.print(
+            Text(
+                f"({earlier:,} earlier notes: `affray table log {data['table']}`, or --json)",
+                style="dim",
+            )
+        )
+    if notes:
+        shown = "\n".join(plain(f"Note: {note}") for note in notes[-NOTES_SHOWN:])
+        out.print(Text(shown, style="dim"))
+    print_dim(whats_next(data))
