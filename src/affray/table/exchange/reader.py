@@ -1,490 +1,40 @@
-"""The open format: a table or a party as one JSON document, to move a campaign
-to another machine or to read it with another tool (docs/exchange.md; its JSON
-Schema is docs/schema/affray-export.schema.json, made from the models below).
-
-Pure: a document is built from what the store keeps (a row and its log), and read
-back into what the store writes; files and terminals are the CLI's business.
-
-A document carries the log whole: every change with the dice faces and answers it
-used, undone changes and the undos too. So the table on the other machine is the
-same table, undo and redo included, and exporting it there gives the same bytes.
-Its ``state`` and ``sheets`` (a party's ``state``) are there for readers: an
-import rebuilds them by replaying the log, through the same rules as the table
-itself, and refuses a file where they disagree. A writer may leave them out.
-"""
+"""Reading an export: a document checked against the schema and replayed through the
+same rules as the table itself, into what the store writes; a file whose state
+disagrees with its log is refused, in plain words."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from importlib.metadata import PackageNotFoundError
-from importlib.metadata import version as package_version
-from typing import Annotated, Any, Literal, TypeVar, get_args
+from typing import Any, TypeVar, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import ValidationError
 
 from affray import registry
-from affray.errors import AffrayError, SheetError, TableError
+from affray.errors import AffrayError, TableError
 from affray.quoting import show
 from affray.sheets.combatants import article, sheet_from_data
 from affray.table import party_rules
 from affray.table.commands import Add, command_from_data
+from affray.table.exchange.schema import (
+    DOCS,
+    FORMAT,
+    MAX_CHARACTERS,
+    SCHEMA,
+    VERSION,
+    CommandVerb,
+    ExchangeError,
+    Model,
+    PartyDocument,
+    TableDocument,
+    affray_version,
+)
+from affray.table.exchange.writer import party_state, sheets_of, table_state
 from affray.table.fold import REDO, UNDO, Fold
 from affray.table.model import Rules
 from affray.table.party_rules import Member, PartyFold
-from affray.table.party_store import PartyRow
 from affray.table.store import ChangeRow, TableRow, slug
-from affray.table.view import show_data
-
-FORMAT = "affray"
-VERSION = 1
-"""The format's version: a reader refuses a document of a version it does not know."""
-DOCS = "docs/exchange.md"
-SCHEMA = "docs/schema/affray-export.schema.json"
-MAX_CHARACTERS = 64 * 1024 * 1024
-MAX_CHANGES = 100_000
-NOT_IN_STATE = ("table", "name", "system", "pending")
-"""Keys of ``table show --json`` a table document's ``state`` leaves out: the first
-three are its ``table`` header's, and a command waiting for a die is not exported."""
-
-__all__ = [
-    "FORMAT",
-    "VERSION",
-    "ExchangeError",
-    "PartyImport",
-    "TableImport",
-    "dumps",
-    "party_document",
-    "read_party",
-    "read_table",
-    "renamed",
-    "schema_text",
-    "table_document",
-]
-
-
-class ExchangeError(SheetError):
-    """An export document that cannot be imported: not JSON, not affray's, of another
-    version or kind, against the format, or a log that does not replay to what the
-    document says."""
-
-
-# -- the format, as models (validation at the edge, and the JSON Schema) ----------------
-
-
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-
-
-Id = Annotated[str, Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=64)]
-Name = Annotated[str, Field(min_length=1, max_length=80)]
-Stamp = Annotated[
-    str,
-    Field(
-        min_length=1,
-        max_length=40,
-        description="A time, ISO 8601 in UTC (2026-11-30T20:15:07+00:00).",
-    ),
-]
-Number = Annotated[int, Field(ge=1)]
-Sheet = Annotated[
-    dict[str, Any],
-    Field(description="A sheet's data: the keys of a sheet file (docs/sheets.md)."),
-]
-Answer = Annotated[
-    list[str],
-    Field(
-        min_length=3,
-        max_length=3,
-        description="An answer given: [who, topic, label] (whose question, its topic, "
-        "the option chosen).",
-    ),
-]
-Values = Annotated[
-    dict[str, Any],
-    Field(
-        description="A member's carried values: what `table set` takes (the system's "
-        "snapshot keys and `condition`), only those not as fresh."
-    ),
-]
-CommandVerb = Literal[
-    "add",
-    "start",
-    "act",
-    "next",
-    "run",
-    "mark",
-    "unmark",
-    "note",
-    "set",
-    "remove",
-    "rename",
-    "hide",
-    "reveal",
-    "move",
-]
-
-
-class TableHeader(_Model):
-    """The table: its id and name, its rule system and its rules (the options it was
-    made with, as `table new --option` or an encounter file gives them)."""
-
-    id: Id
-    name: Name
-    system: str
-    options: dict[str, Any]
-    created: Stamp
-    archived: bool = False
-
-
-class CommandPayload(_Model):
-    """What a command's change keeps: the command, every die face it used (typed in
-    or rolled) and every answer, in order; with them the change replays exactly."""
-
-    command: dict[str, Any] = Field(
-        description='The command: {"verb": ..., and its fields} (docs/exchange.md).'
-    )
-    faces: list[int] = []
-    answers: list[Answer] = []
-    era: int = Field(
-        default=1,
-        ge=1,
-        description="How the table played it (3: the Midian rules of fidelity round 3; "
-        "2: the one turn cursor; absent: 1).",
-    )
-    events: list[dict[str, Any]] = Field(
-        default=[], description="What happened, as the rules' events (for readers)."
-    )
-    lines: list[str] = Field(default=[], description="What happened, narrated (for readers).")
-
-
-class MovePayload(_Model):
-    """An undo's or a redo's change: how many steps it moved."""
-
-    steps: Number
-    versions: list[int] = Field(default=[], description="The changes it moved (for readers).")
-    commands: list[dict[str, Any]] = Field(default=[], description="Their commands (for readers).")
-
-
-class CommandChange(_Model):
-    """A change that played a command."""
-
-    version: Number
-    verb: CommandVerb
-    at: Stamp
-    payload: CommandPayload
-
-
-class MoveChange(_Model):
-    """A change that undid or redid earlier changes."""
-
-    version: Number
-    verb: Literal["undo", "redo"]
-    at: Stamp
-    payload: MovePayload
-
-
-TableChange = Annotated[CommandChange | MoveChange, Field(discriminator="verb")]
-
-
-class KeptCondition(_Model):
-    text: str
-    until: str
-    public: bool
-
-
-class Engagement(_Model):
-    with_: str = Field(alias="with")
-    distance: str | None
-
-
-class ShownCombatant(_Model):
-    """A combatant as `table show --json` shows it."""
-
-    id: str
-    side: str
-    condition: str
-    state: dict[str, Any] = Field(description="The system's snapshot (MST-2: wounds; ...).")
-    conditions: list[KeptCondition]
-    source: str
-    player: bool
-    hidden: bool
-    engaged: list[Engagement]
-
-
-class TableShown(_Model):
-    """The table's state, as `table show --json` prints it (less `table`, `name`,
-    `system` and `pending`): for readers; an import checks it against its log."""
-
-    round: int
-    turn: str | None
-    version: int
-    phase: str
-    queue: list[str]
-    order: list[str]
-    winner: str | None
-    combatants: list[ShownCombatant]
-    notes: list[str]
-    can_undo: int
-    can_redo: int
-
-
-class TableDocument(_Model):
-    """A table: its rules and its whole log (which an import replays), the sheets of
-    its combatants and its state."""
-
-    format: Literal["affray"]
-    version: Literal[1]
-    kind: Literal["table"]
-    affray: str = Field(description="The affray that wrote it (for people).")
-    table: TableHeader
-    log: list[TableChange] = Field(max_length=MAX_CHANGES)
-    sheets: dict[str, Sheet] | None = Field(
-        default=None,
-        description="Each combatant at the table now, by id: its sheet's data, as it "
-        "joined (for readers; an import checks it against the log).",
-    )
-    state: TableShown | None = None
-
-
-class PartyHeader(_Model):
-    """The party: its id and name, its rule system."""
-
-    id: Id
-    name: Name
-    system: str
-    created: Stamp
-
-
-class PartyMember(_Model):
-    """A member as it joins: its name, where its sheet came from, the sheet's data."""
-
-    id: Name
-    source: str
-    sheet: Sheet
-    values: Values
-
-
-class AddPayload(_Model):
-    member: PartyMember
-
-
-class RestPayload(_Model):
-    """Days of rest: each member's carried values after them."""
-
-    days: Number
-    options: dict[str, Any]
-    values: dict[str, Values]
-    lines: list[str] = []
-
-
-class EndPayload(_Model):
-    """A table's end: its party members' values written back."""
-
-    table: str
-    table_version: int
-    values: dict[str, Values]
-    lines: list[str] = []
-
-
-class UndoPayload(_Model):
-    """A party's undo: the change it took back."""
-
-    version: int
-    verb: str
-
-
-class PartyAdd(_Model):
-    version: Number
-    verb: Literal["add"]
-    at: Stamp
-    payload: AddPayload
-
-
-class PartyRest(_Model):
-    version: Number
-    verb: Literal["rest"]
-    at: Stamp
-    payload: RestPayload
-
-
-class PartyEnd(_Model):
-    version: Number
-    verb: Literal["end"]
-    at: Stamp
-    payload: EndPayload
-
-
-class PartyUndo(_Model):
-    version: Number
-    verb: Literal["undo"]
-    at: Stamp
-    payload: UndoPayload
-
-
-PartyChange = Annotated[PartyAdd | PartyRest | PartyEnd | PartyUndo, Field(discriminator="verb")]
-
-
-class MemberShown(_Model):
-    """A member as it is now: its sheet, its carried values and its whole state."""
-
-    id: str
-    source: str
-    sheet: Sheet
-    values: Values
-    state: dict[str, Any] = Field(description="All it carries (as `party show --json`).")
-
-
-class Written(_Model):
-    table: str
-    version: int
-
-
-class PartyShown(_Model):
-    """The party now (for readers; an import checks it against its log)."""
-
-    version: int
-    members: list[MemberShown]
-    written: list[Written] = Field(description="The tables (and versions) written back.")
-
-
-class PartyDocument(_Model):
-    """A party: its whole log (which an import replays) and its members now."""
-
-    format: Literal["affray"]
-    version: Literal[1]
-    kind: Literal["party"]
-    affray: str = Field(description="The affray that wrote it (for people).")
-    party: PartyHeader
-    log: list[PartyChange] = Field(max_length=MAX_CHANGES)
-    state: PartyShown | None = None
-
-
-Document = Annotated[TableDocument | PartyDocument, Field(discriminator="kind")]
-
-
-def schema_text() -> str:
-    """The format's JSON Schema, as docs/schema/affray-export.schema.json holds it."""
-    schema = TypeAdapter(Document).json_schema(by_alias=True)
-    return (
-        json.dumps(
-            {
-                "$schema": "https://json-schema.org/draft/2020-12/schema",
-                "title": "affray export",
-                "description": f"A table or a party exported by affray, format version "
-                f"{VERSION} ({DOCS}).",
-                **schema,
-            },
-            indent=2,
-        )
-        + "\n"
-    )
-
-
-# -- writing ----------------------------------------------------------------------------
-
-
-def table_document(row: TableRow, changes: Sequence[ChangeRow]) -> dict[str, Any]:
-    """The document of a table: ``changes`` are its whole log, as the store keeps it.
-
-    Raises:
-        TableError: the log does not replay (written by another version of the rules).
-    """
-    fold = _table_fold(Rules.of(row.system, row.options), changes)
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "kind": "table",
-        "affray": _affray(),
-        "table": {
-            "id": row.id,
-            "name": row.name,
-            "system": row.system,
-            "options": dict(row.options),
-            "created": row.created,
-            "archived": row.archived,
-        },
-        "log": [_change(change) for change in changes],
-        "sheets": _sheets(fold),
-        "state": _table_state(row, fold),
-    }
-
-
-def party_document(row: PartyRow, changes: Sequence[ChangeRow]) -> dict[str, Any]:
-    """The document of a party: ``changes`` are its whole log, as the store keeps it."""
-    folded = party_rules.fold([(c.version, c.verb, c.payload) for c in changes])
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "kind": "party",
-        "affray": _affray(),
-        "party": {"id": row.id, "name": row.name, "system": row.system, "created": row.created},
-        "log": [_change(change) for change in changes],
-        "state": _party_state(registry.system(row.system), folded),
-    }
-
-
-def dumps(document: Mapping[str, Any]) -> str:
-    """A document's text: the same document always gives the same bytes (ASCII, keys in
-    the order written, two spaces of indent, a final newline)."""
-    return json.dumps(document, indent=2) + "\n"
-
-
-def _change(change: ChangeRow) -> dict[str, Any]:
-    return {
-        "version": change.version,
-        "verb": change.verb,
-        "at": change.created,
-        "payload": change.payload,
-    }
-
-
-def _table_fold(rules: Rules, changes: Sequence[ChangeRow]) -> Fold:
-    fold = Fold(rules)
-    for change in changes:
-        fold.feed(change.version, change.verb, change.payload)
-    return fold
-
-
-def _table_state(row: TableRow, fold: Fold) -> dict[str, Any]:
-    shown = show_data(row, fold)
-    return _plain({key: value for key, value in shown.items() if key not in NOT_IN_STATE})
-
-
-def _sheets(fold: Fold) -> dict[str, Any]:
-    """Each combatant at the table now: the sheet it joined with (found by its serial,
-    which follows renames)."""
-    by_serial: dict[int, Mapping[str, Any]] = {}
-    for applied in fold.done:
-        command = applied.command
-        if isinstance(command, Add):
-            by_serial[applied.state.serials[command.combatant]] = command.sheet
-    state = fold.state
-    return _plain({c.id: dict(by_serial[state.serials[c.id]]) for c in state.encounter.combatants})
-
-
-def _party_state(system: registry.AnySystem, folded: PartyFold) -> dict[str, Any]:
-    ruleset = system.duel_ruleset()
-    state = folded.state
-    return _plain(
-        {
-            "version": folded.version,
-            "members": [
-                {
-                    **member.data(),
-                    "state": party_rules.carried(
-                        system, ruleset, party_rules.solo(system, ruleset, member), member.id
-                    ),
-                }
-                for member in state.members
-            ],
-            "written": [{"table": t, "version": v} for t, v in sorted(state.written)],
-        }
-    )
-
-
-# -- reading ----------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -585,8 +135,8 @@ def read_table(text: str, where: str) -> TableImport:
     row = TableRow(
         header["id"], header["name"], system.name, header["options"], "", "", header["created"]
     )
-    _agrees(raw.get("sheets"), _sheets(fold), where, "sheets", made_by)
-    _agrees(raw.get("state"), _table_state(row, fold), where, "state", made_by)
+    _agrees(raw.get("sheets"), sheets_of(fold), where, "sheets", made_by)
+    _agrees(raw.get("state"), table_state(row, fold), where, "state", made_by)
     return TableImport(
         header["id"],
         header["name"],
@@ -657,7 +207,7 @@ def read_party(text: str, where: str) -> PartyImport:
             if member.id in named:
                 _check_values(system, ruleset, member, f"{where}: {label}")
         changes.append(ChangeRow(version, verb, payload, change["at"]))
-    _agrees(raw.get("state"), _party_state(system, folded), where, "state", made_by)
+    _agrees(raw.get("state"), party_state(system, folded), where, "state", made_by)
     return PartyImport(header["id"], header["name"], system.name, header["created"], tuple(changes))
 
 
@@ -751,7 +301,7 @@ def _document(text: str, where: str, kind: str) -> dict[str, Any]:
     return raw
 
 
-def _validate(model: type[_Model], raw: Mapping[str, Any], where: str) -> None:
+def _validate(model: type[Model], raw: Mapping[str, Any], where: str) -> None:
     try:
         model.model_validate(raw)
     except ValidationError as error:
@@ -847,7 +397,7 @@ def _made_by(raw: Mapping[str, Any]) -> str:
 
 
 def _replay_hint(error: AffrayError, made_by: str) -> str:
-    here = f"affray {_affray()}"
+    here = f"affray {affray_version()}"
     if made_by == here:
         return error.hint or f"the log is not one affray writes ({DOCS})"
     return f"the file was made by {made_by}, this is {here}: its rules may differ"
@@ -894,19 +444,6 @@ def _difference(said: Any, replayed: Any, place: str) -> tuple[str, str, str] | 
     if type(said) is type(replayed) and said == replayed:
         return None
     return place, show(said), show(replayed)
-
-
-def _plain(value: Mapping[str, Any]) -> dict[str, Any]:
-    """``value`` as JSON reads it back (tuples as lists, and so on)."""
-    plain: dict[str, Any] = json.loads(json.dumps(value))
-    return plain
-
-
-def _affray() -> str:
-    try:
-        return package_version("affray")
-    except PackageNotFoundError:  # pragma: no cover - run from a source tree
-        return "unknown"
 
 
 class _DuplicateKeyError(ValueError):

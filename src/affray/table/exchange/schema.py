@@ -1,0 +1,357 @@
+"""The open format's schema: the documents of an export as pydantic models (the JSON
+Schema docs/schema/affray-export.schema.json is made from them), its version and its
+limits."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as package_version
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from affray.errors import SheetError
+
+FORMAT = "affray"
+VERSION = 1
+"""The format's version: a reader refuses a document of a version it does not know."""
+DOCS = "docs/exchange.md"
+SCHEMA = "docs/schema/affray-export.schema.json"
+MAX_CHARACTERS = 64 * 1024 * 1024
+MAX_CHANGES = 100_000
+NOT_IN_STATE = ("table", "name", "system", "pending")
+"""Keys of ``table show --json`` a table document's ``state`` leaves out: the first
+three are its ``table`` header's, and a command waiting for a die is not exported."""
+
+
+class ExchangeError(SheetError):
+    """An export document that cannot be imported: not JSON, not affray's, of another
+    version or kind, against the format, or a log that does not replay to what the
+    document says."""
+
+
+# -- the format, as models (validation at the edge, and the JSON Schema) ----------------
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+Id = Annotated[str, Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=64)]
+Name = Annotated[str, Field(min_length=1, max_length=80)]
+Stamp = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=40,
+        description="A time, ISO 8601 in UTC (2026-11-30T20:15:07+00:00).",
+    ),
+]
+Number = Annotated[int, Field(ge=1)]
+Sheet = Annotated[
+    dict[str, Any],
+    Field(description="A sheet's data: the keys of a sheet file (docs/sheets.md)."),
+]
+Answer = Annotated[
+    list[str],
+    Field(
+        min_length=3,
+        max_length=3,
+        description="An answer given: [who, topic, label] (whose question, its topic, "
+        "the option chosen).",
+    ),
+]
+Values = Annotated[
+    dict[str, Any],
+    Field(
+        description="A member's carried values: what `table set` takes (the system's "
+        "snapshot keys and `condition`), only those not as fresh."
+    ),
+]
+CommandVerb = Literal[
+    "add",
+    "start",
+    "act",
+    "next",
+    "run",
+    "mark",
+    "unmark",
+    "note",
+    "set",
+    "remove",
+    "rename",
+    "hide",
+    "reveal",
+    "move",
+]
+
+
+class TableHeader(Model):
+    """The table: its id and name, its rule system and its rules (the options it was
+    made with, as `table new --option` or an encounter file gives them)."""
+
+    id: Id
+    name: Name
+    system: str
+    options: dict[str, Any]
+    created: Stamp
+    archived: bool = False
+
+
+class CommandPayload(Model):
+    """What a command's change keeps: the command, every die face it used (typed in
+    or rolled) and every answer, in order; with them the change replays exactly."""
+
+    command: dict[str, Any] = Field(
+        description='The command: {"verb": ..., and its fields} (docs/exchange.md).'
+    )
+    faces: list[int] = []
+    answers: list[Answer] = []
+    era: int = Field(
+        default=1,
+        ge=1,
+        description="How the table played it (3: the Midian rules of fidelity round 3; "
+        "2: the one turn cursor; absent: 1).",
+    )
+    events: list[dict[str, Any]] = Field(
+        default=[], description="What happened, as the rules' events (for readers)."
+    )
+    lines: list[str] = Field(default=[], description="What happened, narrated (for readers).")
+
+
+class MovePayload(Model):
+    """An undo's or a redo's change: how many steps it moved."""
+
+    steps: Number
+    versions: list[int] = Field(default=[], description="The changes it moved (for readers).")
+    commands: list[dict[str, Any]] = Field(default=[], description="Their commands (for readers).")
+
+
+class CommandChange(Model):
+    """A change that played a command."""
+
+    version: Number
+    verb: CommandVerb
+    at: Stamp
+    payload: CommandPayload
+
+
+class MoveChange(Model):
+    """A change that undid or redid earlier changes."""
+
+    version: Number
+    verb: Literal["undo", "redo"]
+    at: Stamp
+    payload: MovePayload
+
+
+TableChange = Annotated[CommandChange | MoveChange, Field(discriminator="verb")]
+
+
+class KeptCondition(Model):
+    text: str
+    until: str
+    public: bool
+
+
+class Engagement(Model):
+    with_: str = Field(alias="with")
+    distance: str | None
+
+
+class ShownCombatant(Model):
+    """A combatant as `table show --json` shows it."""
+
+    id: str
+    side: str
+    condition: str
+    state: dict[str, Any] = Field(description="The system's snapshot (MST-2: wounds; ...).")
+    conditions: list[KeptCondition]
+    source: str
+    player: bool
+    hidden: bool
+    engaged: list[Engagement]
+
+
+class TableShown(Model):
+    """The table's state, as `table show --json` prints it (less `table`, `name`,
+    `system` and `pending`): for readers; an import checks it against its log."""
+
+    round: int
+    turn: str | None
+    version: int
+    phase: str
+    queue: list[str]
+    order: list[str]
+    winner: str | None
+    combatants: list[ShownCombatant]
+    notes: list[str]
+    can_undo: int
+    can_redo: int
+
+
+class TableDocument(Model):
+    """A table: its rules and its whole log (which an import replays), the sheets of
+    its combatants and its state."""
+
+    format: Literal["affray"]
+    version: Literal[1]
+    kind: Literal["table"]
+    affray: str = Field(description="The affray that wrote it (for people).")
+    table: TableHeader
+    log: list[TableChange] = Field(max_length=MAX_CHANGES)
+    sheets: dict[str, Sheet] | None = Field(
+        default=None,
+        description="Each combatant at the table now, by id: its sheet's data, as it "
+        "joined (for readers; an import checks it against the log).",
+    )
+    state: TableShown | None = None
+
+
+class PartyHeader(Model):
+    """The party: its id and name, its rule system."""
+
+    id: Id
+    name: Name
+    system: str
+    created: Stamp
+
+
+class PartyMember(Model):
+    """A member as it joins: its name, where its sheet came from, the sheet's data."""
+
+    id: Name
+    source: str
+    sheet: Sheet
+    values: Values
+
+
+class AddPayload(Model):
+    member: PartyMember
+
+
+class RestPayload(Model):
+    """Days of rest: each member's carried values after them."""
+
+    days: Number
+    options: dict[str, Any]
+    values: dict[str, Values]
+    lines: list[str] = []
+
+
+class EndPayload(Model):
+    """A table's end: its party members' values written back."""
+
+    table: str
+    table_version: int
+    values: dict[str, Values]
+    lines: list[str] = []
+
+
+class UndoPayload(Model):
+    """A party's undo: the change it took back."""
+
+    version: int
+    verb: str
+
+
+class PartyAdd(Model):
+    version: Number
+    verb: Literal["add"]
+    at: Stamp
+    payload: AddPayload
+
+
+class PartyRest(Model):
+    version: Number
+    verb: Literal["rest"]
+    at: Stamp
+    payload: RestPayload
+
+
+class PartyEnd(Model):
+    version: Number
+    verb: Literal["end"]
+    at: Stamp
+    payload: EndPayload
+
+
+class PartyUndo(Model):
+    version: Number
+    verb: Literal["undo"]
+    at: Stamp
+    payload: UndoPayload
+
+
+PartyChange = Annotated[PartyAdd | PartyRest | PartyEnd | PartyUndo, Field(discriminator="verb")]
+
+
+class MemberShown(Model):
+    """A member as it is now: its sheet, its carried values and its whole state."""
+
+    id: str
+    source: str
+    sheet: Sheet
+    values: Values
+    state: dict[str, Any] = Field(description="All it carries (as `party show --json`).")
+
+
+class Written(Model):
+    table: str
+    version: int
+
+
+class PartyShown(Model):
+    """The party now (for readers; an import checks it against its log)."""
+
+    version: int
+    members: list[MemberShown]
+    written: list[Written] = Field(description="The tables (and versions) written back.")
+
+
+class PartyDocument(Model):
+    """A party: its whole log (which an import replays) and its members now."""
+
+    format: Literal["affray"]
+    version: Literal[1]
+    kind: Literal["party"]
+    affray: str = Field(description="The affray that wrote it (for people).")
+    party: PartyHeader
+    log: list[PartyChange] = Field(max_length=MAX_CHANGES)
+    state: PartyShown | None = None
+
+
+Document = Annotated[TableDocument | PartyDocument, Field(discriminator="kind")]
+
+
+def schema_text() -> str:
+    """The format's JSON Schema, as docs/schema/affray-export.schema.json holds it."""
+    schema = TypeAdapter(Document).json_schema(by_alias=True)
+    return (
+        json.dumps(
+            {
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                "title": "affray export",
+                "description": f"A table or a party exported by affray, format version "
+                f"{VERSION} ({DOCS}).",
+                **schema,
+            },
+            indent=2,
+        )
+        + "\n"
+    )
+
+
+def plain(value: Mapping[str, Any]) -> dict[str, Any]:
+    """``value`` as JSON reads it back (tuples as lists, and so on)."""
+    plain: dict[str, Any] = json.loads(json.dumps(value))
+    return plain
+
+
+def affray_version() -> str:
+    try:
+        return package_version("affray")
+    except PackageNotFoundError:  # pragma: no cover - run from a source tree
+        return "unknown"
