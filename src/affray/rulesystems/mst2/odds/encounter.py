@@ -1,71 +1,14 @@
-"""Exact odds of small MST-2 encounters: a Markov chain over whole fights.
+"""Exact odds of small MST-2 encounters: a Markov chain over whole fights, playing
+exactly what the reference engine plays, every die summed over instead of rolled.
 
-The chain plays exactly what the reference engine plays (the turn cursor of
-:mod:`affray.encounter.cursor`, :class:`~affray.rulesystems.mst2.ruleset.Mst2Ruleset` and the
-tactics AI :class:`~affray.rulesystems.mst2.tactics.Mst2AI`), with every die summed over
-instead of rolled. A state is:
-
-- who is still fighting (the *family*: out, dead and fled are alike for who wins and
-  who is standing; what a failed shock check means only changes the word);
-- the wounds of each of them (wounds of the fallen never matter again);
-- the engagements, each pair with its distance (a reach), kept exactly as the engine
-  keeps them, stale ones from a table included;
-- the turns left in the round: an explicit order (listed order, or the rest of a
-  table's round), or, for a shuffled round, only the *set* of those yet to act. The
-  engine draws the whole order when the round begins (Fisher-Yates: every order alike),
-  and no rule looks ahead at it, so drawing each turn's combatant uniformly among those
-  left, when its turn comes, is the same chain with far fewer states.
-
-Decisions:
-
-- The policy is the tactics AI's: flee at ``retreat_at`` wounds, an archer shoots while
-  no foe is engaged with it, else attack a target its :class:`Targeting` picks among
-  engaged foes first (``weakest``/``focus``: ties to the first listed, as ``max`` does;
-  ``random``: each candidate alike, one die with a side per candidate). Circumstance
-  questions get the AI's first option (none). The policy reads wounds only through
-  ``wounds >= retreat_at`` and the comparisons of weakness (wounds minus the mean
-  hit-dice total), so the cells of the wounds grid with the same answers to those
-  comparisons (a *code*) share one decision at every state.
-- Wounds never decrease, so for each family the chain is a DAG of *blocks* (one per
-  vector of wounds); a block's cells are swept after every cell that leads into them
-  (in order of flat index by the compiled kernel of :mod:`.encounter_kernel`, cell by
-  cell, only the groups of states (one per engagements) its mass is in; without numba,
-  with numpy over every block of a total of wounds at once). The family the fight
-  starts in is held in a ring of the few layers of its grid that hold mass at once,
-  and a big grid is swept on a thread per core, a layer each, with the same answer to
-  the last bit (:func:`_pipeline`). Inside a block only misses, wound-less hits and
-  moves of the engagements and of the turn move the chain: the moves that begin no
-  round shorten the queue (a DAG, ``N = (I - Q_plain)^-1``), those that begin one lead
-  to the few *round states* (a full queue), whose loop is solved once per distinct set
-  of decisions. Families are swept from the largest down (a fall only leaves a
-  smaller family). Floats throughout (as ``affray duel --exact`` reports), outcomes
-  summed with Neumaier's compensation: the answers agree with the exact duel
-  fractions to about 1e-12.
-- Rounds: every new round multiplies a path's weight by ``z``. The sweep carries the
-  probability and, as a second real component, its derivative in ``z`` at 1 (the
-  same linear recursion differentiated: ``E[N; outcome]``, ``N`` the rounds begun).
-- A loop from which no wound and no flight can ever come (nobody can hurt anybody
-  any more) is a *trap*: such a fight runs to the round cap and is a draw at
-  ``max_rounds`` rounds, exactly.
-- The round cap otherwise: the sweep ignores it. With real ``z > 1`` the same sweep
-  (one more component) gives ``E[z^N]``, so P(the fight outlasts the cap) is at most
-  ``E[z^N] / z^(cap+1)`` (Chernoff; ``z`` a power of the largest at which the loops
-  converge, ``1 / radius`` of the round states' loop: :data:`BOUND_EXPONENTS`), and the error
-  of the mean rounds at most that over ``1 - 1/z``. When those bounds are under
-  :data:`CAP_TOLERANCE` the sweep's answer stands. Otherwise (a fight near its cap, or
-  fights that can last as long as the cap) the chain over (state, rounds begun) is the
-  same DAG of blocks with each state's mass a distribution over the rounds begun, a
-  polynomial in ``z`` cut at degree ``cap``: a move that begins a round shifts it by
-  one, and from the last round it is a draw at the cap. The compiled kernel sweeps it
-  once more over the cells the first sweep reached (:func:`_sweep_rounds`, within
-  :data:`ROUNDS_BUDGET` steps); without numba the fight is pushed forward turn by turn
-  with the round counted, to the cap (:func:`_forward`), within
-  :data:`FORWARD_BUDGET` states. Past those, refused (right after the first sweep).
-
-Limits (refused at once by :func:`exact_limit`): at most :data:`MAX_COMBATANTS`
-combatants fighting, a wounds grid of at most :data:`MAX_CELLS` cells, and a sweep of
-at most :data:`WORK_BUDGET` steps (:func:`_work`: every cell of the wounds grids times
-the multiply-adds of a block).
+docs/encounters.md ("Exact odds of small encounters", and "The chain, as the code
+has it") says what a state is, how decisions are made, how the families of wounds
+grids are swept (here and in :mod:`.encounter_kernel`), how the rounds and the round
+cap are counted, and the limits (:data:`MAX_COMBATANTS`, :data:`MAX_CELLS`,
+:data:`WORK_BUDGET`: refused at once by :func:`exact_limit`). The sections below
+follow the algorithm: the fight's fixed facts, engagements, the policy, what one
+action does, turns, families, where the fight starts, the sweep, the push to the
+cap, and the door (:func:`exact_fight`).
 """
 
 from __future__ import annotations
