@@ -162,7 +162,7 @@ class DuelAnswer:
         return replace(self, note="; ".join(t for t in (note, self.note) if t))
 
     def to_json(self) -> dict[str, object]:
-        """What ``affray duel --json`` prints (SPEC keys)."""
+        """What ``affray duel --json`` prints (docs/systems.md lists its keys)."""
         if self.method == "exact":
             data: dict[str, object] = {
                 "method": "exact",

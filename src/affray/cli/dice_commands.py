@@ -78,7 +78,7 @@ def roll_command(expression: tuple[str, ...], seed: int | None, as_json: bool) -
 
 
 def roll_json(result: RollResult) -> dict[str, object]:
-    """``roll --json``: the SPEC's keys, ``dice`` (one entry per roll, in order) and
+    """``roll --json``: the keys docs/dice.md lists, ``dice`` (one entry per roll, in order) and
     ``pool`` (one entry per die as the notation counts it)."""
     rolls: list[dict[str, object]] = []
     pool: list[dict[str, object]] = []

@@ -1,5 +1,5 @@
 """``affray party …``: the characters a campaign carries from fight to fight, with
-their wounds (SPEC.md, "Campaigns"; docs/table.md, "Parties").
+their wounds (docs/table.md, "Parties").
 
 Thin: options → :class:`affray.table.parties.Parties` → output. Every verb takes
 ``--db`` (the tables' database) and ``--json``.

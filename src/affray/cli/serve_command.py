@@ -1,4 +1,4 @@
-"""``affray serve``: the web tracker (SPEC.md, "The web tracker")."""
+"""``affray serve``: the web tracker (docs/tracker.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The results, row by row: the rows of results.csv (columns in SPEC.md, then ours).
+"""The results, row by row: the rows of results.csv (columns in docs/explorer.md).
 
 One row per cell in grid order: one column per axis named ``SIDE.KEY`` (an
 encounter sweep's: ``SIDE[MEMBER].KEY``), then ``p_a_wins, p_b_wins, p_draw,

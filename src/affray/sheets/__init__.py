@@ -1,6 +1,6 @@
 """Loading and validating sheets and encounter files: the only file I/O of the core.
 
-A sheet is a TOML or JSON file describing one combatant (keys in SPEC.md and
+A sheet is a TOML or JSON file describing one combatant (keys in docs/sheets.md and
 docs/sheets.md); an encounter file describes sides of combatants
 (docs/encounters.md). Everything a user can get wrong becomes a
 :class:`~affray.errors.SheetError` naming the file, the key, the bad value and

@@ -135,7 +135,7 @@ class FightOdds:
         return self.totals.standing.get(cid, 0) / self.n if self.n else 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON of ``affray fight -n`` (SPEC part 3), with the distribution of
+        """The JSON of ``affray fight -n`` (docs/encounters.md), with the distribution of
         rounds and the seed."""
         return {
             "method": "monte-carlo",

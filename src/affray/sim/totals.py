@@ -94,5 +94,5 @@ class ExactFights(Protocol):
     def p_standing(self) -> Mapping[str, float]: ...
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON of ``affray fight --exact`` (SPEC part 3)."""
+        """The JSON of ``affray fight --exact`` (docs/encounters.md)."""
         ...

@@ -1,7 +1,8 @@
 """The attack roll (section IV. Attack Roll, and the notes on criticals, first
 combat and the game master's description bonus).
 
-SPEC decisions: the attack hits when its total is **at or above** the defender's
+A rule decision (docs/rules/midian.md):
+the attack hits when its total is **at or above** the defender's
 armour class (the text says so twice and "higher than" once; ``exceed`` is the
 option for the other reading). Unarmoured: 5 in melee, 8 at range. A natural 1-2
 is a fumble and always misses; a natural 19-20 is a critical: it always hits and

@@ -1,6 +1,7 @@
 """Damage (sections VI. Damage, and on damage resistance and reduction).
 
-SPEC decisions, in order: weapon dice + damage bonus (+ a quarter of Strength
+A rule decision (docs/rules/midian.md), in order:
+weapon dice + damage bonus (+ a quarter of Strength
 two-handed, or +1 where the grip is not made for two hands) + points over 20 +
 extras; doubled on a critical; then each applicable resistance percentage removes
 ceil(damage x % / 100) (percentages of the same type stack; 100% or more is

@@ -1,7 +1,8 @@
 """Active defence: parry, block and dodge (Part II, and the notes on total defence,
 fighting defensively, multiple dodge and bare-hand parries).
 
-SPEC decisions: d20 + bonuses at or above the attacker's total stops the attack.
+A rule decision (docs/rules/midian.md):
+d20 + bonuses at or above the attacker's total stops the attack.
 A skilled defender has ceil(skill level / 2) free parries per round (blocks: the
 same with the shield skill); +1 per level; -5 to parry without the skill, and
 such a parry costs an action. A dodge always costs an action; the dodge skill

@@ -1,7 +1,7 @@
 """Initiative: who acts when, and how often (section II. Initiative and the notes
 on waiting, changing actions, interrupts, action windows and surprise).
 
-SPEC decisions: d10 + modifiers; a total above 10 gives more actions, at N,
+A rule decision (docs/rules/midian.md): d10 + modifiers; a total above 10 gives more actions, at N,
 N-10, N-20, ... while positive; a total of 0 or less still acts once, last; ties
 go to the higher Wits.
 """

@@ -2,7 +2,8 @@
 (Part II: the sections on damage, shock, negative life points, serious wounds,
 system shock, fatigue and regeneration).
 
-SPEC decision: hit points are a pool that damage takes away first; what is left
+A rule decision (docs/rules/midian.md):
+hit points are a pool that damage takes away first; what is left
 spills into life points. affray's readings of the rest (docs/rules/midian.md):
 
 - *Willpower check*: when damage leaves a character with no hit points but some
@@ -185,7 +186,7 @@ def take_damage(
     willpower_shock: WillpowerShock = WillpowerShock.EARLIER,
 ) -> InjuryOutcome:
     """Apply ``amount`` points of damage and make whatever rolls it calls for, in the
-    SPEC's order: the Willpower check (2d20), then system shock (d100).
+    The dice order (docs/rules/midian.md): the Willpower check (2d20), then system shock (d100).
 
     Args:
         serious: whether the damage can open serious wounds (bleeding itself does not).

@@ -1,5 +1,5 @@
 """Exact odds of one Midian attack: hit, critical, fumble, defended, the damage the
-defender loses and the chance the blow leaves it down (SPEC.md, "Midian odds of one
+defender loses and the chance the blow leaves it down (docs/rules/midian.md, "Midian odds of one
 attack").
 
 The attack goes as :func:`affray.rulesystems.midian.resolve.resolve_attack` plays it in a
@@ -73,7 +73,7 @@ class MidianAttackOdds:
     p_defender_down: Fraction = Fraction(0)
 
     def to_dict(self) -> dict[str, object]:
-        """The SPEC's JSON (floats)."""
+        """The JSON of ``midian odds --json`` (floats)."""
         return {
             "p_hit": float(self.p_hit),
             "p_critical": float(self.p_critical),

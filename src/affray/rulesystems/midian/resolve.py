@@ -1,6 +1,6 @@
 """One whole Midian attack: the roll, the defence, the damage and what it does.
 
-Dice order (SPEC): the attack d20; the defence d20 if the defender defends; the
+Dice order (docs/rules/midian.md): the attack d20; the defence d20 if the defender defends; the
 damage dice; a Willpower check (2d20) if one is due; system shock (d100) if due.
 Whether and how the defender defends is its choice (``defend``): it is offered
 every defence open to it — none when the hit is a critical or the defender has no
@@ -72,7 +72,7 @@ def best_defence(choices: Sequence[Choice], attack: AttackRolled) -> Choice | No
 
 
 FIDELITY = 3
-"""The round of fidelity to the chapter these rules play: 3, issue 25's (charges need
+"""The round of fidelity to the chapter these rules play: 3, the third round's (charges need
 a run-up, nobody acts while getting up, waiting lowers initiative, untrained fists,
 bleeding below 0 life points may be bound); 2, the rules before it, which a table's
 changes logged then replay with (docs/table.md, "Old tables")."""

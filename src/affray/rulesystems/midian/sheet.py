@@ -1,4 +1,4 @@
-"""Midian character sheets: keys (SPEC "Sheets"), validation and the Character they build."""
+"""Midian character sheets: keys (docs/sheets.md), validation and the Character they build."""
 
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ class MidianArmourTable(Strict):
 
 
 class MidianSheet(Strict):
-    """The keys of a Midian character sheet (SPEC "Sheets")."""
+    """The keys of a Midian character sheet (docs/sheets.md)."""
 
     system: Literal["midian"]
     name: Name80

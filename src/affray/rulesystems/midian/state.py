@@ -83,7 +83,7 @@ class MidianOptions:
 
     @property
     def round3(self) -> bool:
-        """Whether issue 25's rules hold (round 3 of fidelity)."""
+        """Whether the third round of fidelity's rules hold (docs/rules/midian.md)."""
         return self.fidelity >= FIDELITY
 
 

@@ -2,7 +2,7 @@
 (sections *Overview*, *Weapons*, *Armor*, and the circumstantial extra power of
 *Other types of damage and wounds*).
 
-SPEC decisions: the attack hits when d20 + skill is strictly greater than the
+A rule decision (docs/rules/mst2.md): the attack hits when d20 + skill is strictly greater than the
 defender's evasion; each power die strictly greater than protection is a wound.
 Dice order: the d20, then each power die (weapon, then extra power, then the
 largest circumstance), then the defender's hit dice if wounded.

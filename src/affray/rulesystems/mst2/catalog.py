@@ -88,7 +88,7 @@ class Weapon:
 
     @property
     def default_grip(self) -> Grip:
-        """The only grip, or one-handed for weapons usable either way (SPEC)."""
+        """The only grip, or one-handed for weapons usable either way (docs/rules/mst2.md)."""
         return self.grips[0]
 
     def power(self, grip: Grip) -> Pool:

@@ -1,4 +1,4 @@
-"""A one-on-one MST-2 duel under the SPEC's duel rules (the scalar reference engine).
+"""A one-on-one MST-2 duel under the duel rules of docs/rules/mst2.md (the scalar reference engine).
 
 A attacks, then B, alternating, until one is out. The distance starts at the
 longer reach; each attack follows :func:`~affray.rulesystems.mst2.reach.melee_attack`

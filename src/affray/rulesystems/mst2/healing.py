@@ -2,7 +2,7 @@
 
 Low fantasy, exactly as written: roll the hit dice; if the result is *less than*
 the wounds, heal one wound. (Read literally this heals the badly hurt and not the
-lightly hurt; the SPEC fixes this reading.) High fantasy: roll the hit dice and
+lightly hurt; docs/rules/mst2.md fixes this reading.) High fantasy: roll the hit dice and
 heal that many wounds. The roll includes the hit-dice bonus, as the shock check
 does. Healing does not change a fighter's condition: who is back on their feet is
 the story's call; the dead do not heal.

@@ -1,6 +1,6 @@
 """Ranged attacks (section *Ranged attacks*).
 
-SPEC decision on the scatter: the d20's face decides. An even face is checked
+A rule decision (docs/rules/mst2.md) on the scatter: the d20's face decides. An even face is checked
 against the intended target. On an odd face, the actual target is drawn
 uniformly among the intended target and the combatants near it (a die with one
 side per candidate, rolled only when there is more than one), then checked

@@ -1,8 +1,8 @@
 """Reach, engagement distance and free counter-attacks (sections *Reach and
 counter-attacks*, *Disengaging and retreating*, *Other actions in melee*).
 
-Two engaged fighters stand at a distance equal to some weapon's reach. SPEC
-decision: an attacker whose reach differs from the distance — shorter (it must
+Two engaged fighters stand at a distance equal to some weapon's reach. A rule
+decision (docs/rules/mst2.md): an attacker whose reach differs from the distance — shorter (it must
 close in) or longer (the defender has closed in, so it must disengage) — first
 takes the defender's free counter-attack. A hit prevents the attack (its wounds
 and shock check still apply); a miss moves the distance to the attacker's reach
@@ -47,7 +47,7 @@ class MeleeResult:
 
 
 def opening_distance(a: Fighter, b: Fighter) -> Reach:
-    """Where a fight starts: at the longer of the two reaches (SPEC)."""
+    """Where a fight starts: at the longer of the two reaches (docs/rules/mst2.md)."""
     return max(a.reach, b.reach)
 
 

@@ -1,4 +1,4 @@
-"""MST-2 fighter sheets: keys (SPEC "Sheets"), validation and the Fighter they build."""
+"""MST-2 fighter sheets: keys (docs/sheets.md), validation and the Fighter they build."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ class MissileTable(Strict):
 
 
 class Mst2Sheet(Strict):
-    """The keys of an MST-2 fighter sheet (SPEC "Sheets")."""
+    """The keys of an MST-2 fighter sheet (docs/sheets.md)."""
 
     system: Literal["mst2"]
     name: Name80

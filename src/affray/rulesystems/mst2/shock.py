@@ -1,6 +1,6 @@
 """Wounds, the shock check and what a failure means (sections *Overview*, *Wounds*).
 
-SPEC decision: one shock check per attack (or other source) that inflicts at
+A rule decision (docs/rules/mst2.md): one shock check per attack (or other source) that inflicts at
 least one wound, made against the new total; the fighter keeps fighting when
 the hit-dice total plus bonus is strictly greater than the total wounds.
 """

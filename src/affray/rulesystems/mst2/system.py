@@ -223,7 +223,7 @@ def _shot_odds(
     encounter: Mst2Encounter, cid: str, target: str, near: list[str], power: Any
 ) -> LiveOdds:
     """A shot at ``target`` in a melee: on an even d20 it flies at the target, on an odd
-    one at the target or anyone near it, alike (SPEC); each is then hit on the same
+    one at the target or anyone near it, alike (docs/rules/mst2.md); each is then hit on the same
     d20. Who could be hit, and how likely each is to be hit and to go out (if no
     counter-attack stops the shot first)."""
     from fractions import Fraction

@@ -1,6 +1,6 @@
 """Exact odds of a whole MST-2 duel as an absorbing Markov chain.
 
-The duel follows the SPEC's duel rules (see ``affray.rulesystems.mst2.duels``): A
+The duel follows the duel rules of docs/rules/mst2.md (see ``affray.rulesystems.mst2.duels``): A
 attacks, then B, alternating; the distance opens at the longer reach; an attacker
 whose reach differs from the distance first takes the defender's counter-attack,
 which prevents the attack if it hits.

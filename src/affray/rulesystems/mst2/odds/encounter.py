@@ -138,7 +138,7 @@ class ExactFightOdds:
     unswept: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON of ``affray fight --exact`` (SPEC part 3)."""
+        """The JSON of ``affray fight --exact`` (docs/encounters.md)."""
         return {
             "method": "exact",
             "sides": {side: {"p_wins": p} for side, p in self.p_wins.items()},
