@@ -372,7 +372,8 @@ def test_two_against_two_runs_in_listed_and_shuffled_order(
 def test_the_compiled_and_numpy_sweeps_agree(tmp_path: Path) -> None:
     """The kernel's blocks (a DAG and the round states' loop) against the numpy sweep's
     dense solves, on every component (probability, rounds, bounds)."""
-    from affray.rulesystems.mst2.odds import encounter as chain
+    from affray.rulesystems.mst2.odds.encounter import answers, sweep
+    from affray.rulesystems.mst2.odds.encounter import plan as planning
 
     for order in (TurnOrder.LISTED.value, TurnOrder.SHUFFLED.value):
         path = _file(
@@ -388,9 +389,9 @@ def test_the_compiled_and_numpy_sweeps_agree(tmp_path: Path) -> None:
         cursor = Cursor(setup.encounter, setup.max_rounds)
         found = []
         for kernel in (True, False):
-            plan = chain._plan(setup.ruleset, cursor, setup.tactics)
-            bounds = [chain._z_limit(plan) ** f for f in chain.BOUND_EXPONENTS]
-            found.append(chain._sweep(plan, bounds, kernel=kernel, floor_total=0.0))
+            plan = planning._plan(setup.ruleset, cursor, setup.tactics)
+            bounds = [sweep._z_limit(plan) ** f for f in answers.BOUND_EXPONENTS]
+            found.append(sweep._sweep(plan, bounds, kernel=kernel, floor_total=0.0))
         compiled, dense = found
         assert compiled[:, :2] == pytest.approx(dense[:, :2], abs=1e-12)
         assert compiled[:, 2:] == pytest.approx(dense[:, 2:], rel=1e-9)
@@ -413,15 +414,16 @@ def test_any_number_of_threads_gives_the_same_answer_to_the_last_bit(tmp_path: P
     assert answers[2] == answers[0]
     assert sum(answers[0].p_wins.values()) + answers[0].p_draw == pytest.approx(1.0, abs=1e-12)
 
-    from affray.rulesystems.mst2.odds import encounter as chain
+    from affray.rulesystems.mst2.odds.encounter import answers, sweep
+    from affray.rulesystems.mst2.odds.encounter import plan as planning
 
     found = []
-    runs = ((True, 2, chain.FLOOR_TOTAL), (True, 2, 0.0), (False, None, 0.0))
+    runs = ((True, 2, answers.FLOOR_TOTAL), (True, 2, 0.0), (False, None, 0.0))
     for kernel, threads, floor in runs:  # and the numpy sweep's dense solves
-        plan = chain._plan(setup.ruleset, cursor, setup.tactics)
-        bounds = [chain._z_limit(plan) ** f for f in chain.BOUND_EXPONENTS]
-        found.append(chain._sweep(plan, bounds, kernel=kernel, threads=threads, floor_total=floor))
-        assert plan.dropped <= chain.FLOOR_TOTAL * (floor > 0)
+        plan = planning._plan(setup.ruleset, cursor, setup.tactics)
+        bounds = [sweep._z_limit(plan) ** f for f in answers.BOUND_EXPONENTS]
+        found.append(sweep._sweep(plan, bounds, kernel=kernel, threads=threads, floor_total=floor))
+        assert plan.dropped <= answers.FLOOR_TOTAL * (floor > 0)
     pruned, compiled, dense = found
     assert pruned[:, 0] == pytest.approx(dense[:, 0], abs=1e-12)
     assert compiled[:, :2] == pytest.approx(dense[:, :2], abs=1e-12)
@@ -432,7 +434,8 @@ def test_mass_put_in_any_state_marks_its_group_for_the_kernel(tmp_path: Path) ->
     """An entry (a table's state, or a first action's outcomes) may be in any state of
     any family: its block's mask must name that state's group, or the kernel never
     reads it (the compiled layout puts states in their groups' order)."""
-    from affray.rulesystems.mst2.odds import encounter as chain
+    from affray.rulesystems.mst2.odds.encounter import plan as planning
+    from affray.rulesystems.mst2.odds.encounter import sweep
 
     path = _file(
         tmp_path,
@@ -441,16 +444,16 @@ def test_mass_put_in_any_state_marks_its_group_for_the_kernel(tmp_path: Path) ->
         order=TurnOrder.SHUFFLED.value,
     )
     setup = load_encounter(path)
-    plan = chain._plan(setup.ruleset, Cursor(setup.encounter, setup.max_rounds), setup.tactics)
+    plan = planning._plan(setup.ruleset, Cursor(setup.encounter, setup.max_rounds), setup.tactics)
     checked = 0
     for family, fam in plan.fams.items():
         bits, ordered, _ = fam.groups()
         for state in range(len(fam.shapes)):
-            buffer = chain._Buffer.of(plan, chain.COMPS, kernel=True)
-            buffer.add(plan, family, 0, state, np.ones(chain.COMPS))
+            buffer = sweep._Buffer.of(plan, sweep.COMPS, kernel=True)
+            buffer.add(plan, family, 0, state, np.ones(sweep.COMPS))
             mask = int(buffer.touched[buffer.tbase[family]])
             assert mask & int(bits[state]), (sorted(family), state)
-            slot = buffer.base[family] + int(fam.laid()[state]) * chain.COMPS
+            slot = buffer.base[family] + int(fam.laid()[state]) * sweep.COMPS
             assert buffer.mass[slot] == 1.0 and ordered[fam.laid()[state]] == state
             checked += int(fam.laid()[state] != state)
     assert checked  # some states do move in the compiled layout
@@ -463,7 +466,7 @@ def test_more_engagements_than_a_mask_has_bits_agree_with_the_fast_engine(
     """Three goblins against a spearman and a goblin, every target at random and the
     order shuffled: 160 sets of engagements, past the 62 a block's mask has bits for
     (the rest share its last bit), and the chain still plays what the engine plays."""
-    from affray.rulesystems.mst2.odds import encounter as chain
+    from affray.rulesystems.mst2.odds.encounter import plan as planning
     from affray.rulesystems.mst2.odds.encounter_kernel import SPILL
 
     path = _file(
@@ -477,7 +480,7 @@ def test_more_engagements_than_a_mask_has_bits_agree_with_the_fast_engine(
     )
     setup = load_encounter(path)
     cursor = Cursor(setup.encounter, setup.max_rounds)
-    plan = chain._plan(setup.ruleset, cursor, setup.tactics)
+    plan = planning._plan(setup.ruleset, cursor, setup.tactics)
     assert max(fam.groups()[2].shape[0] for fam in plan.fams.values()) > SPILL
     odds = _exact(path)
     assert sum(odds.p_wins.values()) + odds.p_draw == pytest.approx(1.0, abs=1e-12)
@@ -568,7 +571,8 @@ def test_a_small_cap_swept_round_by_round_is_the_turn_by_turn_push(
 ) -> None:
     """Round-by-round distributions through the sweep against the push turn by turn
     (and brute force), from a fresh encounter whose cap cuts most fights short."""
-    from affray.rulesystems.mst2.odds import encounter as chain
+    from affray.rulesystems.mst2.odds.encounter import door, forward
+    from affray.rulesystems.mst2.odds.encounter import plan as planning
 
     path = _file(
         tmp_path,
@@ -584,8 +588,8 @@ def test_a_small_cap_swept_round_by_round_is_the_turn_by_turn_push(
     cursor = Cursor(setup.encounter, setup.max_rounds)
     odds = exact_fight(setup.ruleset, cursor, setup.tactics)
     assert odds.method == "rounds"
-    plan = chain._plan(setup.ruleset, cursor, setup.tactics)
-    pushed = chain._answer(plan.game, chain._forward(plan), "rounds", 0)
+    plan = planning._plan(setup.ruleset, cursor, setup.tactics)
+    pushed = door._answer(plan.game, forward._forward(plan), "rounds", 0)
     for side, p in odds.p_wins.items():
         assert p == pytest.approx(pushed.p_wins[side], abs=1e-12)
     assert odds.p_draw == pytest.approx(pushed.p_draw, abs=1e-12)

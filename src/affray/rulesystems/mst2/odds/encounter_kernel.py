@@ -25,7 +25,7 @@ memory, not arithmetic: the writes into other blocks are most of its time.
 Cells are taken in order of their flat index: a wound only ever raises a coordinate,
 so every block is swept after every block that leads into it; a family no other leads
 into is held in a ring of the few layers of its grid that hold mass at once, and a big
-grid is shared among threads a layer each (:func:`.encounter._pipeline`).
+grid is shared among threads a layer each (:func:`.encounter.sweep._pipeline`).
 
 :func:`sweep_family_rounds` is the sweep with each state's mass a distribution over
 the rounds begun (up to the cap) instead of moments: the exact answer when the round
