@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from affray.errors import AffrayError, SheetError
-from affray.quoting import quoted, show
+from affray.quoting import as_written, quoted
 from affray.sheets import encounter_from_data, load_encounter, load_sheet, sheet_from_data
 from tests.helpers import EXAMPLES, run
 
@@ -231,7 +231,7 @@ def test_a_long_list_of_problems_is_cut_short() -> None:
     ],
 )
 def test_values_are_shown_as_a_file_writes_them(value: object, shown: str) -> None:
-    assert show(value) == shown
+    assert as_written(value) == shown
 
 
 def test_quoted_text_never_carries_a_control_code() -> None:

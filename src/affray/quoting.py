@@ -15,7 +15,7 @@ MAX_SHOWN_TEXT = 40
 MAX_SHOWN_ITEMS = 3
 
 
-def show(value: object, depth: int = 0) -> str:
+def as_written(value: object, depth: int = 0) -> str:
     """A value as a TOML or JSON file writes it (JSON notation), kept short:
     ``true``, ``null``, ``"x"``, ``[1, 2, …]``, ``{"count": true, …}``. Control
     characters are escaped, huge numbers summarised."""
@@ -39,12 +39,14 @@ def show(value: object, depth: int = 0) -> str:
         if depth >= 2:
             return "{…}"
         items = list(value.items())
-        parts = [f"{quoted(str(k))}: {show(v, depth + 1)}" for k, v in items[:MAX_SHOWN_ITEMS]]
+        parts = [
+            f"{quoted(str(k))}: {as_written(v, depth + 1)}" for k, v in items[:MAX_SHOWN_ITEMS]
+        ]
         return "{" + ", ".join(parts + (["…"] if len(items) > MAX_SHOWN_ITEMS else [])) + "}"
     if isinstance(value, list | tuple):
         if depth >= 2:
             return "[…]"
-        parts = [show(v, depth + 1) for v in value[:MAX_SHOWN_ITEMS]]
+        parts = [as_written(v, depth + 1) for v in value[:MAX_SHOWN_ITEMS]]
         return "[" + ", ".join(parts + (["…"] if len(value) > MAX_SHOWN_ITEMS else [])) + "]"
     return f"a value of type {type(value).__name__}"  # only from Python callers
 

@@ -186,7 +186,7 @@ class Shown:
         return mask
 
 
-def shown(
+def to_draw(
     sweep: AnySweep,
     rows: Sequence[tuple[Cell, Result | None]],
     baseline: Baseline | None = None,
@@ -277,7 +277,7 @@ def heatmap_figure(
     :func:`difference_png`); None past :data:`MAX_PANELS` panels. The caller closes it."""
     if panel_count(sweep) > MAX_PANELS:
         return None
-    picture = shown(sweep, rows, baseline)
+    picture = to_draw(sweep, rows, baseline)
     if len(sweep.axes) == 1:
         return _line_figure(sweep, picture)
     return _panels_figure(sweep, picture)

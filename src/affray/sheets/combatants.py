@@ -11,7 +11,7 @@ from typing import Any
 
 from affray import registry
 from affray.errors import SheetError
-from affray.quoting import show
+from affray.quoting import as_written
 from affray.sheets.documents import load_document
 
 Sheet = Any
@@ -120,7 +120,7 @@ def resolve_reference(
             return Reference(load_document(reference), given, True, path=Path(reference))
         served = served_file(given, within)
         if served is None:
-            raise UnknownReferenceError(f"no served sheet file called {show(given)}")
+            raise UnknownReferenceError(f"no served sheet file called {as_written(given)}")
         return Reference(load_document(served), str(served), True, path=served)
     return _creature(given, system, strict)
 
@@ -156,7 +156,7 @@ def _creature(reference: str, system: str | None, strict: bool) -> Reference:
         if strict and system is not None and prefix != system:
             title = registry.system(system).title
             raise ForeignReferenceError(
-                f"{show(reference)} is from the {prefix} bestiary, but "
+                f"{as_written(reference)} is from the {prefix} bestiary, but "
                 f"{article(title)} {title} sheet is wanted",
                 hint=f"give a {system} bestiary name ("
                 + (", ".join(bestiary.names(system)) or "none")
@@ -168,12 +168,12 @@ def _creature(reference: str, system: str | None, strict: bool) -> Reference:
     if not found:
         known = sorted({n for s in systems for n in bestiary.names(s)})
         raise UnknownReferenceError(
-            f"no sheet file or bestiary creature called {show(name)}",
+            f"no sheet file or bestiary creature called {as_written(name)}",
             hint="give a .toml/.json sheet file, or a bestiary name: " + ", ".join(known),
         )
     if len(found) > 1:
         ambiguous = AmbiguousReferenceError(
-            f"{show(name)} is in the bestiary of {' and '.join(s for s, _ in found)}",
+            f"{as_written(name)} is in the bestiary of {' and '.join(s for s, _ in found)}",
             hint="say which: " + " or ".join(f"{s}:{name}" for s, _ in found),
         )
         ambiguous.owners = tuple(s for s, _ in found)
@@ -227,7 +227,7 @@ def sheet_from_data(data: Mapping[str, Any], where: str | None = None) -> Sheet:
     names = registry.systems()
     if not isinstance(system, str) or system not in names:
         raise SheetError(
-            f"unknown system {show(system)}" if system is not None else "is required",
+            f"unknown system {as_written(system)}" if system is not None else "is required",
             path=where,
             key="system",
             hint="system is one of: " + ", ".join(f'"{n}"' for n in names),

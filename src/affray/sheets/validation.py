@@ -35,7 +35,7 @@ from pydantic import (
 )
 
 from affray.errors import AffrayError, SheetError
-from affray.quoting import show, unprintable
+from affray.quoting import as_written, unprintable
 
 if TYPE_CHECKING:
     from pydantic_core import ErrorDetails
@@ -176,7 +176,7 @@ def _locate(model: type[BaseModel], loc: Sequence[int | str], data: Any, at: str
             word = _place_word(item)
             if word and len(keys) <= 1:
                 name = value.get("name") if isinstance(value, Mapping) else None
-                shown = f" ({show(name)})" if _showable_name(name) else ""
+                shown = f" ({as_written(name)})" if _showable_name(name) else ""
                 places.append(f"{word} {part + 1}{shown}")
                 key = None
             else:
@@ -292,7 +292,7 @@ def _message(detail: ErrorDetails, place: _Place) -> tuple[str, str | None]:
     kind = detail["type"]
     ctx: Mapping[str, Any] = detail.get("ctx") or {}
     value = detail.get("input")
-    got = f" (got {show(value)})"
+    got = f" (got {as_written(value)})"
     if kind == "missing":
         return "is required", None
     if kind == "extra_forbidden":
@@ -316,7 +316,7 @@ def _message(detail: ErrorDetails, place: _Place) -> tuple[str, str | None]:
     }
     if kind in bounds:
         words, name = bounds[kind]
-        return f"{words} {show(ctx.get(name))}{got}", None
+        return f"{words} {as_written(ctx.get(name))}{got}", None
     if kind == "string_too_short":
         least = int(ctx.get("min_length", 1))
         if least <= 1:
@@ -351,7 +351,7 @@ def _alternatives(expected: Any, ctx: Mapping[str, Any]) -> str:
         values = [member.value for member in kind.__members__.values()]
     if not values:
         return "one of " + str(ctx.get("expected", "the values the docs list"))
-    shown = [show(v) for v in values]
+    shown = [as_written(v) for v in values]
     return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} or {shown[-1]}"
 
 

@@ -18,7 +18,7 @@ from starlette.requests import Request
 from affray.errors import AffrayError
 from affray.table import TableRow
 from affray.web.roles import GAME_MASTER, PLAYERS, Role, player
-from affray.web.text import shown
+from affray.web.text import in_error
 
 if TYPE_CHECKING:
     from affray.web.tracker import Tracker
@@ -49,7 +49,7 @@ async def access(tracker: Tracker, request: Request, *, write: bool) -> tuple[Ta
     if owner is None and linked is None:  # the same for a table that is not there
         raise HTTPException(401, "no table has that token")
     if row is None:
-        raise HTTPException(404, f"no table {shown(table_id)}")
+        raise HTTPException(404, f"no table {in_error(table_id)}")
     if secrets.compare_digest(given, row.gm_token):
         return row, GAME_MASTER
     if secrets.compare_digest(given, row.player_token):
@@ -62,7 +62,7 @@ async def access(tracker: Tracker, request: Request, *, write: bool) -> tuple[Ta
         if write:
             raise HTTPException(403, "a player's link can only answer its own dice and questions")
         return row, player(linked[1])
-    raise HTTPException(404, f"no table {shown(table_id)}")
+    raise HTTPException(404, f"no table {in_error(table_id)}")
 
 
 def _lookup(tracker: Tracker, table_id: str, given: str) -> tuple[TableRow | None, str | None]:

@@ -26,12 +26,12 @@ STREAM_KEEPALIVE_S = 15.0
 BODY_TIP = 'send {"expected_version": V, "command": {...}}'
 
 
-async def show(request: Request) -> Response:
+async def table(request: Request) -> Response:
     tracker = tracker_of(request)
     row, role = await access(tracker, request, write=False)
     if role.is_gm:
-        return MendedJSON(await tracker.call(tracker.show, row))
-    return MendedJSON(await tracker.call(tracker.players, row, role.me))
+        return MendedJSON(await tracker.call(tracker.for_gm, row))
+    return MendedJSON(await tracker.call(tracker.for_players, row, role.me))
 
 
 async def command(request: Request) -> Response:
@@ -73,7 +73,7 @@ async def command(request: Request) -> Response:
     tracker.hub.seen(row.id, done.version)
     if not role.is_gm:  # a player's link hears only that its answer was taken
         return MendedJSON({"version": done.version, "answered": True})
-    shown = await tracker.call(tracker.show, row)
+    shown = await tracker.call(tracker.for_gm, row)
     return MendedJSON(done_json(done, shown))
 
 

@@ -58,7 +58,7 @@ def create_app(
             Route("/", home.home),
             Route("/home/list", home.home_list),
             Route("/home/do", home.home_change, methods=["POST"]),
-            Route("/api/tables/{table}", api.show),
+            Route("/api/tables/{table}", api.table),
             Route("/api/tables/{table}/commands", api.command, methods=["POST"]),
             Route("/api/tables/{table}/stream", api.stream),
             Route("/api/tables/{table}/log", api.log),

@@ -26,7 +26,7 @@ from affray.table import (
 )
 from affray.table.commands import Hide, Move, Remove, Rename, Reveal, Set, parse_pairs
 from affray.web.sheets import Shelf
-from affray.web.text import shown
+from affray.web.text import in_error
 
 VERBS = (
     "add",
@@ -83,7 +83,9 @@ def parse(
     """
     verb = data.get("verb")
     if verb not in VERBS:
-        raise TableError(f"unknown verb {shown(verb)}", hint="verb is one of: " + ", ".join(VERBS))
+        raise TableError(
+            f"unknown verb {in_error(verb)}", hint="verb is one of: " + ", ".join(VERBS)
+        )
     answered = Request(
         verb,
         rolls=_faces(data.get("rolls", [])),
@@ -130,7 +132,7 @@ def parse(
         case "mark":
             until = _optional_text(data, "until")
             if until not in (None, "start", "end"):
-                raise TableError(f"until is {shown(until)}", hint='until is "start" or "end"')
+                raise TableError(f"until is {in_error(until)}", hint='until is "start" or "end"')
             ends = Edge(until) if until else None
             mark = Mark(
                 _text(data, "who"),
@@ -223,7 +225,7 @@ def _int(data: Mapping[str, Any], key: str, default: int) -> int:
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10_000:
         raise TableError(
-            f"{key} must be a whole number from 1 to 10000, not {shown(value)}",
+            f"{key} must be a whole number from 1 to 10000, not {in_error(value)}",
             hint=f'e.g. "{key}": 1',
         )
     return value
@@ -236,7 +238,7 @@ def _optional_int(data: Mapping[str, Any], key: str) -> int | None:
     if isinstance(value, str) and re.fullmatch("[0-9]{1,19}", value.strip()):
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**64:
-        raise TableError(f"{key} must be a whole number from 0 to 2^64 - 1, not {shown(value)}")
+        raise TableError(f"{key} must be a whole number from 0 to 2^64 - 1, not {in_error(value)}")
     return value
 
 
@@ -247,7 +249,7 @@ def _bool(data: Mapping[str, Any], key: str, default: bool) -> bool:
     if value in ("0", "false", "off", ""):
         return False
     if not isinstance(value, bool):
-        raise TableError(f"{key} must be true or false, not {shown(value)}")
+        raise TableError(f"{key} must be true or false, not {in_error(value)}")
     return value
 
 

@@ -11,7 +11,7 @@ from starlette.requests import Request
 
 from affray.dice import Dice
 from affray.errors import AffrayError
-from affray.web.text import refuse_unencodable, shown
+from affray.web.text import in_error, refuse_unencodable
 
 FORM_NUMBERS = {
     "expected_version": 10**15,
@@ -69,7 +69,7 @@ def check_form(data: Mapping[str, Any]) -> None:
         if not (digits.isascii() and digits.isdigit() and len(digits) <= 20 and int(digits) <= top):
             raise HTTPException(
                 422,
-                f"{key} must be a whole number from 0 to {top:,}, not {shown(value)} — "
+                f"{key} must be a whole number from 0 to {top:,}, not {in_error(value)} — "
                 f"Tip: digits 0-9 only, e.g. {key}=1",
             )
 

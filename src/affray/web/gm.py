@@ -29,7 +29,7 @@ themselves."""
 async def page(request: Request) -> Response:
     tracker = tracker_of(request)
     row, _ = await access(tracker, request, write=True)
-    shown = await tracker.call(tracker.show, row)
+    shown = await tracker.call(tracker.for_gm, row)
     return tracker.page(
         "gm.html",
         table=row,
@@ -45,7 +45,7 @@ async def fragment(request: Request) -> Response:
     row, _ = await access(tracker, request, write=True)
     name = request.path_params["fragment"]
     if name == "board":
-        shown = await tracker.call(tracker.show, row)
+        shown = await tracker.call(tracker.for_gm, row)
         return tracker.page("_board.html", shown=shown, players=False)
     if name == "panel":
         return await panel_page(tracker, row)
@@ -111,7 +111,7 @@ async def link(tracker: Tracker, request: Request, row: TableRow, who: str) -> R
 async def panel_page(
     tracker: Tracker, row: TableRow, *, message: str | None = None, lines: tuple[str, ...] = ()
 ) -> Response:
-    shown = await tracker.call(tracker.show, row)
+    shown = await tracker.call(tracker.for_gm, row)
     actions: dict[str, Any] = await tracker.call(panel, tracker.tables, row)
     return tracker.page(
         "_panel.html",

@@ -16,14 +16,14 @@ from affray.web.tracker import tracker_of
 async def page(request: Request) -> Response:
     tracker = tracker_of(request)
     row, role = await access(tracker, request, write=False)
-    shown = await tracker.call(tracker.players, row, role.me)
+    shown = await tracker.call(tracker.for_players, row, role.me)
     return tracker.page("player.html", table=row, token=token(request), shown=shown, who=role.me)
 
 
 async def board(request: Request) -> Response:
     tracker = tracker_of(request)
     row, role = await access(tracker, request, write=False)
-    shown = await tracker.call(tracker.players, row, role.me)
+    shown = await tracker.call(tracker.for_players, row, role.me)
     return tracker.page("_board.html", shown=shown, players=True)
 
 

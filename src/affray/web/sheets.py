@@ -16,7 +16,7 @@ from affray.errors import AffrayError, TableError
 from affray.sheets import bestiary
 from affray.sheets.combatants import SUFFIXES, UnknownReferenceError, resolve_reference, served_file
 from affray.sheets.documents import load_document
-from affray.web.text import shown
+from affray.web.text import in_error
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +87,7 @@ class Shelf:
         )
         names = ", ".join(bestiary.names(system)) or "none"
         return TableError(
-            f"no {system} bestiary creature or served sheet file called {shown(reference)}",
+            f"no {system} bestiary creature or served sheet file called {in_error(reference)}",
             hint=f"the web takes {system} bestiary names ({names}) and {where}",
         )
 

@@ -105,7 +105,7 @@ class MendedText(PlainTextResponse):
         return super().render(mend(content) if isinstance(content, str) else content)
 
 
-def shown(value: Any) -> str:
+def in_error(value: Any) -> str:
     """A value as an error names it: its ``repr``, cut short (a number of 5,000 digits
     is not echoed whole)."""
     text = repr(value)

@@ -77,13 +77,15 @@ class Tracker:
 
     # -- reading --------------------------------------------------------------------
 
-    def show(self, row: TableRow) -> dict[str, Any]:
+    def for_gm(self, row: TableRow) -> dict[str, Any]:
+        """The table as the game master sees it (``table show``'s data, and who has a link)."""
         with self.tables.store.reading():  # the log, what waits and the links: one moment
             shown = show_data(row, self.tables.fold(row), self.tables.waiting(row))
             shown["linked"] = self.tables.linked_ids(row)
         return shown
 
-    def players(self, row: TableRow, me: str | None = None) -> dict[str, Any]:
+    def for_players(self, row: TableRow, me: str | None = None) -> dict[str, Any]:
+        """The table as the players see it (``me``: a player's own link's combatant)."""
         return player_data(row, self.tables.fold(row), me)
 
     def log(self, row: TableRow) -> list[dict[str, Any]]:

@@ -15,7 +15,7 @@ from pydantic import Field
 from affray.dice import Dice
 from affray.encounter import Action, Attack, Shoot, Targeting
 from affray.powers import EncounterKeys, LiveOdds, RuleSystem
-from affray.quoting import show
+from affray.quoting import as_written
 from affray.rulesystems.midian.attack import HitRule
 from affray.rulesystems.midian.character import Character
 from affray.rulesystems.midian.defence import Stance
@@ -74,7 +74,7 @@ def _ruleset(keys: EncounterKeys) -> MidianRuleset:
         side
         for side, data in keys.sides.items()
         if validate(
-            SideKeys, data, keys.where, at=keys.side_keys.get(side, f"side {show(side)}")
+            SideKeys, data, keys.where, at=keys.side_keys.get(side, f"side {as_written(side)}")
         ).surprised
     ]
     return MidianRuleset(

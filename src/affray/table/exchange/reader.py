@@ -13,7 +13,7 @@ from pydantic import ValidationError
 
 from affray import registry
 from affray.errors import AffrayError, TableError
-from affray.quoting import show
+from affray.quoting import as_written
 from affray.sheets.combatants import article, sheet_from_data
 from affray.table import party_rules
 from affray.table.commands import Add, command_from_data
@@ -107,8 +107,8 @@ def read_table(text: str, where: str) -> TableImport:
         if verb not in (UNDO, REDO):
             if payload["command"].get("verb") != verb:
                 raise ExchangeError(
-                    f"the command's verb is {show(payload['command'].get('verb'))}, "
-                    f"but the change's is {show(verb)}",
+                    f"the command's verb is {as_written(payload['command'].get('verb'))}, "
+                    f"but the change's is {as_written(verb)}",
                     path=where,
                     at=f"{at}.payload.command.verb",
                     hint="a change plays one command, of its own verb",
@@ -181,7 +181,7 @@ def read_party(text: str, where: str) -> PartyImport:
             _check_name(member["id"], where, f"{at}.payload.member.id")
             if any(m.id.lower() == member["id"].lower() for m in folded.state.members):
                 raise ExchangeError(
-                    f"the party has a member called {show(member['id'])} already",
+                    f"the party has a member called {as_written(member['id'])} already",
                     path=where,
                     at=f"{at}.payload.member.id",
                     hint="each member of a party has a name of its own",
@@ -249,7 +249,7 @@ def _document(text: str, where: str, kind: str) -> dict[str, Any]:
         ) from None
     except _DuplicateKeyError as error:
         raise ExchangeError(
-            f"the key {show(str(error))} appears twice in one object",
+            f"the key {as_written(str(error))} appears twice in one object",
             path=where,
             hint="keep one of them",
         ) from None
@@ -272,7 +272,7 @@ def _document(text: str, where: str, kind: str) -> dict[str, Any]:
     version = raw.get("version")
     if isinstance(version, bool) or not isinstance(version, int):
         raise ExchangeError(
-            f"the format version is {show(version)}, not a whole number",
+            f"the format version is {as_written(version)}, not a whole number",
             path=where,
             at="version",
             hint=f"this affray reads format version {VERSION}",
@@ -291,7 +291,8 @@ def _document(text: str, where: str, kind: str) -> dict[str, Any]:
     if found != kind:
         known = found in ("table", "party")
         raise ExchangeError(
-            f"is {f'a {found}' if known else f'of kind {show(found)}'} export, not a {kind}'s",
+            f"is {f'a {found}' if known else f'of kind {as_written(found)}'} export, "
+            f"not a {kind}'s",
             path=where,
             at="kind",
             hint=f"import it with `affray {found} import FILE`"
@@ -343,17 +344,17 @@ def _problem(problem: Mapping[str, Any]) -> str:
         return "is missing"
     if kind == "union_tag_invalid":
         expected = problem["ctx"]["expected_tags"]
-        return f"{show(problem['ctx']['tag'])} is not one of {expected}"
+        return f"{as_written(problem['ctx']['tag'])} is not one of {expected}"
     if kind == "extra_forbidden":
         return "is not a key of the format"
     message = str(problem["msg"])
-    return f"{message[0].lower()}{message[1:]} (it is {show(problem.get('input'))})"
+    return f"{message[0].lower()}{message[1:]} (it is {as_written(problem.get('input'))})"
 
 
 def _check_name(name: str, where: str, at: str) -> None:
     if " ".join(name.split()) != name or not name.isprintable():
         raise ExchangeError(
-            f"the name {show(name)} is not plain text in one line",
+            f"the name {as_written(name)} is not plain text in one line",
             path=where,
             at=at,
             hint="a name is 1 to 80 characters, no spaces at its ends and no control characters",
@@ -363,7 +364,7 @@ def _check_name(name: str, where: str, at: str) -> None:
 def _system(name: str, where: str, at: str) -> registry.AnySystem:
     if name not in registry.systems():
         raise ExchangeError(
-            f"unknown rule system {show(name)}",
+            f"unknown rule system {as_written(name)}",
             path=where,
             at=at,
             hint="this affray plays: " + ", ".join(registry.systems()),
@@ -426,8 +427,8 @@ def _difference(said: Any, replayed: Any, place: str) -> tuple[str, str, str] | 
     if isinstance(said, dict) and isinstance(replayed, dict):
         for key in [*said, *(k for k in replayed if k not in said)]:
             if key not in said or key not in replayed:
-                there = "nothing" if key not in said else show(said[key])
-                other = "nothing" if key not in replayed else show(replayed[key])
+                there = "nothing" if key not in said else as_written(said[key])
+                other = "nothing" if key not in replayed else as_written(replayed[key])
                 return f"{place}.{key}", there, other
             found = _difference(said[key], replayed[key], f"{place}.{key}")
             if found is not None:
@@ -443,7 +444,7 @@ def _difference(said: Any, replayed: Any, place: str) -> tuple[str, str, str] | 
         return None
     if type(said) is type(replayed) and said == replayed:
         return None
-    return place, show(said), show(replayed)
+    return place, as_written(said), as_written(replayed)
 
 
 class _DuplicateKeyError(ValueError):
