@@ -86,7 +86,7 @@ class Tracker:
         else:
             expect(so_far).to_have_count(0)
         expect(self.gm.locator("#pending label")).to_contain_text(purpose)
-        self.gm.fill("#face", str(value))
+        self.gm.fill("#pending input.face", str(value))
         self.gm.click("#enter-face")
         self.typed.append(value)
 

@@ -95,7 +95,7 @@ def test_two_players_answer_their_own_dice_on_their_phones(
     gm.locator('button[data-label="attack Guard"]').click()
     expect(gm.locator("#waiting-player")).to_contain_text("Waiting for Brawler's player")
     # the brawler's player types the d20; the guard's player is asked nothing
-    phones["Brawler"].fill("#my-face", "15")
+    phones["Brawler"].fill("#answer input.face", "15")
     phones["Brawler"].click("#my-enter")
     expect(phones["Guard"].locator("#my-question")).to_contain_text("defend", timeout=5000)
     expect(phones["Brawler"].locator("#nothing-asked")).to_be_visible()

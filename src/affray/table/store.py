@@ -12,6 +12,7 @@ one snapshot. Text read back is repaired (:mod:`affray.table.payloads`).
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import re
 import secrets
@@ -313,6 +314,18 @@ class Store:
                 "stamp = excluded.stamp, fold = excluded.fold WHERE excluded.version > version",
                 (table_id, version, stamp, fold, table_id),
             )
+
+    def stamp(self, table_id: str) -> tuple[int, str]:
+        """The table's version and a mark of the command it waits on ("" when none
+        does): what a live page watches, read in one statement."""
+        version, waiting, payload = self.db.execute(
+            "SELECT (SELECT coalesce(max(version), 0) FROM changes WHERE table_id = ?), "
+            "p.version, p.payload FROM (SELECT 1) LEFT JOIN pending p ON p.table_id = ?",
+            (table_id, table_id),
+        ).fetchone()
+        if waiting is None or waiting != version:
+            return int(version), ""
+        return int(version), hashlib.blake2b(str(payload).encode(), digest_size=8).hexdigest()
 
     def pending(self, table_id: str) -> Mapping[str, Any] | None:
         """The command the table is waiting on (for a die or an answer), if one waits

@@ -4,13 +4,12 @@ the live stream of its versions, and its journal."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
-from starlette.types import Receive, Scope, Send
+from starlette.responses import JSONResponse, Response
 
 from affray.errors import AffrayError, ConflictError, DatabaseBusyError, InputNeededError
 from affray.table import Done
@@ -18,11 +17,10 @@ from affray.table import journal as journals
 from affray.table.service import needs
 from affray.table.view import describe
 from affray.web.access import access
+from affray.web.streams import STREAM_HEADERS, STREAM_KEEPALIVE_S, CountedStream
 from affray.web.text import MendedJSON, MendedText, refuse_unencodable
 from affray.web.tracker import Tracker, tracker_of
 
-STREAM_KEEPALIVE_S = 15.0
-"""A live stream says "still here" this often when nothing changes."""
 BODY_TIP = 'send {"expected_version": V, "command": {...}}'
 
 
@@ -55,11 +53,16 @@ async def command(request: Request) -> Response:
     if isinstance(expected, bool) or not isinstance(expected, int):
         return unprocessable("expected_version must be the version you read", "GET the table first")
     try:
-        if role.is_gm:
-            done = await tracker.call(tracker.execute, row, body["command"], expected)
-        else:  # a player's own link: its combatant's answer, and nothing else
-            assert role.me is not None
-            done = await tracker.call(tracker.answer_as, row, role.me, body["command"], expected)
+        try:
+            if role.is_gm:
+                done = await tracker.call(tracker.execute, row, body["command"], expected)
+            else:  # a player's own link: its combatant's answer, and nothing else
+                assert role.me is not None
+                done = await tracker.call(
+                    tracker.answer_as, row, role.me, body["command"], expected
+                )
+        finally:  # a change, or a command that waits now: live pages hear of it
+            await tracker.hub.look(row.id)
     except ConflictError as error:
         return MendedJSON(
             {"error": error.message, "tip": error.hint, "version": error.current}, 409
@@ -70,7 +73,6 @@ async def command(request: Request) -> Response:
         return refused(error)
     except AffrayError as error:
         return refused(error)
-    tracker.hub.seen(row.id, done.version)
     if not role.is_gm:  # a player's link hears only that its answer was taken
         return MendedJSON({"version": done.version, "answered": True})
     shown = await tracker.call(tracker.for_gm, row)
@@ -91,7 +93,7 @@ async def stream(request: Request) -> Response:
         changes(tracker, request, row.id),
         lambda: tracker.streams.end(row.id),
         media_type="text/event-stream",
-        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        headers=STREAM_HEADERS,
     )
 
 
@@ -107,32 +109,19 @@ async def log(request: Request) -> Response:
     return MendedJSON({"table": row.id, "changes": items})
 
 
-class CountedStream(StreamingResponse):
-    """A live stream that says when it ends, however it ends (the client gone, the
-    server stopping)."""
-
-    def __init__(self, content: AsyncIterator[str], ended: Callable[[], None], **kw: Any):
-        super().__init__(content, **kw)
-        self.ended = ended
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        try:
-            await super().__call__(scope, receive, send)
-        finally:
-            self.ended()
-
-
 async def changes(tracker: Tracker, request: Request, table_id: str) -> AsyncIterator[str]:
     """One ``change`` event per new version (the first at once), and a comment now and
     then to keep the connection open; ends when the client goes."""
-    seen = -1
+    seen, generation = -1, -1
     while not tracker.hub.stopped and not await request.is_disconnected():
-        version = await tracker.hub.wait(table_id, seen, STREAM_KEEPALIVE_S)
-        if version > seen:
+        now = await tracker.hub.wait(table_id, generation, STREAM_KEEPALIVE_S)
+        version = tracker.hub.version(table_id)
+        if now > generation and version > seen:
             seen = version
             yield f"event: change\ndata: {json.dumps({'version': version})}\n\n"
-        else:
+        elif now == generation:
             yield ": still here\n\n"
+        generation = now
 
 
 def unprocessable(message: str, tip: str = BODY_TIP) -> JSONResponse:

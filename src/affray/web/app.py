@@ -65,10 +65,12 @@ def create_app(
             Route("/t/{table}", gm.page),
             Route("/t/{table}/part/{fragment}", gm.fragment),
             Route("/t/{table}/do", gm.do, methods=["POST"]),
+            Route("/t/{table}/live", gm.live),
             Route("/p/{table}", player.page),
             Route("/p/{table}/board", player.board),
             Route("/p/{table}/ask", player.ask),
             Route("/p/{table}/answer", player.answer, methods=["POST"]),
+            Route("/p/{table}/live", player.live),
             Mount("/static", StaticFiles(packages=[("affray.web", "static")]), name="static"),
         ],
         middleware=[

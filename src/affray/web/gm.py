@@ -4,6 +4,7 @@ the log, the odds of the fight; and the commands its forms send."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -14,9 +15,9 @@ from starlette.responses import Response
 from affray.errors import AffrayError, ConflictError, InputNeededError
 from affray.sheets import bestiary
 from affray.table import TableRow
-from affray.table.view import describe
 from affray.web.access import access
 from affray.web.forms import faces, read_form
+from affray.web.streams import stream
 from affray.web.tracker import Tracker, tracker_of
 from affray.web.views import panel
 
@@ -29,28 +30,54 @@ themselves."""
 async def page(request: Request) -> Response:
     tracker = tracker_of(request)
     row, _ = await access(tracker, request, write=True)
-    shown = await tracker.call(tracker.for_gm, row)
     return tracker.page(
         "gm.html",
-        table=row,
+        **await tracker.call(context, tracker, row),
         token=row.gm_token,
-        shown=shown,
         creatures=bestiary.names(row.system),
         sheet_files=await run_in_threadpool(tracker.shelf.listing, row.system),
     )
+
+
+def context(tracker: Tracker, row: TableRow, *, message: str | None = None) -> dict[str, Any]:
+    """What the game master's page shows of the table now: the board, the turn's
+    panel (its actions, the question that waits, what just happened), the log."""
+    generation = tracker.generation(row.id)  # before the table is read: it is at least as new
+    with tracker.tables.store.reading():  # one moment of the table, for every part
+        shown = tracker.for_gm(row)
+        last = tracker.last_lines(row)
+        return {
+            "table": row,
+            "shown": shown,
+            "panel": panel(tracker.tables, row),
+            "pending": shown["pending"],
+            "message": message,
+            "last": last,
+            "items": tracker.log(row),
+            "players": False,
+            "announce": " ".join(last),
+            "generation": generation,
+        }
+
+
+async def live(request: Request) -> Response:
+    """The page's live updates: one message for each change of the table (or of the
+    question it waits on), every part it touches in it."""
+    tracker = tracker_of(request)
+    row, _ = await access(tracker, request, write=True)
+    return await stream(tracker, request, row, lambda: tracker.call(render, tracker, row))
+
+
+def render(tracker: Tracker, row: TableRow) -> str:
+    return tracker.render("_live.html", **context(tracker, row))
 
 
 async def fragment(request: Request) -> Response:
     tracker = tracker_of(request)
     row, _ = await access(tracker, request, write=True)
     name = request.path_params["fragment"]
-    if name == "board":
-        shown = await tracker.call(tracker.for_gm, row)
-        return tracker.page("_board.html", shown=shown, players=False)
-    if name == "panel":
-        return await panel_page(tracker, row)
-    if name == "log":
-        return tracker.page("_log.html", items=await tracker.call(tracker.log, row))
+    if name in ("board", "panel", "log"):
+        return tracker.page(f"_{name}.html", **await tracker.call(context, tracker, row))
     if name == "odds":
         version = await tracker.call(tracker.tables.store.version, row.id)
         answer = tracker.odds.get(row.id, version, row.created)
@@ -80,21 +107,20 @@ async def do(request: Request) -> Response:
             "in against — Tip: reload the page",
         )
     message: str | None = None
-    lines: tuple[str, ...] = ()
     try:
-        done = await tracker.call(
-            tracker.execute, row, data, int(expected) if expected.isdigit() else None
-        )
-        tracker.hub.seen(row.id, done.version)
-        word = "undone" if data.get("verb") == "undo" else "redone"
-        lines = done.lines or tuple(f"{word}: {describe(m.command)}" for m in done.moved)
+        try:  # what it did is the panel's "what just happened"
+            await tracker.call(
+                tracker.execute, row, data, int(expected) if expected.isdigit() else None
+            )
+        finally:  # a change, or a command that waits now: live pages hear of it
+            await tracker.hub.look(row.id)
     except ConflictError as error:
         message = f"The table changed (now version {error.current}); here it is again."
     except InputNeededError:
         pass  # the table waits on it: the panel asks
     except AffrayError as error:
         message = f"{error.message}" + (f" — {error.hint}" if error.hint else "")
-    return await panel_page(tracker, row, message=message, lines=lines)
+    return await panel_page(tracker, row, message=message)
 
 
 async def link(tracker: Tracker, request: Request, row: TableRow, who: str) -> Response:
@@ -108,17 +134,9 @@ async def link(tracker: Tracker, request: Request, row: TableRow, who: str) -> R
     return await panel_page(tracker, row, message=text)
 
 
-async def panel_page(
-    tracker: Tracker, row: TableRow, *, message: str | None = None, lines: tuple[str, ...] = ()
-) -> Response:
-    shown = await tracker.call(tracker.for_gm, row)
-    actions: dict[str, Any] = await tracker.call(panel, tracker.tables, row)
-    return tracker.page(
-        "_panel.html",
-        table=row,
-        shown=shown,
-        panel=actions,
-        pending=shown["pending"],
-        message=message,
-        lines=lines,
-    )
+async def panel_page(tracker: Tracker, row: TableRow, *, message: str | None = None) -> Response:
+    """The turn's panel (the answer to a form of the page)."""
+    found = await tracker.call(functools.partial(context, message=message), tracker, row)
+    answer = tracker.page("_panel.html", **found)
+    answer.headers["X-Affray-Generation"] = found["generation"]
+    return answer

@@ -6,6 +6,7 @@ and playing the commands the pages and the API send."""
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
@@ -57,13 +58,15 @@ class Tracker:
             Store(db, busy_timeout=BUSY_S, waiting=_waiting, make_folder=make_folder)
         )
         self.hub = Hub(
-            self.tables.store.version, poll_s, outside=self.tables.store.database.data_version
+            self.tables.store.stamp, poll_s, outside=self.tables.store.database.data_version
         )
         self.pages = Environment(
             loader=PackageLoader("affray.web", "templates"),
             autoescape=select_autoescape(default=True),
         )
         self.odds = OddsKeeper(db)
+        self.epoch = secrets.token_hex(4)
+        """This server's life: a page's generations are counted within one."""
         self.dice: Dice = RandomDice()
         """The dice a page asks the tracker to roll ("roll it for me", a party's rest)."""
 
@@ -87,6 +90,32 @@ class Tracker:
     def for_players(self, row: TableRow, me: str | None = None) -> dict[str, Any]:
         """The table as the players see it (``me``: a player's own link's combatant)."""
         return player_data(row, self.tables.fold(row), me)
+
+    def last_lines(self, row: TableRow) -> list[str]:
+        """What the latest change did, in words (its narration; for an undo or a redo,
+        what it took back or brought back)."""
+        version = self.tables.store.version(row.id)
+        if version == 0:
+            return []
+        (change,) = self.tables.store.changes(row.id, after=version - 1)
+        lines = change.payload.get("lines")
+        if isinstance(lines, list) and lines:
+            return [str(line) for line in lines]
+        word = {"undo": "undone", "redo": "redone"}.get(change.verb)
+        if word is not None:
+            what = change.payload.get("commands", [])
+            return [f"{word}: {len(what)} change{'s' if len(what) != 1 else ''}"]
+        return [change.verb]
+
+    def generation(self, table_id: str) -> str:
+        """The table's generation in this server's life (``EPOCH:N``), to be read before
+        the table is: what a page shows is at least that new. A page never takes an
+        update older than the one it shows (updates and answers to forms may cross)."""
+        return f"{self.epoch}:{self.hub.generations.get(table_id, 0)}"
+
+    def render(self, name: str, **context: Any) -> str:
+        """A page or a fragment of one, as text."""
+        return self.pages.get_template(name).render(**context)
 
     def log(self, row: TableRow) -> list[dict[str, Any]]:
         return journals.entries(self.tables.store.changes(row.id), self.tables.fold(row))

@@ -1,9 +1,52 @@
-// The tracker's own few lines: keyboard shortcuts; and the action panel is not
-// refreshed by a live update while the game master is typing in dice, nor by the
-// update of a change it already shows (its result stays on screen).
+// The tracker's own few lines. Live updates come as one message per change, each part
+// of the page morphed into place (idiomorph): what has focus, what is typed, a menu
+// that is open, all stay as they are.
+var TYPED = ["text", "number", "search", "email", "url", "tel", "password"];
+Idiomorph.defaults.callbacks.beforeAttributeUpdated = function (name, node) {
+  // a menu (a <details>) stays as the person left it, open or shut
+  if (name === "open" && node.tagName === "DETAILS") { return false; }
+  // what is being typed is the typist's (a button's value is the page's: it changes)
+  if (name === "value" && node === document.activeElement &&
+      (node.tagName === "TEXTAREA" ||
+       (node.tagName === "INPUT" && TYPED.indexOf(node.type) >= 0))) { return false; }
+  return true;
+};
+
+// Updates and the answers to forms may cross on the way: each says the table's
+// generation it shows at least ("EPOCH:N", EPOCH a server's life), and the page never
+// takes one older than what it shows.
+function newer(label) {
+  if (!label) { return true; }
+  var parts = label.split(":");
+  var shown = (document.body.dataset.generation || ":-1").split(":");
+  if (parts[0] !== shown[0] || Number(parts[1]) >= Number(shown[1])) {
+    document.body.dataset.generation = label;
+    return true;
+  }
+  return false;
+}
+document.addEventListener("htmx:oobBeforeSwap", function (event) {
+  var part = event.detail.fragment;
+  part = part && (part.firstElementChild || part);
+  var label = part && part.getAttribute ? part.getAttribute("data-generation") : null;
+  if (!newer(label)) {
+    event.detail.shouldSwap = false;
+    event.preventDefault();
+  }
+});
+document.addEventListener("htmx:beforeSwap", function (event) {
+  var xhr = event.detail.xhr;
+  var label = xhr && xhr.getResponseHeader ? xhr.getResponseHeader("X-Affray-Generation") : null;
+  if (!newer(label)) {
+    event.detail.shouldSwap = false;
+  }
+});
+
+// keyboard shortcuts of the game master's page (not while typing)
 document.addEventListener("keydown", function (event) {
   var tag = (event.target && event.target.tagName) || "";
-  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || event.altKey || event.metaKey) {
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || event.altKey ||
+      event.metaKey || event.ctrlKey) {
     return;
   }
   var keys = { u: "undo", z: "undo", r: "redo", y: "redo", n: "next" };
@@ -14,46 +57,26 @@ document.addEventListener("keydown", function (event) {
     button.click();
   }
 });
-document.addEventListener("htmx:beforeRequest", function (event) {
-  var elt = event.detail.elt;
-  var live = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
-  // a panel that waits on a player asks again now and then, but not while the game
-  // master types in a face
-  if (elt && elt.classList && elt.classList.contains("poll") &&
-      document.activeElement && document.activeElement.id === "face" &&
-      document.activeElement.value) {
-    event.preventDefault();
+
+// a question that appears (a die to type, a choice to make) takes the focus, unless
+// the person is typing or choosing elsewhere on the page
+function focusQuestion() {
+  var active = document.activeElement;
+  var busy = active && active !== document.body &&
+      ["INPUT", "SELECT", "TEXTAREA"].indexOf(active.tagName) >= 0;
+  var question = document.querySelector("#pending, #answer");
+  if (!question || busy || question.contains(active)) {
     return;
   }
-  // nor is a player's question, while the player types in a face
-  if (elt && elt.id === "ask" && elt.contains(document.activeElement) &&
-      document.activeElement.tagName === "INPUT") {
-    event.preventDefault();
-    return;
+  var first = question.querySelector("input.face, button.choice");
+  if (first) {
+    first.focus();
   }
-  // nor is the board, while the game master types in one of its menus
-  if (elt && elt.id === "board" && live && live.type === "sse:change" &&
-      elt.contains(document.activeElement) &&
-      ["INPUT", "SELECT", "TEXTAREA"].indexOf(document.activeElement.tagName) >= 0) {
-    event.preventDefault();
-    return;
-  }
-  if (!elt || elt.id !== "panel" || !live || live.type !== "sse:change") {
-    return;
-  }
-  var shown = elt.querySelector(".panel");
-  var version = -1;
-  try {
-    version = JSON.parse(live.detail.data).version;
-  } catch (error) {
-    version = -1;
-  }
-  var typing = elt.contains(document.activeElement) &&
-      ["INPUT", "SELECT", "TEXTAREA"].indexOf(document.activeElement.tagName) >= 0;
-  if (typing || (shown && Number(shown.dataset.version) >= version)) {
-    event.preventDefault();
-  }
-});
+}
+document.addEventListener("htmx:afterSettle", focusQuestion);
+document.addEventListener("htmx:oobAfterSwap", focusQuestion);
+document.addEventListener("DOMContentLoaded", focusQuestion);
+
 // htmx wires up swapped-in content a moment after the swap; a form submitted in that
 // moment (a quick click, a shortcut key) is wired up first, so the browser never
 // submits it by itself (which would drop the token and leave the page).
@@ -63,6 +86,7 @@ document.addEventListener("submit", function (event) {
     htmx.process(form);
   }
 }, true);
+
 // the forms beside the board (add, import, note) say which version of the table they
 // were filled in against, the board's, as the board's own forms do: a change made
 // meanwhile is refused, not applied to a table the game master has not seen
@@ -74,6 +98,7 @@ document.addEventListener("htmx:configRequest", function (event) {
     event.detail.parameters["expected_version"] = status.dataset.version;
   }
 });
+
 // a request that never reached the server says so, until one does
 document.addEventListener("htmx:sendError", function () {
   var banner = document.getElementById("offline");

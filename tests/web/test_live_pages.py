@@ -1,0 +1,122 @@
+"""The pages' live updates, in Chromium, against a real server with a real terminal
+beside it: one message per change carries every part of the page it touches (no
+page asks again for a part), each morphed into place, so what is typed, what has
+focus and a menu left open survive another process's change; the screen reader hears
+each change; a question takes the focus when it appears; and this round's order is
+moved by its arrows and by the keyboard.
+
+Set AFFRAY_SCREENSHOTS=DIR to keep screenshots at laptop and phone sizes.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.helpers import SLOWDOWN, terminal
+from tests.web.conftest import Server
+from tests.web.test_browser import browser  # noqa: F401  (the fixture)
+
+pytestmark = pytest.mark.slow
+LIVE_MS = 1000 * SLOWDOWN
+SHOTS = Path(os.environ.get("AFFRAY_SCREENSHOTS") or tempfile.mkdtemp(prefix="affray-shots-"))
+
+
+@pytest.fixture
+def pages(browser: Browser, server: Server) -> Iterator[tuple[Page, Page, list[str]]]:  # noqa: F811
+    """The game master's page (1280×800) and the player page (390×844) of the ford,
+    and every request the game master's page makes."""
+    row = server.setup.ford
+    gm = browser.new_page(viewport={"width": 1280, "height": 800})
+    asked: list[str] = []
+    gm.on("request", lambda request: asked.append(f"{request.method} {request.url}"))
+    gm.goto(f"{server.url}/t/{row.id}?token={row.gm_token}")
+    phone = browser.new_page(viewport={"width": 390, "height": 844})
+    phone.goto(f"{server.url}/p/{row.id}?token={row.player_token}")
+    expect(gm.locator("#panel .panel")).to_be_visible()
+    yield gm, phone, asked
+    gm.close()
+    phone.close()
+
+
+def version_shown(page: Page, version: int) -> None:
+    expect(page.locator(f'#board .status[data-version="{version}"]')).to_have_count(
+        1, timeout=LIVE_MS
+    )
+
+
+def test_a_terminal_change_reaches_both_pages_in_one_message_each(
+    pages: tuple[Page, Page, list[str]], server: Server
+) -> None:
+    gm, phone, asked = pages
+    asked.clear()
+    terminal(server.setup.db, "table", "note", "ford", "the river is rising")
+    version_shown(gm, 3)
+    version_shown(phone, 3)
+    expect(gm.locator("#log")).to_contain_text("the river is rising")
+    expect(gm.locator("#last")).to_contain_text("Note: the river is rising")
+    expect(gm.locator("#announce")).to_have_text("Note: the river is rising")
+    assert [a for a in asked if "/part/" in a or a.startswith("POST")] == []  # no GET of a part
+    terminal(server.setup.db, "table", "start", "ford", "--seed", "1")
+    version_shown(phone, 4)
+    expect(phone.locator("#announce")).to_contain_text("Round 1")
+    expect(phone.locator("turn-order li")).to_have_count(2)
+
+
+def test_typing_focus_and_an_open_menu_survive_another_process_change(
+    pages: tuple[Page, Page, list[str]], server: Server
+) -> None:
+    gm, _, _ = pages
+    gm.locator('tr[data-id="Sellsword"] details.gm-menu summary').click()
+    menu = gm.locator('tr[data-id="Sellsword"] details.gm-menu')
+    expect(menu).to_have_attribute("open", "")
+    gm.fill("#note-text", "half a thought")
+    gm.locator("#note-text").focus()
+    terminal(server.setup.db, "table", "set", "ford", "Sellsword", "wounds=2")
+    version_shown(gm, 3)
+    expect(gm.locator('tr[data-id="Sellsword"] [data-key="wounds"]')).to_have_text("2")
+    expect(gm.locator("#note-text")).to_have_value("half a thought")
+    assert gm.evaluate("document.activeElement.id") == "note-text"
+    expect(menu).to_have_attribute("open", "")
+    shots(gm, "gm-live")
+
+
+def test_a_question_takes_the_focus_and_the_order_moves_by_arrow_and_by_key(
+    pages: tuple[Page, Page, list[str]], server: Server
+) -> None:
+    gm, phone, _ = pages
+    gm.click("#start")  # MST-2: the listed order, then the first attack's circumstance
+    version_shown(gm, 3)
+    order = gm.locator("turn-order li")
+    expect(order).to_have_text(["Spearman ↓", "Sellsword ↑"])
+    gm.locator('turn-order li[data-id="Sellsword"] button').click()  # ↑: before the Spearman
+    version_shown(gm, 4)
+    expect(order.first).to_contain_text("Sellsword")
+    expect(phone.locator("turn-order li").first).to_contain_text("Sellsword", timeout=LIVE_MS)
+    gm.locator('turn-order li[data-id="Spearman"]').focus()
+    gm.keyboard.press("Alt+ArrowUp")  # and back, by the keyboard
+    version_shown(gm, 5)
+    expect(order.first).to_contain_text("Spearman")
+    gm.locator('button[data-label="attack Sellsword"]').click()
+    question = gm.locator("#pending")
+    expect(question).to_be_visible()
+    focused = gm.evaluate("document.activeElement.className + ' ' + document.activeElement.tagName")
+    assert "face" in focused or "choice" in focused, focused
+    shots(gm, "gm-question")
+    shots(phone, "player-live")
+
+
+def shots(page: Page, name: str) -> None:
+    """The page at both sizes people use, looked at when the tests change."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    size = page.viewport_size
+    for width, height in ((1280, 800), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.screenshot(path=str(SHOTS / f"{name}-{width}.png"), full_page=True)
+    if size is not None:
+        page.set_viewport_size(size)
