@@ -15,7 +15,8 @@ from playwright.sync_api import Browser, Page, expect
 from starlette.testclient import TestClient
 
 from affray.cli.main import cli
-from affray.table import Start, Store, Tables
+from affray.table import Store, Tables
+from tests.helpers import terminal
 from tests.web.conftest import Server, Setup
 from tests.web.test_browser import browser  # noqa: F401  (the fixture)
 
@@ -80,10 +81,11 @@ def test_two_players_answer_their_own_dice_on_their_phones(
     server: Server,
 ) -> None:
     row = server.setup.inn
-    tables = Tables(Store(server.setup.db))
-    tables.run(row, Start(), rolls=(3, 10), choices=["stance=normal"])  # the brawler first
-    links = {who: tables.link(row, who)[1] for who in ("Guard", "Brawler")}
-    tables.store.close()
+    db = server.setup.db  # a terminal beside the server: the brawler first
+    terminal(db, "table", "start", row.id, "--rolls", "3,10", "--choose", "stance=normal")
+    links = {
+        who: terminal(db, "table", "link", row.id, who)["token"] for who in ("Guard", "Brawler")
+    }
     gm = browser.new_page(viewport={"width": 1366, "height": 768})
     gm.goto(f"{server.url}/t/{row.id}?token={row.gm_token}")
     phones: dict[str, Page] = {}
