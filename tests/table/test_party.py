@@ -4,6 +4,7 @@ refusals that change nothing, and its log replayed equal to its live state."""
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -288,17 +289,20 @@ def test_the_party_verbs(tmp_path: Path) -> None:
         assert "Traceback" not in result.output
 
 
+def json_of(db: str, *args: str) -> dict[str, Any]:
+    """``affray ARGS --db DB --json``, in this process: its JSON answer."""
+    result = CliRunner().invoke(cli, [*args, "--db", db, "--json"])
+    assert result.exit_code == 0, result.output
+    loaded: dict[str, Any] = json.loads(result.stdout)
+    return loaded
+
+
 def test_a_write_back_goes_to_the_same_member_never_one_of_the_same_name(tmp_path: Path) -> None:
     """Bram the spearman goes to the table; his add is undone in the party and a goblin
     joins as Bram: the table's end writes the knight back and not Bram's wounds onto
     the goblin (who is another member), and says so."""
     db = str(tmp_path / "t.db")
-
-    def data(*args: str) -> dict[str, Any]:
-        result = CliRunner().invoke(cli, [*args, "--db", db, "--json"])
-        assert result.exit_code == 0, result.output
-        loaded: dict[str, Any] = json.loads(result.stdout)
-        return loaded
+    data = functools.partial(json_of, db)
 
     data("party", "new", "The Company", "--system", "mst2")
     data("party", "add", "the-company", KNIGHT)
@@ -324,12 +328,7 @@ def test_four_ends_at_once_write_back_once(tmp_path: Path) -> None:
     import sys
 
     db = str(tmp_path / "t.db")
-
-    def data(*args: str) -> dict[str, Any]:
-        result = CliRunner().invoke(cli, [*args, "--db", db, "--json"])
-        assert result.exit_code == 0, result.output
-        loaded: dict[str, Any] = json.loads(result.stdout)
-        return loaded
+    data = functools.partial(json_of, db)
 
     data("party", "new", "The Company", "--system", "mst2")
     data("party", "add", "the-company", KNIGHT)

@@ -17,7 +17,7 @@ from affray.table import journal as journals
 from affray.table.service import needs
 from affray.table.view import describe
 from affray.web.access import access
-from affray.web.streams import STREAM_HEADERS, STREAM_KEEPALIVE_S, CountedStream
+from affray.web.streams import STREAM_KEEPALIVE_S, opened
 from affray.web.text import MendedJSON, MendedText, refuse_unencodable
 from affray.web.tracker import Tracker, tracker_of
 
@@ -82,19 +82,7 @@ async def command(request: Request) -> Response:
 async def stream(request: Request) -> Response:
     tracker = tracker_of(request)
     row, _ = await access(tracker, request, write=False)
-    refusal = tracker.streams.start(row.id)
-    if refusal is not None:
-        return MendedJSON(
-            {"error": refusal, "tip": "close another page of this tracker, or try again soon"},
-            503,
-            headers={"Retry-After": "10"},
-        )
-    return CountedStream(
-        changes(tracker, request, row.id),
-        lambda: tracker.streams.end(row.id),
-        media_type="text/event-stream",
-        headers=STREAM_HEADERS,
-    )
+    return opened(tracker, row.id, changes(tracker, request, row.id))
 
 
 async def log(request: Request) -> Response:

@@ -35,13 +35,10 @@ class CountedStream(StreamingResponse):
             self.ended()
 
 
-async def stream(
-    tracker: Tracker, request: Request, row: TableRow, render: Callable[[], Awaitable[str]]
-) -> Response:
-    """A page's live updates: ``render``'s HTML as one ``update`` event at once, and
-    again at each change of the table (or of the question it waits on); a 503 past the
-    tracker's limit on open streams."""
-    refusal = tracker.streams.start(row.id)
+def opened(tracker: Tracker, table_id: str, events: AsyncIterator[str]) -> Response:
+    """``events`` as a stream of the table, counted against the tracker's limit on open
+    streams (a 503 past it)."""
+    refusal = tracker.streams.start(table_id)
     if refusal is not None:
         return MendedJSON(
             {"error": refusal, "tip": "close another page of this tracker, or try again soon"},
@@ -49,11 +46,19 @@ async def stream(
             headers={"Retry-After": "10"},
         )
     return CountedStream(
-        updates(tracker, request, row.id, render),
-        lambda: tracker.streams.end(row.id),
+        events,
+        lambda: tracker.streams.end(table_id),
         media_type="text/event-stream",
         headers=STREAM_HEADERS,
     )
+
+
+async def stream(
+    tracker: Tracker, request: Request, row: TableRow, render: Callable[[], Awaitable[str]]
+) -> Response:
+    """A page's live updates: ``render``'s HTML as one ``update`` event at once, and
+    again at each change of the table (or of the question it waits on)."""
+    return opened(tracker, row.id, updates(tracker, request, row.id, render))
 
 
 async def updates(
@@ -70,4 +75,4 @@ async def updates(
         yield "event: update\n" + "".join(f"data: {line}\n" for line in html.splitlines()) + "\n"
 
 
-__all__ = ["STREAM_HEADERS", "STREAM_KEEPALIVE_S", "CountedStream", "stream", "updates"]
+__all__ = ["STREAM_HEADERS", "STREAM_KEEPALIVE_S", "CountedStream", "opened", "stream", "updates"]
