@@ -16,7 +16,7 @@ from starlette.testclient import TestClient
 
 from affray.cli.main import cli
 from affray.table import Store, Tables
-from tests.helpers import terminal
+from tests.helpers import EXAMPLES, terminal
 from tests.web.conftest import Server, Setup
 from tests.web.test_browser import browser  # noqa: F401  (the fixture)
 
@@ -123,3 +123,29 @@ def test_the_link_is_made_from_the_game_masters_page_too(client: TestClient, set
     with Store(setup.db) as store:
         (token,) = store.links(setup.inn.id).values()
     assert f"/p/{setup.inn.id}?token={token}" in panel.text
+
+
+def test_a_link_belongs_to_its_combatant_for_good(client: TestClient, setup: Setup) -> None:
+    """Hostile round 4, item 2: a link made for the elf archer, the elf's add undone,
+    an enemy added in its place (who the table may give the same serial): the link
+    reads nothing of the enemy and answers nothing for it; it has left the table."""
+    db = setup.db
+    elf = str(EXAMPLES / "midian" / "elf_archer.toml")
+    terminal(db, "table", "add", "inn-brawl", elf, "--side", "watch", "--player")
+    token = terminal(db, "table", "link", "inn-brawl", "Elf archer")["token"]
+    headers = {"Authorization": f"Bearer {token}"}
+    assert client.get(f"/api/tables/{setup.inn.id}", headers=headers).status_code == 200
+    terminal(db, "table", "undo", "inn-brawl")
+    terminal(db, "table", "add", "inn-brawl", "bandit", "--as", "Secret Boss", "--side", "crown")
+    terminal(db, "table", "set", "inn-brawl", "Secret Boss", "hit_points=3")
+    terminal(db, "table", "mark", "inn-brawl", "Secret Boss", "hiding the crown")
+    seen = client.get(f"/api/tables/{setup.inn.id}", headers=headers)
+    assert seen.status_code == 403 and "left the table" in seen.json()["error"]
+    assert "Secret Boss" not in seen.text and "hiding the crown" not in seen.text
+    page = client.get(f"/p/{setup.inn.id}/ask?token={token}")
+    assert page.status_code == 403 and "Secret Boss" not in page.text
+    # a new link for the boss is the boss's; the elf's old one stays dead
+    boss = terminal(db, "table", "link", "inn-brawl", "Secret Boss")["token"]
+    mine = client.get(f"/api/tables/{setup.inn.id}", headers={"Authorization": f"Bearer {boss}"})
+    assert mine.status_code == 200
+    assert client.get(f"/api/tables/{setup.inn.id}", headers=headers).status_code == 403

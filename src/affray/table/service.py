@@ -517,7 +517,9 @@ class Tables:
         """
         state = self.fold(table).state
         cid = state.resolve(who)
-        return cid, self.store.link(table.id, f"#{state.serials[cid]}")
+        serial = state.serials[cid]
+        # a link of an older affray's, by the serial alone, is revoked with it
+        return cid, self.store.link(table.id, self._keys(table)[cid], revoke=(f"#{serial}",))
 
     def linked(self, token: str) -> tuple[str, str | None] | None:
         """The table and the combatant (its id now, or None if it has left the table)
@@ -530,13 +532,38 @@ class Tables:
 
     def linked_ids(self, table: TableRow) -> list[str]:
         """The combatants who have a player's link now."""
-        serials = set(self.store.links(table.id))
-        state = self.fold(table).state
-        return [cid for cid, n in state.serials.items() if f"#{n}" in serials]
+        held = set(self.store.links(table.id))
+        serials = self.fold(table).state.serials
+        return [
+            cid
+            for cid, key in self._keys(table).items()
+            if key in held or f"#{serials[cid]}" in held
+        ]
 
-    def _who(self, table_id: str, serial: str) -> str | None:
-        state = self.fold(self.table(table_id)).state
-        return next((cid for cid, n in state.serials.items() if f"#{n}" == serial), None)
+    def _who(self, table_id: str, key: str) -> str | None:
+        """The combatant at the table now whose link ``key`` is, if it is still there.
+
+        A link names its combatant for good: by its serial and the version of the change
+        that added it (``#SERIAL@VERSION``), so that a combatant added after an undo,
+        which may be given the same serial, is never another link's. A link an older
+        affray made (``#SERIAL``) names the serial alone."""
+        table = self.table(table_id)
+        if "@" in key:
+            return next((cid for cid, k in self._keys(table).items() if k == key), None)
+        serials = self.fold(table).state.serials
+        return next((cid for cid, n in serials.items() if f"#{n}" == key), None)
+
+    def _keys(self, table: TableRow) -> dict[str, str]:
+        """Each combatant's link key: ``#SERIAL@VERSION``, VERSION the change that
+        added it (never given again: a version is never reused)."""
+        with self.lock(table.id):
+            fold = self.fold(table)
+            added: dict[int, int] = {}
+            for applied in fold.done:
+                if isinstance(applied.command, Add):
+                    added[applied.state.serials[applied.command.combatant]] = applied.version
+            serials = fold.state.serials
+        return {cid: f"#{n}@{added.get(n, 0)}" for cid, n in serials.items()}
 
     def cancel(self, table: TableRow) -> None:
         """Nothing waits any more (the command is dropped; nothing was applied)."""

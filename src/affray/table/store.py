@@ -228,12 +228,13 @@ class Store:
             db.execute("INSERT INTO settings VALUES ('home_key', ?)", (key,))
             return key
 
-    def link(self, table_id: str, who: str) -> str:
+    def link(self, table_id: str, who: str, *, revoke: Sequence[str] = ()) -> str:
         """A new token of ``who``'s player's own link (the old one, if any, no longer
-        works)."""
+        works; nor do the links of the keys ``revoke``)."""
         token = secrets.token_urlsafe(18)
         with self.transaction() as db:
-            db.execute("DELETE FROM links WHERE table_id = ? AND who = ?", (table_id, who))
+            for key in (who, *revoke):
+                db.execute("DELETE FROM links WHERE table_id = ? AND who = ?", (table_id, key))
             db.execute("INSERT INTO links VALUES (?, ?, ?, ?)", (table_id, who, token, now()))
         return token
 
