@@ -525,3 +525,28 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(args: tuple[str, ...])
         err = process.stderr.read()
         code = process.wait(timeout=60)
     assert code == 0 and err == b""
+
+
+def test_serve_on_a_port_in_use_says_so_before_any_link(tmp_path: Path) -> None:
+    """Hostile round 4, item 9: a taken port printed working-looking links, then an
+    errno and exit 3; it is refused first, exit 2, with a tip naming --port."""
+    import socket
+    import subprocess
+
+    from tests.helpers import SCRIPT
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [*SCRIPT, "serve", "--db", str(tmp_path / "t.db"), "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    assert done.returncode == 2, done.stderr
+    assert f"port {port} on 127.0.0.1 is taken" in done.stderr and "--port" in done.stderr
+    assert "http://" not in done.stdout and "Traceback" not in done.stderr
+    assert not (tmp_path / "t.db").exists()

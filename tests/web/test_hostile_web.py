@@ -668,3 +668,28 @@ def test_a_database_locked_by_another_affray_stalls_nothing(
     assert client.get(ford, headers=headers).json()["version"] == version  # nothing written
     body = {"expected_version": version, "command": {"verb": "note", "text": "hello"}}
     assert client.post(f"{ford}/commands", json=body, headers=headers).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("path", "form"),
+    [
+        ("/t/{table}/do", {"verb": "set", "who": "Spearman", "pairs": "wounds=" + "[" * 100_000}),
+        ("/home/do?key={key}", {"verb": "new", "name": "X", "system": "mst2",
+                                "options": "order=" + "[" * 100_000}),
+    ],
+)  # fmt: skip
+def test_a_form_value_nested_past_reading_is_a_plain_refusal(
+    client: TestClient, setup: Setup, path: str, form: dict[str, str]
+) -> None:
+    """Hostile round 4, item 5: a board's Set field, and the home form's options, of
+    100,000 brackets were a 500 with a RecursionError; they are refused in words."""
+    with Store(setup.db) as store:
+        key = store.home_key()
+    form = {**form, "expected_version": "2"}
+    answer = client.post(
+        path.format(table=setup.ford.id, key=key),
+        data=form,
+        headers={"Authorization": f"Bearer {setup.ford.gm_token}"},
+    )
+    assert answer.status_code == 200, answer.text[:300]
+    assert "nests too deeply" in answer.text and "Traceback" not in answer.text

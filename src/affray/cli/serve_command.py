@@ -34,6 +34,7 @@ def serve_command(
     from affray.table.db import chosen_path
     from affray.web.app import create_app, serve_forever
 
+    _refuse_taken(host, port)
     path, make_folder = chosen_path(db)
     app = create_app(path, sheets=sheets, make_folder=make_folder)
     shown = _lan_address() if host in ("0.0.0.0", "::") else host
@@ -55,6 +56,36 @@ def serve_command(
     if open_page:
         open_when_up("127.0.0.1" if host in ("0.0.0.0", "::") else host, port, f"/?key={key}")
     serve_forever(app, host, port)
+
+
+def _refuse_taken(host: str, port: int) -> None:
+    """Refuse a port another program listens on (before any link is printed), or an
+    address this machine does not have.
+
+    Raises:
+        AffrayError: the port is taken, or the address cannot be used.
+    """
+    import errno
+    import socket
+
+    from affray.errors import AffrayError
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                raise AffrayError(
+                    f"port {port} on {host} is taken: another program (another affray "
+                    "serve?) listens on it",
+                    hint=f"stop it, or serve on another port: affray serve --port {port + 1}",
+                ) from None
+            raise AffrayError(
+                f"cannot serve on {host}:{port}: {error.strerror or error}",
+                hint="give an address of this machine with --host (127.0.0.1, 0.0.0.0)",
+            ) from None
 
 
 def open_when_up(host: str, port: int, path: str, *, within_s: float = 15.0) -> None:

@@ -432,4 +432,9 @@ def parse_pairs(
             values[key.strip()] = tomllib.loads(f"v = {value}")["v"]
         except tomllib.TOMLDecodeError:
             values[key.strip()] = value.strip()
+        except RecursionError:  # [[[[…: TOML's reader recurses once a bracket
+            raise TableError(
+                f"{flag} {key.strip()!r}: its value nests too deeply to read",
+                hint=f"give a number, a word, or a short list, e.g. {example}",
+            ) from None
     return values
