@@ -357,3 +357,30 @@ def test_four_ends_at_once_write_back_once(tmp_path: Path) -> None:
         assert shown["members"][0]["values"] == {"wounds": 4}
         data("party", "undo", "the-company")
         assert data("party", "show", "the-company")["members"][0]["values"] == {}
+
+
+def test_a_party_has_at_most_its_cap_of_members(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hostile round 4, item 6: a party of 10,000 members imported with no word (42 s,
+    and 621 MB to show it); a party takes at most MAX_MEMBERS, and says so, by `party
+    add` and by an import alike."""
+    from affray.table import party_rules
+
+    monkeypatch.setattr(party_rules, "MAX_MEMBERS", 3)
+    db = str(tmp_path / "t.db")
+    data = functools.partial(json_of, db)
+    data("party", "new", "Band", "--system", "mst2")
+    for name in ("A", "B", "C"):
+        data("party", "add", "band", "goblin", "--as", name)
+    refused = CliRunner().invoke(cli, ["party", "add", "band", "goblin", "--as", "D", "--db", db])
+    assert refused.exit_code == 2
+    assert "a party has at most 3 members, and this one has 3" in refused.stderr
+    export = tmp_path / "band.json"
+    assert CliRunner().invoke(cli, ["party", "export", "band", "--out", str(export), "--db", db])
+    monkeypatch.setattr(party_rules, "MAX_MEMBERS", 2)
+    imported = CliRunner().invoke(
+        cli, ["party", "import", str(export), "--as", "Band 2", "--db", db]
+    )
+    assert imported.exit_code == 2, imported.output
+    assert "a party has at most 2 members" in imported.stderr

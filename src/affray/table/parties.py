@@ -95,6 +95,7 @@ class Parties:
         text(source, "the sheet's file or name")
         with self.store.writing(row.id) as writer:
             state = self.fold(row).state
+            rules.refuse_more(state)
             taken = {m.id.lower() for m in state.members}
             mid = name or parsed.name
             if name is not None and mid.lower() in taken:

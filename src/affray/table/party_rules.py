@@ -12,7 +12,7 @@ Nothing here knows a rule system: each one's healing comes through the registry.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from affray import registry
@@ -114,11 +114,12 @@ class Applied:
     state: PartyState
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PartyFold:
-    """A party's log folded: the changes in effect (each with the state after it)."""
+    """A party's log folded: the changes in effect (each with the state after it). It
+    grows change by change (a long campaign's log folds in linear time)."""
 
-    done: tuple[Applied, ...] = ()
+    done: list[Applied] = field(default_factory=list)
     version: int = 0
 
     @property
@@ -126,7 +127,7 @@ class PartyFold:
         return self.done[-1].state if self.done else PartyState()
 
     def feed(self, version: int, verb: str, payload: Mapping[str, Any]) -> PartyFold:
-        """The fold with the next change read.
+        """The fold with the next change read (this fold, moved on).
 
         Raises:
             TableError: the log skips a version, or undoes what is not there.
@@ -135,12 +136,15 @@ class PartyFold:
             raise TableError(f"the party log skips from version {self.version} to {version}")
         if verb == UNDO:
             self.check_undo()
-            return PartyFold(self.done[:-1], version)
-        after = apply(self.state, verb, payload)
-        if verb == ADD:
-            *before, added = after.members
-            after = replace(after, members=(*before, replace(added, joined=version)))
-        return PartyFold((*self.done, Applied(version, verb, after)), version)
+            self.done.pop()
+        else:
+            after = apply(self.state, verb, payload)
+            if verb == ADD:
+                *before, added = after.members
+                after = replace(after, members=(*before, replace(added, joined=version)))
+            self.done.append(Applied(version, verb, after))
+        self.version = version
+        return self
 
     def check_undo(self) -> Applied:
         """The change an undo would take back.
@@ -154,6 +158,23 @@ class PartyFold:
                 hint="add a member first: `affray party add PARTY SHEET`",
             )
         return self.done[-1]
+
+
+MAX_MEMBERS = 200
+"""The most members a party has (all of them can come to one table)."""
+
+
+def refuse_more(state: PartyState, joining: int = 1) -> None:
+    """Refuse a party's member past :data:`MAX_MEMBERS`.
+
+    Raises:
+        TableError: the party is full.
+    """
+    if len(state.members) + joining > MAX_MEMBERS:
+        raise TableError(
+            f"a party has at most {MAX_MEMBERS} members, and this one has {len(state.members)}",
+            hint="make another party for the rest (`affray party new NAME --system S`)",
+        )
 
 
 def fold(changes: Sequence[tuple[int, str, Mapping[str, Any]]]) -> PartyFold:

@@ -179,6 +179,10 @@ def read_party(text: str, where: str) -> PartyImport:
         if verb == party_rules.ADD:
             member = payload["member"]
             _check_name(member["id"], where, f"{at}.payload.member.id")
+            try:
+                party_rules.refuse_more(folded.state)
+            except AffrayError as error:
+                raise ExchangeError(error.message, path=where, at=at, hint=error.hint) from None
             if any(m.id.lower() == member["id"].lower() for m in folded.state.members):
                 raise ExchangeError(
                     f"the party has a member called {as_written(member['id'])} already",
