@@ -472,3 +472,30 @@ def test_the_example_of_the_docs_imports_and_exports_as_it_is_written(tmp_path: 
     ref = json.loads(example)[kind]["id"]
     again = json.loads(ok(kind, "export", ref, "--db", str(tmp_path / "b.db")))
     assert {**again, "affray": None} == {**json.loads(example), "affray": None}
+
+
+def test_a_party_end_naming_no_table_id_is_refused(tmp_path: Path) -> None:
+    """Hostile round 4, item 10: a party export whose table's end names ``../../x``
+    was taken; a table is named by an id (lower-case words and hyphens)."""
+    from click.testing import CliRunner
+
+    from affray.cli.main import cli
+
+    db = str(tmp_path / "t.db")
+
+    def run(*args: str) -> Any:
+        return CliRunner().invoke(cli, [*args, "--db", db])
+
+    run("party", "new", "Band", "--system", "mst2")
+    run("party", "add", "band", "goblin")
+    run("table", "new", "Ford", "--system", "mst2")
+    run("table", "add", "ford", "party:band")
+    run("table", "set", "ford", "Goblin", "wounds=1")
+    assert run("table", "end", "ford").exit_code == 0
+    export = tmp_path / "band.json"
+    assert run("party", "export", "band", "--out", str(export)).exit_code == 0
+    text = export.read_text().replace('"table": "ford"', '"table": "../../x"')
+    export.write_text(text)
+    refused = run("party", "import", str(export), "--as", "Band 2")
+    assert refused.exit_code == 2, refused.output
+    assert "table" in refused.stderr and "Traceback" not in refused.output

@@ -93,3 +93,10 @@ def test_parties_on_the_home_page(client: TestClient, setup: Setup) -> None:
     assert "days of rest" in do(verb="party-rest", party="the-company", days="0")
     do(verb="party-undo", party="the-company")
     assert "unknown verb" in do(verb="party-dance", party="the-company")
+
+
+def test_an_unknown_verb_of_the_home_form_is_named(client: TestClient, setup: Setup) -> None:
+    """Hostile round 4, item 10: an unknown verb said "no table ''"."""
+    answer = client.post(f"/home/do?key={key_of(setup)}", data={"verb": "juggle"})
+    assert answer.status_code == 200
+    assert "unknown verb &#39;juggle&#39;" in answer.text and "no table" not in answer.text

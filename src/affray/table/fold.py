@@ -110,6 +110,8 @@ class Fold:
     def feed(self, version: int, verb: str, payload: Mapping[str, Any]) -> tuple[Event, ...]:
         """Read the next change of the log; what it did (nothing, for an undo or a
         redo)."""
+        if version <= self.version:
+            raise TableError(f"the log has version {version} twice, or out of order")
         if version != self.version + 1:
             raise TableError(f"the log skips from version {self.version} to {version}")
         events: tuple[Event, ...] = ()

@@ -132,6 +132,8 @@ class PartyFold:
         Raises:
             TableError: the log skips a version, or undoes what is not there.
         """
+        if version <= self.version:
+            raise TableError(f"the party log has version {version} twice, or out of order")
         if version != self.version + 1:
             raise TableError(f"the party log skips from version {self.version} to {version}")
         if verb == UNDO:

@@ -8,6 +8,7 @@ Who may do what is :mod:`~affray.web.access`; what it holds, :mod:`~affray.web.t
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 
@@ -46,6 +47,9 @@ def create_app(
         TableError: one of ``sheets`` is not a folder.
     """
     tracker = Tracker(db, poll_s, limits or Limits(), Shelf.of(sheets), make_folder=make_folder)
+    # a malformed upload is refused in words (a 400); its parser's own account of why
+    # is not for the server's terminal
+    logging.getLogger("python_multipart.multipart").setLevel(logging.ERROR)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -61,6 +61,11 @@ def home_do(tracker: Tracker, form: Mapping[str, str]) -> str | None:
         options = parse_pairs(form.get("options", "").split(), flag="option")
         row = tracker.tables.new(form.get("name", ""), form.get("system", ""), options)
         return f"Made {row.name}."
+    if verb not in ("archive", "restore", "delete"):
+        raise TableError(
+            f"unknown verb {verb!r}",
+            hint="the home page's forms send new, archive, restore, delete and party-…",
+        )
     row = tracker.tables.table(form.get("table", ""))
     if verb in ("archive", "restore"):
         tracker.tables.store.archive(row.id, verb == "archive")

@@ -244,7 +244,7 @@ class RestPayload(Model):
 class EndPayload(Model):
     """A table's end: its party members' values written back."""
 
-    table: str
+    table: Id
     table_version: int
     values: dict[str, Values]
     lines: list[str] = []
