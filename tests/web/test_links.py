@@ -149,3 +149,26 @@ def test_a_link_belongs_to_its_combatant_for_good(client: TestClient, setup: Set
     mine = client.get(f"/api/tables/{setup.inn.id}", headers={"Authorization": f"Bearer {boss}"})
     assert mine.status_code == 200
     assert client.get(f"/api/tables/{setup.inn.id}", headers=headers).status_code == 403
+
+
+def test_a_hidden_combatant_is_redacted_by_its_fields_never_by_its_letters(
+    client: TestClient, setup: Setup
+) -> None:
+    """Hostile round 4, item 4: a hidden combatant called "e" turned "the end of
+    Knight's next turn" into "thsomeone someonend…"; the text is made again from the
+    condition's own fields, with "someone" in the place of whom it names."""
+    db = setup.db
+    terminal(db, "table", "add", "ford", "goblin", "--as", "e", "--side", "blades")
+    terminal(db, "table", "hide", "ford", "e")
+    terminal(db, "table", "start", "ford", "--seed", "1")
+    terminal(
+        db, "table", "mark", "ford", "Spearman", "prone", "--until", "end", "--of", "e", "--public"
+    )
+    terminal(db, "table", "mark", "ford", "Sellsword", "wary", "--until", "end", "--public")
+    seen = client.get(f"/api/tables/{setup.ford.id}?token={setup.ford.player_token}").json()
+    conditions = {c["id"]: c["conditions"] for c in seen["combatants"]}
+    assert "e" not in conditions
+    assert conditions["Spearman"] == [
+        {"text": "prone", "until": "the end of someone's next turn", "public": True}
+    ]
+    assert conditions["Sellsword"][0]["until"] == "the end of Sellsword's next turn"

@@ -4,6 +4,7 @@ turns to come, a short description of each command for the journal."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from affray.encounter.cursor import sides_fighting
@@ -139,10 +140,15 @@ def player_data(table: TableRow, fold: Fold, me: str | None = None) -> dict[str,
         combatant["health"] = health_word(fold, combatant["id"])
         if not combatant["friend"]:
             combatant["state"] = {"health": combatant["health"]}
-            combatant["conditions"] = [k for k in combatant["conditions"] if k["public"]]
-        for condition in combatant["conditions"]:  # "until Assassin's turn" says too much
-            for cid in hidden:
-                condition["until"] = condition["until"].replace(cid, "someone")
+        kept = [k for k in state.conditions_of(combatant["id"]) if k.public or combatant["friend"]]
+        combatant["conditions"] = [  # "until Assassin's turn" says too much: by its fields
+            {
+                "text": k.text,
+                "until": replace(k, of="someone").until if k.of in hidden else k.until,
+                "public": k.public,
+            }
+            for k in kept
+        ]
         combatant["source"] = ""
         combatant["engaged"] = [e for e in combatant["engaged"] if e["with"] not in hidden]
         del combatant["hidden"]
