@@ -693,3 +693,39 @@ def test_a_form_value_nested_past_reading_is_a_plain_refusal(
     )
     assert answer.status_code == 200, answer.text[:300]
     assert "nests too deeply" in answer.text and "Traceback" not in answer.text
+
+
+@pytest.mark.parametrize(
+    ("path", "status"), [("/api/tables/ford/commands", 401), ("/nowhere", 404)]
+)
+def test_tokenless_bodies_that_never_come_cannot_lock_the_game_master_out(
+    small: Running, path: str, status: int
+) -> None:
+    """Hostile round 4, item 1: connections from several addresses each send a
+    command's headers with ``Content-Length: 100000`` and a 1-byte body, and read their
+    401: each is answered and closed at once (the body it promised is never waited
+    for), so the game master's request from another address is served."""
+    headers = (
+        f"POST {path} HTTP/1.1\r\nHost: x\r\n"
+        "Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"
+    ).encode()
+    held = []
+    for n in range(3 * SMALL.max_connections_per_address):
+        sock = connect(small.port, f"127.0.0.{2 + n % 3}")
+        sock.sendall(headers)
+        held.append(sock)
+    answers = []
+    for sock in held:  # each reads its answer, and keeps its socket open
+        sock.settimeout(5)
+        answers.append(sock.recv(12))
+    assert all(a.startswith(f"HTTP/1.1 {status}".encode()) for a in answers), set(answers)
+    started = time.monotonic()
+    shown = httpx.get(
+        f"{small.url}/api/tables/{small.setup.ford.id}",
+        headers={"Authorization": f"Bearer {small.setup.ford.gm_token}"},
+        timeout=10,
+    )
+    assert shown.status_code == 200
+    assert time.monotonic() - started < 1.0 * SLOWDOWN
+    for sock in held:
+        sock.close()

@@ -89,10 +89,16 @@ def create_app(
 
 
 async def on_error(request: Request, error: Exception) -> Response:
-    """An HTTP error: JSON (``{"error", "tip"}``) on the API, plain text elsewhere. A
-    body cut off (too large, too slow) is not read to its end: the connection closes."""
+    """An HTTP error: JSON (``{"error", "tip"}``) on the API, plain text elsewhere."""
     assert isinstance(error, HTTPException)
-    headers = {"Connection": "close"} if error.status_code in (408, 413) else None
+    # a body cut off (too large, too slow), or one refused unread (no token, no such
+    # table), is not waited for: the connection closes, so that requests that promise
+    # bodies they never send cannot hold the server's connections
+    promised = request.headers.get("content-length", "0") not in ("", "0") or (
+        "transfer-encoding" in request.headers
+    )
+    closing = error.status_code in (408, 413) or promised
+    headers = {"Connection": "close"} if closing else None
     if request.url.path.startswith("/api/"):
         said, _, tip = str(error.detail).partition(" — Tip: ")
         body = {"error": said, **({"tip": tip} if tip else {})}
