@@ -211,10 +211,12 @@ class Dask:
         own and are left alone."""
         if self.cluster is not None:
             _end_workers(self.cluster)
-        try:
+        # closing can never lose the results: the cells are done and kept, and a slow
+        # machine's close that times out (or a scheduler gone) leaves nothing behind
+        with contextlib.suppress(Exception):
             self.client.close(timeout=2)
-        finally:
-            if self.cluster is not None:
+        if self.cluster is not None:
+            with contextlib.suppress(Exception):
                 self.cluster.close(timeout=2)
 
 
