@@ -263,3 +263,19 @@ def test_too_many_cells(write_sweep: WriteSweep) -> None:
     text = 'a = "knight.json"\nb = "ogre.toml"\n' + axes.replace("[0, 99]", "[0, 99]", 1)
     with pytest.raises(SheetError, match="1,000,000 cells; the limit is 100,000"):
         load_sweep(write_sweep(text))
+
+
+def test_a_pilots_fixed_cost_is_counted_once_not_once_a_duel() -> None:
+    """Hostile round 4, item 7: an estimate 70-100 times too high, the first pilot's
+    fixed cost (a kernel loaded, sheets read) scaled as if it were per fight. Two
+    pilots give the slope: 2,000 duels in 0.19 s and 8,000 in 0.21 s is 0.18 s fixed
+    and 3.3 µs a duel, so a million duels take some 3.5 s, not 26 s."""
+    from affray.explore.run import _extrapolated
+
+    estimate = _extrapolated((2_000, 0.19), (8_000, 0.21), 1_000_000)
+    assert estimate == pytest.approx(0.19 - 2_000 * 0.02 / 6_000 + 1_000_000 * 0.02 / 6_000)
+    assert 3.0 < estimate < 4.0
+    # a noisy machine whose larger pilot ran faster: never below the pilot itself
+    assert _extrapolated((2_000, 0.25), (8_000, 0.21), 8_000) >= 0.21
+    # a cost that is all per duel scales as it did
+    assert _extrapolated((2_000, 0.05), (8_000, 0.2), 80_000) == pytest.approx(2.0)

@@ -122,7 +122,12 @@ def explore_command(
     try:
         with bar as advance:
             outcome = run_sweep(
-                sweep, cache, lambda: backend(dask, count), progress=advance, announce=announce
+                sweep,
+                cache,
+                lambda: backend(dask, count),
+                progress=advance,
+                announce=announce,
+                workers=count if dask in (None, "local") else None,
             )
     except KeyboardInterrupt:
         click.echo(f"interrupted: {kept()}", err=True)

@@ -87,10 +87,13 @@ def run_sweep(
     *,
     progress: Progress | None = None,
     announce: Announce | None = None,
+    workers: int | None = None,
 ) -> Outcome:
     """Work out every cell of ``sweep`` not already in ``cache`` (each kept in the
     cache as its batch finishes) and gather all of them. ``backend`` is a backend, or
-    what starts one (then it is closed here too); None works in this process."""
+    what starts one (then it is closed here too); None works in this process.
+    ``workers``: how many the backend will have, when that is known before it starts
+    (then a long run is announced before a cluster is started, not after)."""
     started = time.perf_counter()
     grid = list(cells(sweep))
     todo: dict[str, AnyJob] = {}
@@ -104,7 +107,7 @@ def run_sweep(
     jobs = list(todo.values())
     used = "this process"
     if jobs:
-        used = _work(jobs, cache, backend, progress, announce, grid)
+        used = _work(jobs, cache, backend, progress, announce, grid, workers)
     rows = tuple((cell, cache[cell.job.key] if cell.job else None) for cell in grid)
     return Outcome(rows, computed, cached, time.perf_counter() - started, used)
 
@@ -121,6 +124,7 @@ def _work(
     progress: Progress | None,
     announce: Announce | None,
     grid: Sequence[Cell],
+    workers: int | None = None,
 ) -> str:
     """Work out the jobs; what worked them out, for people."""
     sharing = dict.fromkeys((job.key for job in jobs), 0)
@@ -141,11 +145,13 @@ def _work(
         rest = jobs[1:]
     if not rest:
         return "this process"
+    if announce is not None and workers is not None:  # said before a cluster starts
+        announce(per_cell * len(rest) / min(workers, len(rest)), len(rest), workers)
     where = _start(backend)
     started = where is not backend
     try:
         sizer = _Sizer(max(per_cell, 1e-4), where.workers)
-        if announce is not None:
+        if announce is not None and workers is None:
             announce(per_cell * len(rest) / min(where.workers, len(rest)), len(rest), where.workers)
         position = 0
 
@@ -170,17 +176,31 @@ def _work(
 def _pilot(job: AnyJob) -> tuple[float, Result | None]:
     """How long ``job`` will take, timed on it or on fewer of its duels: a Monte Carlo
     pilot grows (2,000 duels or 200 fights, then four times as many) until it takes
-    :data:`PILOT_SECONDS` (so that fixed costs do not swell the estimate) or is the
-    whole cell, which is then its result."""
+    :data:`PILOT_SECONDS` or is the whole cell, which is then its result. The cost of a
+    duel is the slope between the last two pilots, so that a fixed cost (a kernel
+    compiled, sheets read) is counted once, not once a duel."""
     pilot = PILOT_FIGHTS if isinstance(job, FightJob) else PILOT_DUELS
     size = min(job.n, pilot) if job.method == "monte-carlo" else job.n
+    before: tuple[int, float] | None = None
     while True:
         result = run_job(replace(job, n=size))
         if size >= job.n:
             return result.seconds, result
-        if result.seconds >= PILOT_SECONDS:
-            return result.seconds * job.n / size, None
+        if result.seconds >= PILOT_SECONDS and before is not None:
+            return _extrapolated(before, (size, result.seconds), job.n), None
+        before = (size, result.seconds)
         size = min(size * 4, job.n)
+
+
+def _extrapolated(small: tuple[int, float], large: tuple[int, float], n: int) -> float:
+    """Seconds for ``n`` duels, from two pilots (duels, seconds): the slope between them
+    times the duels, plus the fixed cost they share (never below the larger pilot's
+    own rate, which a noisy machine may otherwise undercut)."""
+    (a, ta), (b, tb) = small, large
+    per_duel = max((tb - ta) / (b - a), 0.0)
+    fixed = max(ta - per_duel * a, 0.0)
+    estimate = fixed + per_duel * n
+    return max(estimate, tb) if per_duel > 0 else tb * n / b
 
 
 def _start(backend: Backend | Start | None) -> Backend:
