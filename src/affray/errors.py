@@ -143,7 +143,16 @@ class ChoiceNeededError(InputNeededError, RulesError):
         options: the labels of the legal answers.
     """
 
-    def __init__(self, who: str, topic: str, prompt: str, options: tuple[str, ...]) -> None:
+    def __init__(
+        self,
+        who: str,
+        topic: str,
+        prompt: str,
+        options: tuple[str, ...],
+        *,
+        about: str | None = None,
+        template: str = "",
+    ) -> None:
         super().__init__(
             f"{prompt} ({who} chooses: {', '.join(options)})",
             hint=f"answer with --choose '{who}:{topic}=CHOICE'",
@@ -152,6 +161,11 @@ class ChoiceNeededError(InputNeededError, RulesError):
         self.topic = topic
         self.prompt = prompt
         self.options = options
+        self.about = about
+        """The other combatant the question concerns (the attacker, for a defence)."""
+        self.template = template
+        """The prompt with ``{who}`` and ``{about}`` in their places ("": names no one
+        else)."""
 
 
 class NotModelledError(AffrayError):

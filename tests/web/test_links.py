@@ -172,3 +172,43 @@ def test_a_hidden_combatant_is_redacted_by_its_fields_never_by_its_letters(
         {"text": "prone", "until": "the end of someone's next turn", "public": True}
     ]
     assert conditions["Sellsword"][0]["until"] == "the end of Sellsword's next turn"
+
+
+def test_a_question_about_a_hidden_combatant_names_someone(
+    client: TestClient, setup: Setup
+) -> None:
+    """Hostile round 4, item 3: the guard's link read "Assassin's attack (19) hits
+    Guard: defend how?" while the board and the API hid the assassin. A question about
+    a hidden combatant says "someone", by its own fields (whom it is about, and its
+    prompt's template)."""
+    db = setup.db
+    terminal(db, "table", "add", "inn-brawl", "rogue", "--as", "Assassin", "--side", "rowdies")
+    terminal(db, "table", "hide", "inn-brawl", "Assassin")
+    terminal(db, "table", "start", "inn-brawl", "--rolls", "3,10,5", "--choose", "stance=normal")
+    shown = terminal(db, "table", "show", "inn-brawl")
+    if shown["turn"] != "Assassin":
+        terminal(db, "table", "move", "inn-brawl", "Assassin", "--before", shown["turn"])
+    token = terminal(db, "table", "link", "inn-brawl", "Guard")["token"]
+    waited = post(
+        client,
+        setup,
+        setup.inn.gm_token,
+        verb="act",
+        actor="Assassin",
+        action="attack",
+        target="Guard",
+        rolls=[15],
+        roll_missing=False,
+        choose_missing=False,
+    )
+    assert waited.status_code == 422, waited.text
+    assert waited.json()["needs"]["choice"]["about"] == "Assassin"  # the guard is asked
+    asked = client.get(f"/p/{setup.inn.id}/ask?token={token}")
+    assert asked.status_code == 200
+    assert "hits Guard: defend how?" in asked.text and "someone" in asked.text
+    assert "Assassin" not in asked.text
+    page = client.get(f"/p/{setup.inn.id}?token={token}")
+    assert "Assassin" not in page.text
+    # the game master's page names it
+    gm = client.get(f"/t/{setup.inn.id}?token={setup.inn.gm_token}")
+    assert "Assassin&#39;s attack" in gm.text

@@ -61,6 +61,25 @@ class Question(Generic[OptionT]):
     options: tuple[OptionT, ...]
     about: str | None = None
     """The other combatant the choice concerns, if any (the attacker, for a defence)."""
+    template: str = ""
+    """The prompt with ``{who}`` and ``{about}`` where it names them (empty: it names no
+    one else), so that a page can put "someone" for a combatant its reader may not
+    see, by these fields and never by searching the text (:meth:`named`)."""
+
+    @classmethod
+    def named(
+        cls,
+        who: str,
+        topic: Enum,
+        template: str,
+        options: tuple[OptionT, ...],
+        *,
+        about: str | None = None,
+    ) -> Question[OptionT]:
+        """A question whose prompt is ``template`` with ``{who}`` and ``{about}``
+        filled in (and kept, to be filled otherwise)."""
+        prompt = template.replace("{who}", who).replace("{about}", about or "")
+        return cls(who, topic, prompt, options, about, template)
 
     def __post_init__(self) -> None:
         if not self.options:
@@ -182,7 +201,14 @@ class Refusing:
 
     def choose(self, encounter: Encounter[Any, Any], question: Question[OptionT]) -> OptionT:
         labels = tuple(option.label for option in question.options)
-        raise ChoiceNeededError(question.who, word(question.topic), question.prompt, labels)
+        raise ChoiceNeededError(
+            question.who,
+            word(question.topic),
+            question.prompt,
+            labels,
+            about=question.about,
+            template=question.template,
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -70,6 +70,8 @@ def needs(needed: InputNeededError) -> dict[str, Any]:
             "topic": needed.topic,
             "prompt": needed.prompt,
             "options": list(needed.options),
+            "about": needed.about,
+            "template": needed.template,
         }
     }
 

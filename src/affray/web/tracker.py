@@ -7,7 +7,7 @@ and playing the commands the pages and the API send."""
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -158,6 +158,8 @@ class Tracker:
         mine = (
             waiting if waiting is not None and who is not None and waiting["who"] == who else None
         )
+        if mine is not None:
+            mine = redacted(mine, self.tables.fold(row).state.hidden)
         return {"table": row, "who": who, "waiting": mine}
 
     def execute(self, row: TableRow, data: Mapping[str, Any], expected: int | None) -> Done:
@@ -212,6 +214,22 @@ class Tracker:
             choose_missing=request.choose_missing,
             expected=expected,
         )
+
+
+def redacted(waiting: Mapping[str, Any], hidden: Iterable[str]) -> dict[str, Any]:
+    """What waits on a player's combatant as the player may read it: a question about
+    a combatant the players do not see says "someone" in its place, by the question's
+    own fields (its template and whom it is about), never by searching its text."""
+    choice = waiting["needs"].get("choice")
+    if choice is None or choice.get("about") not in set(hidden):
+        return dict(waiting)
+    template = choice.get("template") or ""
+    prompt = (
+        template.replace("{who}", choice["who"]).replace("{about}", "someone")
+        if template
+        else "someone's doing: choose"
+    )
+    return {**waiting, "needs": {"choice": {**choice, "prompt": prompt, "about": "someone"}}}
 
 
 def tracker_of(request: HttpRequest) -> Tracker:

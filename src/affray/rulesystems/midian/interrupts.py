@@ -85,11 +85,10 @@ def interruptions(
                 continue
         if not can_interrupt(encounter, c.id, cid):
             continue
-        prompt = f"{cid} is about to act: does {c.id} interrupt?"
+        template = "{about} is about to act: does {who} interrupt?"
         options = (LetAct(cid), Interrupt(cid))
-        if isinstance(
-            answers.ask(encounter, Question(c.id, MidianTopic.INTERRUPT, prompt, options)), LetAct
-        ):
+        question = Question.named(c.id, MidianTopic.INTERRUPT, template, options, about=cid)
+        if isinstance(answers.ask(encounter, question), LetAct):
             continue
         state = encounter.states[c.id]
         # waiting_for marks the turn as one that cannot be put off again
@@ -134,9 +133,10 @@ def _pre_empt(
     ``who`` takes its waiting turn now. True when it went."""
     from affray.encounter.engine import play_turn
 
-    prompt = f"{cid} is about to act: does {who}, who waited for it, try to act first?"
+    template = "{about} is about to act: does {who}, who waited for it, try to act first?"
     options = (LetAct(cid), PreEmpt(cid))
-    answer = answers.ask(encounter, Question(who, MidianTopic.INTERRUPT, prompt, options))
+    question = Question.named(who, MidianTopic.INTERRUPT, template, options, about=cid)
+    answer = answers.ask(encounter, question)
     if isinstance(answer, LetAct):
         return encounter, [], False
     result, checks = challenge(

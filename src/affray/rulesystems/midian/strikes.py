@@ -54,8 +54,8 @@ def defence_chooser(
 
     def choose(choices: Sequence[Choice], attack: AttackRolled) -> Choice | None:
         options: tuple[Choice | TakeIt, ...] = (*choices, TAKE_IT)
-        prompt = f"{attacker}'s attack ({attack.total}) hits {defender}: defend how?"
-        question = Question(defender, MidianTopic.DEFENCE, prompt, options, about=attacker)
+        template = f"{{about}}'s attack ({attack.total}) hits {{who}}: defend how?"
+        question = Question.named(defender, MidianTopic.DEFENCE, template, options, about=attacker)
         answer = answers.ask(encounter, question)
         return answer if isinstance(answer, Choice) else None
 
@@ -163,9 +163,9 @@ def _meet_the_charge(
         and not defenceless(encounter, target)
     ):
         return encounter, []
-    prompt = f"{cid} charges {target}, whose reach is longer: does {target} strike first?"
-    question = Question(
-        target, MidianTopic.INTERRUPT, prompt, (StrikeFirst(cid), LetAct(cid)), about=cid
+    template = "{about} charges {who}, whose reach is longer: does {who} strike first?"
+    question = Question.named(
+        target, MidianTopic.INTERRUPT, template, (StrikeFirst(cid), LetAct(cid)), about=cid
     )
     if isinstance(answers.ask(encounter, question), LetAct):
         return encounter, []
@@ -423,9 +423,10 @@ def critical(
     """A critical effect: rolled on the table, or chosen (the chapter lets the game
     master pick); knocked down, knocked out and decapitated take effect, the others are
     narrated."""
-    prompt = f"{attacker}'s critical hit on {target}: roll the effect, or choose one?"
+    template = "{who}'s critical hit on {about}: roll the effect, or choose one?"
     options: tuple[RollTheTable | Critical, ...] = (RollTheTable(), *Critical)
-    answer = answers.ask(encounter, Question(attacker, MidianTopic.CRITICAL, prompt, options))
+    question = Question.named(attacker, MidianTopic.CRITICAL, template, options, about=target)
+    answer = answers.ask(encounter, question)
     chosen = answer.value if isinstance(answer, Critical) else None
     rolled = critical_effect(target, answers.dice, choose=chosen)
     effect = Critical(rolled[0].effect)

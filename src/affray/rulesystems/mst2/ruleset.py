@@ -105,8 +105,9 @@ def ask_circumstance(
     """What favours ``cid``'s attack on ``target`` (a game master's call: helpless,
     sneak attack, ...); the answer's extra power dice join the attack."""
     options: tuple[Plain | Circumstance, ...] = (PLAIN, *CIRCUMSTANCES.values())
-    prompt = f"{cid} attacks {target}: does any circumstance add power?"
-    answer = answers.ask(encounter, Question(cid, Mst2Topic.CIRCUMSTANCE, prompt, options))
+    template = "{who} attacks {about}: does any circumstance add power?"
+    question = Question.named(cid, Mst2Topic.CIRCUMSTANCE, template, options, about=target)
+    answer = answers.ask(encounter, question)
     return (answer,) if isinstance(answer, Circumstance) else ()
 
 
