@@ -50,13 +50,17 @@ class Served:
         return f"http://127.0.0.1:{self.port}"
 
 
-def serve(db: Path, port: int) -> Served:
+def serve(db: Path, port: int, log: Path | None = None) -> Served:
+    """``affray serve`` on ``db`` (what it says on stderr into ``log``, if given)."""
+    said = log.open("w") if log is not None else subprocess.DEVNULL
     process = subprocess.Popen(
         [*AFFRAY, "serve", "--db", str(db), "--port", str(port)],
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=said,
         start_new_session=True,
     )
+    if log is not None:
+        said.close()  # type: ignore[union-attr]
     deadline = time.monotonic() + 60
     while True:
         try:
@@ -309,3 +313,53 @@ def test_a_read_never_waits_for_another_process_write_lock(served: Served) -> No
     assert finished == ["reads", "write"]
     assert written == [None]  # a 503: nothing written while the lock was held
     assert post_note(served, ford.gm_token, "ford", "after") == 3
+
+
+def test_ctrl_c_stops_a_server_whose_write_waits_for_another_lock(setup: Setup) -> None:
+    """Hostile round 4, item 8: Ctrl-C of `affray serve` while one of its writes waited
+    for another process's lock took over two seconds. The write gives up at once (a
+    503), and the server stops quietly, with no traceback."""
+    import threading
+
+    log = setup.db.with_name("serve.log")
+    running = serve(setup.db, free_port(), log)
+    ford, _ = _rows(setup.db)
+    holder = sqlite3.connect(setup.db, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    written: list[str] = []
+
+    def write() -> None:
+        body = json.dumps({"expected_version": 2, "command": {"verb": "note", "text": "late"}})
+        request = urllib.request.Request(
+            f"{running.url}/api/tables/ford/commands",
+            data=body.encode(),
+            headers={"Authorization": f"Bearer {ford.gm_token}"},
+            method="POST",
+        )
+        try:
+            urllib.request.urlopen(request, timeout=30).close()
+            written.append("written")
+        except urllib.error.HTTPError as error:
+            written.append(error.read().decode())
+            error.close()
+        except OSError as error:
+            written.append(f"gone: {error}")
+
+    try:
+        writer = threading.Thread(target=write)
+        writer.start()
+        time.sleep(0.5)  # the write waits for the lock now
+        sent = time.monotonic()
+        os.killpg(running.process.pid, signal.SIGINT)
+        running.process.wait(timeout=30)
+        took = time.monotonic() - sent
+        writer.join(timeout=30)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert took < 1.5 * SLOWDOWN, took
+    said = log.read_text()
+    assert "Traceback" not in said and "Exception" not in said, said
+    (answer,) = written  # given up because the server stops, not after waiting its time
+    assert "this affray is stopping" in answer, answer
+    assert notes_of(setup.db, "ford") == []

@@ -100,6 +100,8 @@ class Database:
         in memory, the one connection (used under :attr:`_memory_lock`)."""
         self._memory_lock = threading.RLock()
         self._writer: sqlite3.Connection | None = None
+        self.stopping = False
+        """The process is stopping: a write waiting for another's lock gives up now."""
         self._data_version: sqlite3.Connection | None = None
         try:
             if readonly:
@@ -366,6 +368,11 @@ class Database:
             except DatabaseBusyError:
                 pass
             waited = time.monotonic() - started
+            if self.stopping:
+                raise DatabaseBusyError(
+                    f"{self.path} is busy, and this affray is stopping; nothing was changed",
+                    hint="try again when the server is back",
+                )
             if waited >= busy_timeout:
                 raise DatabaseBusyError(
                     f"{self.path} is busy: another affray has been writing to it for "

@@ -22,7 +22,7 @@ from starlette.staticfiles import StaticFiles
 
 from affray.web import api, gm, home, player
 from affray.web.limits import BodyLimit, Limits
-from affray.web.middleware import SecurityHeaders
+from affray.web.middleware import QuietStop, SecurityHeaders
 from affray.web.serving import serve_forever, server
 from affray.web.sheets import Shelf
 from affray.web.text import MendedJSON, MendedText
@@ -78,6 +78,7 @@ def create_app(
             Mount("/static", StaticFiles(packages=[("affray.web", "static")]), name="static"),
         ],
         middleware=[
+            Middleware(QuietStop, stopping=lambda: tracker.hub.stopped),
             Middleware(SecurityHeaders),
             Middleware(BodyLimit, limits=tracker.limits, refusals=tracker.refusals),
         ],

@@ -11,6 +11,10 @@ from starlette.applications import Starlette
 from affray.web.limits import loop_errors, protocol
 from affray.web.tracker import Tracker
 
+GRACE_S = 1
+"""How long a stopping server lets a request finish (a write waiting for another's lock
+gives up at once; a committed change was committed before it was answered)."""
+
 
 def server(app: Starlette, host: str, port: int) -> Any:
     """A uvicorn server for the tracker that ends its live streams when it stops (an
@@ -27,6 +31,7 @@ def server(app: Starlette, host: str, port: int) -> Any:
 
         async def shutdown(self, sockets: Any = None) -> None:
             tracker.hub.stop()
+            tracker.tables.store.database.stopping = True  # a write waiting gives up
             await super().shutdown(sockets)
 
     config = uvicorn.Config(
@@ -34,7 +39,7 @@ def server(app: Starlette, host: str, port: int) -> Any:
         host=host,
         port=port,
         log_level="warning",
-        timeout_graceful_shutdown=2,
+        timeout_graceful_shutdown=GRACE_S,
         timeout_keep_alive=limits.keep_alive_s,
         http=protocol(limits, tracker.refusals),
     )
