@@ -73,10 +73,13 @@ class InputNeededError(AffrayError):
         rolls: every face the command used before it stopped, typed or rolled: given
             again with the missing input, they repeat those dice exactly.
         answered: the answers given before it stopped (``Answered`` values), in order.
+        question: the id of the question, once a table keeps the command waiting on
+            it (an answer names it).
     """
 
     rolls: tuple[int, ...] = ()
     answered: tuple[Any, ...] = ()
+    question: str | None = None
 
     def so_far(self, rolls: tuple[int, ...], answered: tuple[Any, ...]) -> None:
         self.rolls = rolls
@@ -208,6 +211,24 @@ class DatabaseBusyError(DatabaseError):
     nothing was written; the same request later may well succeed."""
 
 
+class QuestionConflictError(TableError):
+    """An answer names a question that is not the one the table waits on (answered
+    already, or dropped): nothing was applied.
+
+    Attributes:
+        current: the id of the question the table waits on now (None: nothing waits).
+    """
+
+    def __init__(self, given: str, current: str | None) -> None:
+        super().__init__(
+            f"that answers question {given}, but "
+            + (f"the table asks question {current} now" if current else "nothing waits now"),
+            hint="read what the table asks now, and answer that",
+        )
+        self.given = given
+        self.current = current
+
+
 class ConflictError(TableError):
     """The table changed since the version the writer read: nothing was applied.
 
@@ -236,6 +257,7 @@ __all__ = [
     "DiceSyntaxError",
     "DieNeededError",
     "NotModelledError",
+    "QuestionConflictError",
     "RulesError",
     "ScriptedDiceError",
     "SheetError",

@@ -121,3 +121,31 @@ def test_run_leaves_the_fight_to_the_tactics(client: TestClient, setup: Setup) -
     rest = post(client, setup, 3, verb="run", to_end=True, seed=1)
     assert rest.status_code == 200 and rest.json()["phase"] == "over"
     assert post(client, setup, 4, verb="undo").json()["phase"] != "over"
+
+
+def test_an_answer_names_its_question_and_a_stale_one_changes_nothing(
+    client: TestClient, setup: Setup
+) -> None:
+    """SPEC part 4: a pending question carries an id, and an answer whose id is not
+    the pending question's is a 409 that changes nothing. The game master answered the
+    guard's initiative die from his page; the guard's phone, still showing it, sends
+    its 4: it is refused, and never taken as the next die."""
+    first = post(client, setup, 2, verb="start", roll_missing=False, choose_missing=False)
+    assert first.status_code == 422
+    question = first.json()["needs"]["question"]
+    assert shown(client, setup)["pending"]["question"] == question
+    took = post(client, setup, 2, verb="answer", rolls=[3], question=question)
+    assert took.status_code == 422  # answered: the next question (the brawler's die)
+    after = shown(client, setup)["pending"]
+    assert after["question"] != question and after["rolls"] == [3]
+    stale = post(client, setup, 2, verb="answer", rolls=[4], question=question)
+    assert stale.status_code == 409
+    assert stale.json()["question"] == after["question"]
+    assert shown(client, setup)["pending"] == after  # nothing changed
+    assert post(client, setup, 2, verb="answer", rolls=[4], question="nonsense").status_code == 409
+    # the current id goes on
+    choice = after["needs"].get("choice")
+    answer = {"choose": {choice["topic"]: "normal"}} if choice else {"rolls": [10]}
+    on = post(client, setup, 2, verb="answer", question=after["question"], **answer)
+    assert on.status_code in (200, 422), on.text
+    assert shown(client, setup)["pending"] != after

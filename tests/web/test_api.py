@@ -141,9 +141,10 @@ def test_conflicts_and_refusals_change_nothing(client: TestClient, setup: Setup)
         roll_missing=False,
         choose={"circumstance": "none"},
     )
-    assert needs.json()["needs"] == {
-        "die": {"sides": 20, "purpose": "Spearman's attack on Sellsword", "given": 0}
-    }
+    asked = needs.json()["needs"]
+    pending = client.get(f"/api/tables/{setup.ford.id}", headers=gm(setup)).json()["pending"]
+    assert asked.pop("question") == pending["needs"]["question"] == pending["question"]
+    assert asked == {"die": {"sides": 20, "purpose": "Spearman's attack on Sellsword", "given": 0}}
     for bad in (
         {"verb": "fly"},
         {"verb": "act", "actor": 3},

@@ -19,6 +19,7 @@ from affray.errors import (
     ConflictError,
     DieNeededError,
     InputNeededError,
+    QuestionConflictError,
     SheetError,
     TableError,
 )
@@ -45,8 +46,10 @@ class Waiting:
     seed: int | None
     who: str | None
 
-    def data(self) -> dict[str, Any]:
-        return {
+    def data(self, version: int) -> dict[str, Any]:
+        """What is kept of it, with the id of its question at the table's ``version``
+        (:func:`question_id`)."""
+        found: dict[str, Any] = {
             "command": command_data(self.command),
             "rolls": list(self.needed.rolls),
             "answered": [[a.who, a.topic, a.label] for a in self.needed.answered],
@@ -56,6 +59,21 @@ class Waiting:
             "who": self.who,
             "needs": needs(self.needed),
         }
+        found["question"] = found["needs"]["question"] = question_id(version, found)
+        return found
+
+
+def question_id(version: int, waiting: Mapping[str, Any]) -> str:
+    """The id of the question a stopped command asks: the same for the same question
+    (a page that asks again for it), another for any other (the next die, the same die
+    after a change): a hash of the table's version, the faces and answers so far, and
+    what is asked."""
+    import hashlib
+    import json
+
+    parts = [version, waiting["rolls"], waiting["answered"], waiting["needs"], waiting["command"]]
+    text = json.dumps(parts, sort_keys=True, default=str)
+    return hashlib.blake2b(text.encode(), digest_size=6).hexdigest()
 
 
 def needs(needed: InputNeededError) -> dict[str, Any]:
@@ -409,7 +427,9 @@ class Tables:
                         seed,
                         self._whose(table, needed),
                     )
-                    self.store.wait_on(table.id, base, waiting.data())
+                    kept = waiting.data(base)
+                    self.store.wait_on(table.id, base, kept)
+                    needed.question = kept["question"]  # a 422 says which question it asks
                     raise
                 lines = tuple(narrate_text(played.events, fold.rules.system.narration, TABLE))
                 with self.store.writing(table.id, expected) as writer:
@@ -449,12 +469,15 @@ class Tables:
 
     def waiting(self, table: TableRow) -> dict[str, Any] | None:
         """The command the table waits on, as ``{"who", "needs", "rolls", "answered",
-        "command"}`` (``who``: whose die or answer it waits for; ``rolls`` and
-        ``answered``: the faces and answers it used so far), or None."""
+        "command", "question"}`` (``who``: whose die or answer it waits for; ``rolls``
+        and ``answered``: the faces and answers it used so far; ``question``: the id
+        an answer names), or None."""
         data = self.store.pending(table.id)
         if data is None:
             return None
-        return {key: data[key] for key in ("who", "needs", "rolls", "answered", "command")}
+        found = {key: data[key] for key in ("who", "needs", "rolls", "answered", "command")}
+        found["question"] = data.get("question")  # None: kept by an older affray
+        return found
 
     def answer(
         self,
@@ -465,6 +488,7 @@ class Tables:
         roll_rest: bool = False,
         tactics_rest: bool = False,
         expected: int | None = None,
+        question: str | None = None,
     ) -> Done:
         """Go on with the command the table waits on: the faces it used so far, then
         ``rolls``; the answer to the question it stopped on (the entry of ``choices``
@@ -473,11 +497,17 @@ class Tables:
         combatants' tactics answer what is left, for the rest of the command. If it
         stops again, it waits again.
 
+        ``question``: the id of the question this answers (as the table gave it); if
+        the table asks another now, nothing is applied.
+
         Raises:
             TableError: nothing waits.
+            QuestionConflictError: ``question`` is not the one the table asks now.
             AffrayError: as :meth:`run`.
         """
         data = self.store.pending(table.id)
+        if question is not None and (data is None or data.get("question") != question):
+            raise QuestionConflictError(question, None if data is None else data.get("question"))
         if data is None:
             raise TableError(
                 "no command is waiting for a die or an answer",

@@ -11,7 +11,13 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from affray.errors import AffrayError, ConflictError, DatabaseBusyError, InputNeededError
+from affray.errors import (
+    AffrayError,
+    ConflictError,
+    DatabaseBusyError,
+    InputNeededError,
+    QuestionConflictError,
+)
 from affray.table import Done
 from affray.table import journal as journals
 from affray.table.service import needs
@@ -67,6 +73,9 @@ async def command(request: Request) -> Response:
         return MendedJSON(
             {"error": error.message, "tip": error.hint, "version": error.current}, 409
         )
+    except QuestionConflictError as error:  # answered already, or dropped: nothing applied
+        body = {"error": error.message, "tip": error.hint, "question": error.current}
+        return MendedJSON(body, 409)
     except InputNeededError as error:
         if not role.is_gm:  # taken; the table waits on someone (maybe this player)
             return MendedJSON({"answered": True, "waiting": True}, 202)
@@ -127,7 +136,7 @@ def refused(error: AffrayError) -> JSONResponse:
     if isinstance(error, DatabaseBusyError):
         return MendedJSON(body, 503, headers={"Retry-After": "2"})
     if isinstance(error, InputNeededError):
-        body["needs"] = needs(error)
+        body["needs"] = {**needs(error), "question": error.question}
         body["rolls"] = list(error.rolls)
     return MendedJSON(body, 422)
 

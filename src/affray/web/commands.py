@@ -69,6 +69,7 @@ class Request:
     choose_missing: bool = True
     roll_rest: bool = False  # an answer: roll every die after these, for the rest
     tactics_rest: bool = False  # an answer: the tactics answer what is left
+    question: str | None = None  # an answer: the id of the question it answers
 
 
 def parse(
@@ -98,10 +99,14 @@ def parse(
         case "undo" | "redo":
             return Request(verb, steps=_int(data, "steps", 1))
         case "answer":
+            question = data.get("question")
+            if question is not None and (not isinstance(question, str) or len(question) > 64):
+                raise TableError("question is the id of the question answered", hint="a text")
             return replace(
                 answered,
                 roll_rest=_bool(data, "roll_rest", False),
                 tactics_rest=_bool(data, "tactics_rest", False),
+                question=question or None,
             )
         case "cancel":
             return Request(verb)

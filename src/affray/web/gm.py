@@ -12,7 +12,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
-from affray.errors import AffrayError, ConflictError, InputNeededError
+from affray.errors import AffrayError, ConflictError, InputNeededError, QuestionConflictError
 from affray.sheets import bestiary
 from affray.table import TableRow
 from affray.web.access import access
@@ -116,6 +116,11 @@ async def do(request: Request) -> Response:
             await tracker.hub.look(row.id)
     except ConflictError as error:
         message = f"The table changed (now version {error.current}); here it is again."
+    except QuestionConflictError:
+        message = (
+            "That question was answered meanwhile: nothing was applied; here is what "
+            "the table asks now."
+        )
     except InputNeededError:
         pass  # the table waits on it: the panel asks
     except AffrayError as error:

@@ -9,7 +9,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
-from affray.errors import AffrayError, InputNeededError
+from affray.errors import AffrayError, InputNeededError, QuestionConflictError
 from affray.table import TableRow
 from affray.web.access import access, token
 from affray.web.forms import faces, read_form
@@ -96,6 +96,8 @@ async def answer(request: Request) -> Response:
             await tracker.hub.look(row.id)
     except InputNeededError:
         pass  # answered; the command asks more of someone
+    except QuestionConflictError:
+        message = "That was answered already: nothing was applied. Here is what is asked now."
     except AffrayError as error:
         message = error.message
     found = await tracker.call(context, tracker, row, role)

@@ -18,7 +18,7 @@ from starlette.requests import Request as HttpRequest
 from starlette.responses import HTMLResponse
 
 from affray.dice import Dice, RandomDice
-from affray.errors import TableError
+from affray.errors import QuestionConflictError, TableError
 from affray.table import Done, Store, TableRow, Tables
 from affray.table import journal as journals
 from affray.table.view import player_data, show_data
@@ -135,6 +135,10 @@ class Tracker:
         if data.get("verb") != "answer":
             raise HTTPException(403, "a player's link can only answer its own dice and questions")
         waiting = self.tables.waiting(row)
+        given = data.get("question")
+        if isinstance(given, str) and given and (waiting is None or waiting["question"] != given):
+            # the question the page showed was answered meanwhile (or dropped)
+            raise QuestionConflictError(given, None if waiting is None else waiting["question"])
         if waiting is None or waiting["who"] != who:
             raise HTTPException(403, f"nothing is waiting on {who} now")
         request = parse(self.tables, row, data, self.shelf)
@@ -142,13 +146,17 @@ class Tracker:
         if asked is None:  # a die waits: its one face, and nothing more
             if len(request.rolls) != 1 or request.choices:
                 raise TableError("give the one face of the die that is asked", hint="e.g. 14")
-            return self.tables.answer(row, rolls=request.rolls, expected=expected)
+            return self.tables.answer(
+                row, rolls=request.rolls, expected=expected, question=request.question
+            )
         # a question waits: its one answer (its label is enough), and nothing more
         labels = [choice.partition("=")[2] or choice for choice in request.choices]
         if len(labels) != 1 or request.rolls:
             raise TableError("give the one answer that is asked", hint="one of the offered answers")
         answer = f"{asked['who']}:{asked['topic']}={labels[0]}"
-        return self.tables.answer(row, choices=(answer,), expected=expected)
+        return self.tables.answer(
+            row, choices=(answer,), expected=expected, question=request.question
+        )
 
     def asking(self, row: TableRow, role: Role) -> dict[str, Any]:
         """For the ask fragment: the table, this link's combatant, and what waits on
@@ -195,6 +203,7 @@ class Tracker:
                 roll_rest=request.roll_rest,
                 tactics_rest=request.tactics_rest,
                 expected=expected,
+                question=request.question,
             )
         if request.verb == "cancel":
             self.tables.cancel(row)
