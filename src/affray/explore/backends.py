@@ -214,10 +214,27 @@ class Dask:
         # closing can never lose the results: the cells are done and kept, and a slow
         # machine's close that times out (or a scheduler gone) leaves nothing behind
         with contextlib.suppress(Exception):
-            self.client.close(timeout=2)
+            self.client.close(timeout=CLOSE_S)
         if self.cluster is not None:
             with contextlib.suppress(Exception):
-                self.cluster.close(timeout=2)
+                self.cluster.close(timeout=CLOSE_S)
+            _forget_at_exit()
+
+
+CLOSE_S = 1
+"""How long the client and a local cluster each get to close (their workers are ended
+first: there is nothing left to wait for but sockets)."""
+
+
+def _forget_at_exit() -> None:
+    """distributed closes every cluster it made again at exit; ours is closed, and a
+    second Ctrl-C during that would print its traceback."""
+    import atexit
+
+    with contextlib.suppress(Exception):
+        from distributed.deploy import spec
+
+        atexit.unregister(spec.close_clusters)
 
 
 def _end_workers(cluster: Any) -> None:
