@@ -407,8 +407,9 @@ class _Lease:
         self.spare = spare
 
     def __del__(self) -> None:
-        if not self.connection.in_transaction:
-            self.spare.append(self.connection)
+        with contextlib.suppress(sqlite3.Error):  # closed with its database: let go
+            if not self.connection.in_transaction:
+                self.spare.append(self.connection)
 
 
 class _Connection(sqlite3.Connection):

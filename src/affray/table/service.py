@@ -387,8 +387,10 @@ class Tables:
         choose_missing: bool = True,
         expected: int | None = None,
     ) -> Done:
-        """Play ``command`` and log it, as one transaction (:func:`~affray.table.fold.play`
-        says what answers it).
+        """Play ``command`` on the table as it stands and log it: it is played outside
+        the write lock, which is taken only to check that the table has not moved on
+        and to append the change, in one transaction (played again if it had moved on;
+        :func:`~affray.table.fold.play` says what answers it).
 
         Raises:
             ConflictError: ``expected`` is not the table's version (nothing applied).

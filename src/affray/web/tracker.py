@@ -131,6 +131,8 @@ class Tracker:
         Raises:
             HTTPException: 403 for anything else (another verb, or nothing waiting on
                 ``who``).
+            QuestionConflictError: the answer names a question the table no longer
+                asks (answered meanwhile, or dropped): nothing is applied.
         """
         if data.get("verb") != "answer":
             raise HTTPException(403, "a player's link can only answer its own dice and questions")
