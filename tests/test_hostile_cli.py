@@ -550,3 +550,35 @@ def test_serve_on_a_port_in_use_says_so_before_any_link(tmp_path: Path) -> None:
     assert f"port {port} on 127.0.0.1 is taken" in done.stderr and "--port" in done.stderr
     assert "http://" not in done.stdout and "Traceback" not in done.stderr
     assert not (tmp_path / "t.db").exists()
+
+
+def test_a_ctrl_c_while_python_waits_for_its_threads_is_quiet(tmp_path: Path) -> None:
+    """Hostile round 4, item 10: a Ctrl-C that came as a long fight ended, while
+    Python waited for a thread at its exit, printed "Exception ignored in: <module
+    'threading'>" and a traceback. The command is done by then: it leaves quietly, as
+    an interrupted command does (130), with what it printed kept."""
+    ready = tmp_path / "ready"
+    code = (
+        "import sys, threading, time, pathlib\n"
+        "sys.argv = ['affray', 'roll', '2d6', '--seed', '1']\n"
+        "from affray.cli.main import main\n"
+        f"def linger():\n    pathlib.Path({str(ready)!r}).touch()\n    time.sleep(60)\n"
+        "threading.Thread(target=linger).start()\n"
+        "main()\n"
+    )
+    child = subprocess.Popen(
+        [SCRIPT[0], "-c", code],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=ctrl_c_as_at_a_terminal,
+    )
+    deadline = time.monotonic() + LOOSE_SECONDS * SLOWDOWN
+    while not ready.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)  # main() has returned: Python waits on the thread
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=LOOSE_SECONDS * SLOWDOWN)
+    assert child.returncode == 130, err
+    assert "Exception ignored" not in err and "Traceback" not in err, err
+    assert out.strip(), "what the command printed is kept"

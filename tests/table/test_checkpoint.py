@@ -53,6 +53,7 @@ def test_a_fold_from_its_checkpoint_is_the_fold_of_its_whole_log(
         tables.run(row, Note(f"after {tables.fold(row).version}"))
         kept = tables.store.checkpoint(row.id)
         assert kept is not None and kept[1] == checkpoints.STAMP  # one was kept
+        assert checkpoints.load(kept[2], tables.fold(row).rules) is not None  # and is read
         assert kept[0] > tables.fold(row).version - 8
         same(fresh_fold(db, row), whole_fold(db, row), row)
         same(fresh_fold(db, row), tables.fold(row), row)

@@ -144,7 +144,15 @@ def test_conflicts_and_refusals_change_nothing(client: TestClient, setup: Setup)
     asked = needs.json()["needs"]
     pending = client.get(f"/api/tables/{setup.ford.id}", headers=gm(setup)).json()["pending"]
     assert asked.pop("question") == pending["needs"]["question"] == pending["question"]
-    assert asked == {"die": {"sides": 20, "purpose": "Spearman's attack on Sellsword", "given": 0}}
+    assert asked == {
+        "die": {
+            "sides": 20,
+            "purpose": "Spearman's attack on Sellsword",
+            "given": 0,
+            "about": "Sellsword",  # whom it names besides its roller
+            "template": "Spearman's attack on {about}",
+        }
+    }
     for bad in (
         {"verb": "fly"},
         {"verb": "act", "actor": 3},

@@ -212,3 +212,42 @@ def test_a_question_about_a_hidden_combatant_names_someone(
     # the game master's page names it
     gm = client.get(f"/t/{setup.inn.id}?token={setup.inn.gm_token}")
     assert "Assassin&#39;s attack" in gm.text
+
+
+def test_a_die_asked_of_a_player_says_someone_for_a_hidden_target(
+    client: TestClient, setup: Setup
+) -> None:
+    """Hostile round 4, item 3 (dice): the guard's link asked for "Guard's attack on
+    Assassin" while the board hid the assassin. A die's purpose that names another
+    combatant keeps whom it is about as a field, and a link reads "someone" there."""
+    db = setup.db
+    terminal(db, "table", "add", "inn-brawl", "rogue", "--as", "Assassin", "--side", "rowdies")
+    terminal(db, "table", "hide", "inn-brawl", "Assassin")
+    terminal(db, "table", "start", "inn-brawl", "--rolls", "3,10,5", "--choose", "stance=normal")
+    shown = terminal(db, "table", "show", "inn-brawl")
+    if shown["turn"] != "Guard":
+        terminal(db, "table", "move", "inn-brawl", "Guard", "--before", shown["turn"])
+    token = terminal(db, "table", "link", "inn-brawl", "Guard")["token"]
+    waited = post(
+        client,
+        setup,
+        setup.inn.gm_token,
+        verb="act",
+        actor="Guard",
+        action="attack",
+        target="Assassin",
+        roll_missing=False,
+        choose_missing=False,
+    )
+    assert waited.status_code == 422, waited.text
+    die = waited.json()["needs"]["die"]
+    assert die["purpose"] == "Guard's attack on Assassin" and die["about"] == "Assassin"
+    asked = client.get(f"/p/{setup.inn.id}/ask?token={token}")
+    assert asked.status_code == 200
+    assert "Guard&#39;s attack on someone" in asked.text and "Assassin" not in asked.text
+    # the game master's page names it, and the guard's answer lands on that die
+    gm = client.get(f"/t/{setup.inn.id}?token={setup.inn.gm_token}")
+    assert "Guard&#39;s attack on Assassin" in gm.text
+    answered = post(client, setup, token, verb="answer", rolls=[12])
+    assert answered.status_code in (200, 202), answered.text
+    assert answered.json().get("answered") is True

@@ -363,3 +363,37 @@ def test_ctrl_c_stops_a_server_whose_write_waits_for_another_lock(setup: Setup) 
     (answer,) = written  # given up because the server stops, not after waiting its time
     assert "this affray is stopping" in answer, answer
     assert notes_of(setup.db, "ford") == []
+
+
+def test_ctrl_c_stops_a_server_in_the_middle_of_an_upload(setup: Setup) -> None:
+    """Hostile round 4, item 8: Ctrl-C of `affray serve` while a client was half way
+    through sending an import took over two seconds and printed "Exception in ASGI
+    application … CancelledError". The server stops within its grace, quietly, and the
+    half-sent import changes nothing."""
+    import socket
+
+    log = setup.db.with_name("serve.log")
+    running = serve(setup.db, free_port(), log)
+    ford, _ = _rows(setup.db)
+    before = notes_of(setup.db, "ford")
+    command = {"verb": "note", "text": "x" * 200_000}
+    body = json.dumps({"expected_version": 2, "command": command}).encode()
+    with socket.create_connection(("127.0.0.1", running.port), timeout=30) as upload:
+        upload.sendall(
+            b"POST /api/tables/ford/commands HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            + f"Authorization: Bearer {ford.gm_token}\r\n".encode()
+            + b"Content-Type: application/json\r\n"
+            + f"Content-Length: {len(body)}\r\n\r\n".encode()
+            + body[:50_000]
+        )
+        time.sleep(0.5)  # the server reads the body, which is a quarter here
+        sent = time.monotonic()
+        os.killpg(running.process.pid, signal.SIGINT)
+        running.process.wait(timeout=30)
+        took = time.monotonic() - sent
+    assert took < 1.5 * SLOWDOWN, took
+    said = log.read_text()
+    assert "Traceback" not in said and "Exception" not in said, said
+    assert "CancelledError" not in said, said
+    assert notes_of(setup.db, "ford") == before
+    sound(setup.db)

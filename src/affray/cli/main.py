@@ -191,10 +191,31 @@ def main() -> None:
     A bug (not a user error) still leaves with one readable line rather than a
     traceback; ``AFFRAY_DEBUG=1`` shows the traceback.
     """
-    import os
     import signal
 
     signal.signal(signal.SIGTERM, _terminated)
+    try:
+        _run()
+    finally:  # the command is done: a Ctrl-C from now on ends the process quietly
+        signal.signal(signal.SIGINT, _late_interrupt)
+
+
+def _late_interrupt(signum: int, frame: object) -> None:
+    """A Ctrl-C that comes after the command is done, while Python waits for its
+    threads to end (``threading._shutdown``), leaves as "interrupted" would (exit 130)
+    instead of printing "Exception ignored in: <module 'threading'>" and a traceback."""
+    import contextlib
+    import os
+
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(130)
+
+
+def _run() -> None:
+    import os
+
     try:
         code = cli.main(prog_name="affray", standalone_mode=False)
     except click.UsageError as error:  # click's own: a bad option or argument

@@ -3,7 +3,15 @@
 from affray.dice.distribution import Distribution, distribution, mean
 from affray.dice.parser import parse
 from affray.dice.roll import RolledDie, RollResult, roll
-from affray.dice.source import Dice, DieRoll, RandomDice, ScriptedDice, TypedDice, parse_faces
+from affray.dice.source import (
+    Dice,
+    DieRoll,
+    Purpose,
+    RandomDice,
+    ScriptedDice,
+    TypedDice,
+    parse_faces,
+)
 from affray.dice.syntax import (
     Compare,
     Constant,
@@ -33,6 +41,7 @@ __all__ = [
     "Group",
     "Negate",
     "Node",
+    "Purpose",
     "RandomDice",
     "Reroll",
     "RollResult",

@@ -18,6 +18,29 @@ from dataclasses import dataclass
 from affray.errors import DieNeededError, ScriptedDiceError
 
 
+class Purpose(str):
+    """What a die is rolled for when it names a combatant besides the one who rolls it
+    (``"Guard's attack on Assassin"``): the text, with its ``template`` and whom it is
+    ``about`` kept as fields, so that a page can say "someone" for a combatant its
+    reader may not see without searching the text."""
+
+    template: str
+    who: str
+    about: str
+
+    def __new__(cls, template: str, who: str, about: str) -> Purpose:
+        made = super().__new__(cls, template.replace("{who}", who).replace("{about}", about))
+        made.template, made.who, made.about = template, who, about
+        return made
+
+    def __reduce__(self) -> tuple[type[Purpose], tuple[str, str, str]]:
+        return (Purpose, (self.template, self.who, self.about))
+
+    def told(self, about: str) -> str:
+        """The text with ``about`` in place of the combatant it is about."""
+        return self.template.replace("{who}", self.who).replace("{about}", about)
+
+
 @dataclass(frozen=True, slots=True)
 class DieRoll:
     """One die rolled: its size, the face shown and what it was rolled for."""

@@ -21,6 +21,7 @@ import pickle
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
+from affray.dice.source import Purpose
 from affray.table.fold import Fold
 from affray.table.model import ERA, Rules
 
@@ -83,6 +84,7 @@ class _Unpickler(pickle.Unpickler):
                 dataclasses.is_dataclass(found)
                 or issubclass(found, enum.Enum)
                 or (issubclass(found, tuple) and hasattr(found, "_fields"))  # a NamedTuple
+                or issubclass(found, Purpose)  # a die's purpose that names someone
             ):
                 return found
         raise pickle.UnpicklingError(f"a checkpoint may not hold {module}.{name}")

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from affray import registry
+from affray.dice.source import Purpose
 from affray.encounter.questions import Answered
 from affray.errors import (
     AffrayError,
@@ -77,10 +78,15 @@ def question_id(version: int, waiting: Mapping[str, Any]) -> str:
 
 
 def needs(needed: InputNeededError) -> dict[str, Any]:
-    """What a stopped command needs: ``{"die": {"sides", "purpose", "given"}}`` or
-    ``{"choice": {"who", "topic", "prompt", "options"}}``."""
+    """What a stopped command needs: ``{"die": {"sides", "purpose", "given"}}`` (with
+    ``about`` and ``template`` when its purpose names another combatant) or
+    ``{"choice": {"who", "topic", "prompt", "options", "about", "template"}}``."""
     if isinstance(needed, DieNeededError):
-        return {"die": {"sides": needed.sides, "purpose": needed.purpose, "given": needed.given}}
+        purpose = needed.purpose
+        die = {"sides": needed.sides, "purpose": str(purpose), "given": needed.given}
+        if isinstance(purpose, Purpose):  # it names another combatant: by its fields
+            die |= {"about": purpose.about, "template": purpose.told("{about}")}
+        return {"die": die}
     assert isinstance(needed, ChoiceNeededError)
     return {
         "choice": {

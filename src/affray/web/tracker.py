@@ -228,19 +228,21 @@ class Tracker:
 
 
 def redacted(waiting: Mapping[str, Any], hidden: Iterable[str]) -> dict[str, Any]:
-    """What waits on a player's combatant as the player may read it: a question about
-    a combatant the players do not see says "someone" in its place, by the question's
-    own fields (its template and whom it is about), never by searching its text."""
-    choice = waiting["needs"].get("choice")
-    if choice is None or choice.get("about") not in set(hidden):
+    """What waits on a player's combatant as the player may read it: a question or a
+    die's purpose about a combatant the players do not see says "someone" in its place,
+    by their own fields (a template and whom it is about), never by searching the text."""
+    needs = waiting["needs"]
+    kind, text = ("die", "purpose") if "die" in needs else ("choice", "prompt")
+    asked = needs[kind]
+    if asked.get("about") not in set(hidden):
         return dict(waiting)
-    template = choice.get("template") or ""
-    prompt = (
-        template.replace("{who}", choice["who"]).replace("{about}", "someone")
+    template = asked.get("template") or ""
+    told = (
+        template.replace("{who}", asked.get("who", "")).replace("{about}", "someone")
         if template
-        else "someone's doing: choose"
+        else "someone's doing"
     )
-    return {**waiting, "needs": {"choice": {**choice, "prompt": prompt, "about": "someone"}}}
+    return {**waiting, "needs": {**needs, kind: {**asked, text: told, "about": "someone"}}}
 
 
 def tracker_of(request: HttpRequest) -> Tracker:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import Enum
 
-from affray.dice import Dice
+from affray.dice import Dice, Purpose
 from affray.errors import RulesError
 from affray.rulesystems.midian.character import Character
 from affray.rulesystems.midian.equipment import armour_modifiers, weapon_modifiers
@@ -107,7 +107,7 @@ def roll_attack(
     """Roll the d20 and decide hit, critical and fumble against armour class ``target``."""
     if target < 0:
         raise RulesError(f"armour class {target} is impossible")
-    die = dice.roll(20, f"{attacker.name}'s attack on {defender.name}")
+    die = dice.roll(20, Purpose("{who}'s attack on {about}", attacker.name, defender.name))
     result = die.face + total(modifiers)
     fumble = die.face <= 2
     critical = die.face >= 19

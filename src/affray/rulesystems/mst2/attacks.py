@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from affray.dice import Dice, DieRoll
+from affray.dice import Dice, DieRoll, Purpose
 from affray.events import Event
 from affray.rulesystems.mst2.catalog import Circumstance, Pool, largest_circumstance
 from affray.rulesystems.mst2.events import AttackMode, AttackRolled, PowerRolled
@@ -42,7 +42,7 @@ class AttackResult:
 
 def attack_roll(attacker: Fighter, defender_name: str, dice: Dice) -> DieRoll:
     """Roll the attacker's d20."""
-    return dice.roll(20, f"{attacker.name}'s attack on {defender_name}")
+    return dice.roll(20, Purpose("{who}'s attack on {about}", attacker.name, defender_name))
 
 
 def attack(
