@@ -211,6 +211,11 @@ class DatabaseBusyError(DatabaseError):
     nothing was written; the same request later may well succeed."""
 
 
+class NotAllowedError(TableError):
+    """A player asked for what the game master has not allowed, or not now (to act
+    when it is not their combatant's turn, say): nothing was applied."""
+
+
 class QuestionConflictError(TableError):
     """An answer names a question that is not the one the table waits on (answered
     already, or dropped): nothing was applied.

@@ -182,6 +182,13 @@ class Health(Protocol[SheetT, StateT]):
     def __call__(self, encounter: Encounter[SheetT, StateT], who: str, /) -> str: ...
 
 
+class StatBlock(Protocol[SheetC]):
+    """A sheet as a game master or a player reads it: each line a label and its value
+    (what the sheet derives included: MST-2's evasion with a shield)."""
+
+    def __call__(self, sheet: SheetC, /) -> tuple[tuple[str, str], ...]: ...
+
+
 class Rest(Protocol[SheetT, StateT]):
     """One day of rest by the system's healing rules: the encounter with ``who`` as it
     is after the day, and what happened. ``options`` are the system's own (MST-2:
@@ -271,6 +278,7 @@ class RuleSystem(Generic[SheetT, StateT, RulesetT, TacticsT]):
     edit: Edit[SheetT, StateT] | None = None
     health: Health[SheetT, StateT] | None = None
     rest: Rest[SheetT, StateT] | None = None
+    stat_block: StatBlock[SheetT] | None = None
 
     def owns(self, sheet: object) -> bool:
         """Whether ``sheet`` is one of this system's sheets."""

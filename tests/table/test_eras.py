@@ -47,9 +47,15 @@ def db(tmp_path: Path) -> Path:
     return copy
 
 
+SINCE = ("allowed",)
+"""`table show` keys added after the affray that wrote era2.db (not in its output)."""
+
+
 def show(db: Path, table: str) -> Any:
     result = CliRunner().invoke(cli, ["table", "show", table, "--json", "--db", str(db)])
-    return json.loads(result.output) if result.exit_code == 0 else result.output
+    if result.exit_code != 0:
+        return result.output
+    return {k: v for k, v in json.loads(result.output).items() if k not in SINCE}
 
 
 def eras(tables: Tables, table_id: str) -> list[int]:

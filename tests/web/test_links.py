@@ -52,7 +52,11 @@ def test_a_link_answers_only_its_own_combatants_dice(client: TestClient, setup: 
     brawler = tables.link(setup.inn, "Brawler")[1]
     assert post(client, setup, brawler, verb="answer", rolls=[5]).status_code == 403
     asked = post(client, setup, guard, verb="answer", rolls=[3])
-    assert asked.status_code == 202 and asked.json() == {"answered": True, "waiting": True}
+    assert asked.status_code == 202
+    # taken; what is asked of the guard now (the stance), with its question's id
+    asks = asked.json().pop("asks")
+    assert asked.json() == {"answered": True, "waiting": True, "asks": asks}
+    assert asks["choice"]["topic"] == "stance" and asks["question"]
     # a link answers only the one thing asked: one face for a die, one answer for a choice
     assert post(client, setup, guard, verb="answer", rolls=[3]).status_code == 422
     both = post(client, setup, guard, verb="answer", choose={"stance": "normal"}, rolls=[5])

@@ -25,8 +25,9 @@ from affray.dice.source import Purpose
 from affray.table.fold import Fold
 from affray.table.model import ERA, Rules
 
-FORMAT = 1
-"""How a checkpoint is laid out (a change of :class:`Fold`'s fields bumps it)."""
+FORMAT = 2
+"""How a checkpoint is laid out: a change of the fields of :class:`Fold` or of what it
+holds (:class:`TableState`) bumps it (2: ``TableState.allowed``)."""
 
 
 def _stamp() -> str:

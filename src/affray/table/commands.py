@@ -299,6 +299,51 @@ class Move:
                 text(other, "the other combatant")
 
 
+@dataclass(frozen=True, slots=True)
+class Allow:
+    """What the game master allows the players from now on: ``players_choose`` (a
+    player's own link chooses its combatant's action on its turn) and ``players_odds``
+    (their pages show the odds of each action), each on or off. A table starts with
+    its options' (off unless they say so)."""
+
+    values: Mapping[str, bool]
+    verb: ClassVar[str] = "allow"
+
+    def __post_init__(self) -> None:
+        if not self.values:
+            raise TableError("allow what?", hint="players_choose=on or off, players_odds=on or off")
+        for key, value in self.values.items():
+            if key not in ALLOWED:
+                raise TableError(
+                    f"the players cannot be allowed {key!r}", hint="one of: " + ", ".join(ALLOWED)
+                )
+            if not isinstance(value, bool):
+                raise TableError(f"allow {key}={value!r}?", hint=f"{key}=on or {key}=off")
+
+    @classmethod
+    def of(cls, values: Mapping[str, object]) -> Allow:
+        """From words as a game master types them (``on``/``off``, ``true``/``false``,
+        ``yes``/``no``, ``1``/``0``).
+
+        Raises:
+            TableError: a key or a word it does not take.
+        """
+        told: dict[str, bool] = {}
+        for key, value in values.items():
+            word = str(value).strip().lower() if not isinstance(value, bool) else value
+            if word in (True, "on", "true", "yes", "1"):
+                told[key] = True
+            elif word in (False, "off", "false", "no", "0"):
+                told[key] = False
+            else:
+                raise TableError(f"allow {key}={value!r}?", hint=f"{key}=on or {key}=off")
+        return cls(told)
+
+
+ALLOWED = ("players_choose", "players_odds")
+"""What the game master may allow the players (table options, and the ``allow`` verb)."""
+
+
 Command = (
     Add
     | Start
@@ -314,6 +359,7 @@ Command = (
     | Hide
     | Reveal
     | Move
+    | Allow
 )
 COMMANDS: Mapping[str, type[Command]] = {
     c.verb: c
@@ -332,6 +378,7 @@ COMMANDS: Mapping[str, type[Command]] = {
         Hide,
         Reveal,
         Move,
+        Allow,
     )
 }
 ROLLING = frozenset({"start", "act", "next", "run"})

@@ -70,6 +70,15 @@ class Hidden(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Allowed(Event):
+    """The players are allowed ``what`` (``players_choose``, ``players_odds``) from now
+    on, or no longer (``allowed`` False)."""
+
+    what: str
+    allowed: bool
+
+
+@dataclass(frozen=True, slots=True)
 class TurnMoved(Event):
     """``combatant``'s next turn this round now comes ``where`` (before or after)
     ``other``'s."""
@@ -102,6 +111,18 @@ def _renamed(event: Renamed) -> tuple[list[Segment], bool]:
 def _hidden(event: Hidden) -> tuple[list[Segment], bool]:
     words = " is hidden from the players" if event.hidden else " is shown to the players"
     return [(event.combatant, "name"), (words, "dim")], False
+
+
+ALLOWED_WORDS = {
+    "players_choose": "choose their own actions on their turns",
+    "players_odds": "see the odds of each action",
+}
+
+
+def _allowed(event: Allowed) -> tuple[list[Segment], bool]:
+    may = "may" if event.allowed else "may no longer"
+    what = ALLOWED_WORDS.get(event.what, event.what)
+    return [("The game master: ", "dim"), (f"the players {may} {what}", "")], False
 
 
 def _moved(event: TurnMoved) -> tuple[list[Segment], bool]:
@@ -152,5 +173,6 @@ TABLE = (
     .on(Renamed, _renamed)
     .on(Hidden, _hidden)
     .on(TurnMoved, _moved)
+    .on(Allowed, _allowed)
 )
 """How the table's own events are told (beside the systems')."""

@@ -1,5 +1,6 @@
 """The game master's powers over a table (pure): set a combatant's state by fiat,
-remove, rename, hide or reveal it, move its turn in the round. Each is a command
+remove, rename, hide or reveal it, move its turn in the round, allow the players
+to choose their own actions or to see the odds. Each is a command
 like any other: one change in the log, undone by ``undo``; a refused one changes
 nothing."""
 
@@ -15,8 +16,8 @@ from affray.encounter.model import Combatant, named, pair
 from affray.errors import RulesError
 from affray.events import Event
 from affray.sheets.validation import plain_name
-from affray.table.commands import Hide, Move, Remove, Rename, Reveal, Set
-from affray.table.events import Edited, Hidden, Removed, Renamed, TurnMoved
+from affray.table.commands import Allow, Hide, Move, Remove, Rename, Reveal, Set
+from affray.table.events import Allowed, Edited, Hidden, Removed, Renamed, TurnMoved
 from affray.table.model import Rules, TableState
 
 Done = tuple[TableState, list[Event]]
@@ -228,6 +229,16 @@ def move(rules: Rules, state: TableState, command: Move) -> Done:
     return replace(state, cursor=cursor), [TurnMoved(who, where, other), *events]
 
 
+def allow(rules: Rules, state: TableState, command: Allow) -> Done:
+    """What the players are allowed from now on (each key on or off)."""
+    changed = {k: v for k, v in command.values.items() if state.allows(rules, k) != v}
+    if not changed:
+        said = ", ".join(f"{k} is {'on' if v else 'off'}" for k, v in command.values.items())
+        raise RulesError(f"{said} already")
+    allowed = {**state.allowed, **changed}
+    return replace(state, allowed=allowed), [Allowed(k, v) for k, v in changed.items()]
+
+
 POWERS: Mapping[type, Any] = {
     Set: set_values,
     Remove: remove,
@@ -235,4 +246,5 @@ POWERS: Mapping[type, Any] = {
     Hide: hide,
     Reveal: hide,
     Move: move,
+    Allow: allow,
 }

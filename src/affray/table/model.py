@@ -3,7 +3,7 @@ command does to them (:mod:`affray.table.state`, :mod:`affray.table.fiat`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, runtime_checkable
 
@@ -13,10 +13,11 @@ from affray.encounter import Chooser, Encounter, Ruleset
 from affray.encounter import cursor as turns
 from affray.encounter.cursor import Cursor, Phase
 from affray.errors import RulesError
-from affray.table.commands import Edge
+from affray.table.commands import ALLOWED, Edge
 
-RULES_KEYS = ("max_rounds", "sides")
-"""Table options that are not the system's own: the round cap, and each side's keys."""
+RULES_KEYS = ("max_rounds", "sides", *ALLOWED)
+"""Table options that are not the system's own: the round cap, each side's keys, and
+what the players are allowed at first (:class:`affray.table.commands.Allow`)."""
 LEGACY_MAX_ROUNDS = 1_000_000
 """The round cap of changes logged before the table had one (era 1)."""
 CURSOR_ERA = 2
@@ -95,6 +96,9 @@ class Rules:
             isinstance(v, Mapping) for v in sides.values()
         ):
             raise RulesError("sides must map each side's name to its keys")
+        for key in ALLOWED:
+            if not isinstance(options.get(key, False), bool):
+                raise RulesError(f"{key} is {options[key]!r}", hint=f"{key} is true or false")
         cap = options.get("max_rounds", turns.DEFAULT_MAX_ROUNDS)
         if isinstance(cap, bool) or not isinstance(cap, int) or not 1 <= cap <= 1000:
             raise RulesError(f"max_rounds is {cap!r}", hint="max_rounds is from 1 to 1000")
@@ -127,6 +131,9 @@ class TableState:
     joined: int = 0
     """How many combatants have joined the table (the last serial given)."""
     conditions: tuple[Condition, ...] = ()
+    allowed: Mapping[str, bool] = field(default_factory=dict)
+    """What the game master allowed the players since the table began (the ``allow``
+    verb); the table's options say it before that (:meth:`allows`)."""
 
     @classmethod
     def empty(cls) -> TableState:
@@ -155,16 +162,22 @@ class TableState:
     def phase(self, rules: Rules) -> Phase:
         return self.cursor.phase(rules.ruleset)
 
+    def allows(self, rules: Rules, key: str) -> bool:
+        """Whether the players are allowed ``key`` (one of
+        :data:`affray.table.commands.ALLOWED`) now."""
+        return bool(self.allowed.get(key, rules.options.get(key, False)))
+
     def conditions_of(self, cid: str) -> list[Condition]:
         return [c for c in self.conditions if c.combatant == cid]
 
-    def resolve(self, name: str) -> str:
-        """The id of the combatant called ``name`` (case forgiven; a unique start will do).
+    def resolve(self, name: str, among: Iterable[str] | None = None) -> str:
+        """The id of the combatant called ``name`` (case forgiven; a unique start will
+        do), of everyone at the table or only of those ``among`` (whom a refusal lists).
 
         Raises:
             RulesError: no one, or more than one, is called that.
         """
-        ids = [c.id for c in self.encounter.combatants]
+        ids = [c.id for c in self.encounter.combatants] if among is None else list(among)
         wanted = " ".join(name.lower().split())
         exact = [cid for cid in ids if cid.lower() == wanted]
         found = exact or [cid for cid in ids if cid.lower().startswith(wanted)]

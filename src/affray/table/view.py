@@ -9,8 +9,10 @@ from typing import Any
 
 from affray.encounter.cursor import sides_fighting
 from affray.table.commands import (
+    ALLOWED,
     Act,
     Add,
+    Allow,
     Command,
     Hide,
     Mark,
@@ -24,6 +26,7 @@ from affray.table.commands import (
     Unmark,
 )
 from affray.table.fold import Fold
+from affray.table.model import Rules
 from affray.table.state import Phase, TableState
 from affray.table.store import TableRow
 
@@ -33,7 +36,9 @@ def show_data(
 ) -> dict[str, Any]:
     """``{"table", "name", "system", "round", "turn", "version", "phase", "queue",
     "order", "winner", "combatants": [{"id", "side", "condition", "state",
-    "conditions", "source", "player"}], "notes", "can_undo", "can_redo", "pending"}``:
+    "conditions", "source", "player"}], "notes", "can_undo", "can_redo", "pending",
+    "allowed"}``: ``allowed`` what the players may (each of
+    :data:`~affray.table.commands.ALLOWED`, true or false);
     ``order`` is the round's turns as they are played (:func:`played_order`: after a
     ``move``, the moved combatant in its new place), ``queue`` those still to come,
     ``pending`` the command waiting for a die or an answer (``{"who", "needs",
@@ -83,6 +88,7 @@ def show_data(
         "can_undo": len(fold.done),
         "can_redo": len(fold.undone),
         "pending": dict(pending) if pending is not None else None,
+        "allowed": {key: state.allows(rules, key) for key in ALLOWED},
     }
 
 
@@ -104,16 +110,22 @@ def played_order(state: TableState) -> list[str]:
 
 
 def health_word(fold: Fold, cid: str) -> str:
-    """How ``cid`` looks from across the table: unhurt, hurt, bloodied (half or more
-    of its health gone), down, or fled. In the system's own words where it has them
-    (Midian: hit points, then life points), else measured against its fresh state by
-    the system's yardstick (``Ruleset.weakness``), so it works for every system."""
-    ruleset = fold.rules.ruleset
-    encounter = fold.state.encounter
+    """How ``cid`` looks from across the table now (:func:`health_in`)."""
+    return health_in(fold.rules, fold.state, cid)
+
+
+def health_in(rules: Rules, state: TableState, cid: str) -> str:
+    """How ``cid`` looks from across the table in ``state``: unhurt, hurt, bloodied
+    (half or more of its health gone), down, or fled. In the system's own words where it
+    has them (Midian: hit points, then life points), else measured against its fresh
+    state by the system's yardstick (``Ruleset.weakness``), so it works for every
+    system."""
+    ruleset = rules.ruleset
+    encounter = state.encounter
     if not ruleset.fighting(encounter, cid):
         return "fled" if "fled" in ruleset.condition(encounter, cid) else "down"
-    if fold.rules.system.health is not None:
-        return fold.rules.system.health(encounter, cid)
+    if rules.system.health is not None:
+        return rules.system.health(encounter, cid)
     fresh = encounter.with_state(cid, ruleset.initial_state(encounter.sheet(cid)))
     before = ruleset.weakness(fresh, cid)
     lost = ruleset.weakness(encounter, cid) - before
@@ -178,6 +190,8 @@ def describe(command: Command) -> str:
             return f"note: {text}"
         case Set(who=who, values=values):
             return f"set {who} " + " ".join(f"{k}={v}" for k, v in values.items())
+        case Allow(values=values):
+            return "allow " + " ".join(f"{k}={'on' if v else 'off'}" for k, v in values.items())
         case Remove(who=who) | Hide(who=who) | Reveal(who=who):
             return f"{command.verb} {who}"
         case Rename(who=who, name=name):

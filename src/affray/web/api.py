@@ -16,6 +16,7 @@ from affray.errors import (
     ConflictError,
     DatabaseBusyError,
     InputNeededError,
+    NotAllowedError,
     QuestionConflictError,
 )
 from affray.table import Done
@@ -62,11 +63,10 @@ async def command(request: Request) -> Response:
         try:
             if role.is_gm:
                 done = await tracker.call(tracker.execute, row, body["command"], expected)
-            else:  # a player's own link: its combatant's answer, and nothing else
+            else:  # a player's own link: its combatant's answer, or its own action
                 assert role.me is not None
-                done = await tracker.call(
-                    tracker.answer_as, row, role.me, body["command"], expected
-                )
+                own = tracker.act_as if body["command"].get("verb") == "act" else tracker.answer_as
+                done = await tracker.call(own, row, role.me, body["command"], expected)
         finally:  # a change, or a command that waits now: live pages hear of it
             await tracker.hub.look(row.id)
     except ConflictError as error:
@@ -78,12 +78,18 @@ async def command(request: Request) -> Response:
         return MendedJSON(body, 409)
     except InputNeededError as error:
         if not role.is_gm:  # taken; the table waits on someone (maybe this player)
-            return MendedJSON({"answered": True, "waiting": True}, 202)
+            assert role.me is not None
+            asked = await tracker.call(tracker.asking, row, role)
+            waiting = asked["waiting"]  # what it asks of this player now, if anything
+            took = "acted" if body["command"].get("verb") == "act" else "answered"
+            mine = None if waiting is None else {**waiting["needs"]}
+            return MendedJSON({took: True, "waiting": True, "asks": mine}, 202)
         return refused(error)
     except AffrayError as error:
         return refused(error)
     if not role.is_gm:  # a player's link hears only that its answer was taken
-        return MendedJSON({"version": done.version, "answered": True})
+        took = "acted" if body["command"].get("verb") == "act" else "answered"
+        return MendedJSON({"version": done.version, took: True})
     shown = await tracker.call(tracker.for_gm, row)
     return MendedJSON(done_json(done, shown))
 
@@ -135,6 +141,8 @@ def refused(error: AffrayError) -> JSONResponse:
     body: dict[str, Any] = {"error": error.message, "tip": error.hint}
     if isinstance(error, DatabaseBusyError):
         return MendedJSON(body, 503, headers={"Retry-After": "2"})
+    if isinstance(error, NotAllowedError):  # a player asked for what is not theirs now
+        return MendedJSON(body, 403)
     if isinstance(error, InputNeededError):
         body["needs"] = {**needs(error), "question": error.question}
         body["rolls"] = list(error.rolls)

@@ -24,7 +24,17 @@ from affray.table import (
     Tables,
     Unmark,
 )
-from affray.table.commands import Hide, Move, Remove, Rename, Reveal, Set, parse_pairs
+from affray.table.commands import (
+    ALLOWED,
+    Allow,
+    Hide,
+    Move,
+    Remove,
+    Rename,
+    Reveal,
+    Set,
+    parse_pairs,
+)
 from affray.web.sheets import Shelf
 from affray.web.text import in_error
 
@@ -48,6 +58,7 @@ VERBS = (
     "hide",
     "reveal",
     "move",
+    "allow",
 )
 MAX_FACES = 1000
 _DIGITS = re.compile("[0-9]{1,6}")
@@ -165,6 +176,15 @@ def parse(
             return Request(verb, Reveal(_text(data, "who")))
         case "rename":
             return Request(verb, Rename(_text(data, "who"), _text(data, "name")))
+        case "allow":
+            values = data.get("values")
+            if values is None:  # the page's fields: each key present, on or off
+                values = {k: data[k] for k in ALLOWED if k in data}
+            if not isinstance(values, Mapping) or len(values) > len(ALLOWED):
+                raise TableError(
+                    'values must be {"players_choose": true, ...}', hint=", ".join(ALLOWED)
+                )
+            return Request(verb, Allow.of({str(k): v for k, v in values.items()}))
         case "move":
             before, after = _optional_text(data, "before"), _optional_text(data, "after")
             if data.get("where") in ("before", "after"):  # the page's two fields

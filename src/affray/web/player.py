@@ -11,11 +11,13 @@ from starlette.responses import Response
 
 from affray.errors import AffrayError, InputNeededError, QuestionConflictError
 from affray.table import TableRow
+from affray.table.players_log import players_log
 from affray.web.access import access, token
 from affray.web.forms import faces, read_form
 from affray.web.roles import Role
 from affray.web.streams import stream
 from affray.web.tracker import Tracker, tracker_of
+from affray.web.views import own_turn, you
 
 
 async def page(request: Request) -> Response:
@@ -27,30 +29,62 @@ async def page(request: Request) -> Response:
 
 def context(tracker: Tracker, row: TableRow, role: Role) -> dict[str, Any]:
     """What the player page shows of the table now: the board as the players see it,
-    and what the table asks of this link's combatant."""
+    what happened (in the players' words), and with a player's own link, that player's
+    combatant with its sheet, what the table asks of it, and its own turn."""
     generation = tracker.generation(row.id)  # before the table is read: it is at least as new
+    me = role.me
     with tracker.tables.store.reading():  # one moment of the table, for every part
-        shown = tracker.for_players(row, role.me)
+        shown = tracker.for_players(row, me)
         asking = tracker.asking(row, role)
+        fold = tracker.tables.fold(row)
+        story = players_log(fold, me)
+        turn = own_turn(tracker.tables, row, me) if me is not None else None
+        mine = you(tracker.tables, row, me) if me is not None else None
     status = {
-        "setup": "Setting up.",
+        "setup": "The game master is setting up the fight.",
         "turn": f"Round {shown['round']}: {shown['turn']}'s turn."
         if shown["turn"]
         else f"Round {shown['round']}.",
         "round over": f"Round {shown['round']} is over.",
         "over": "The fight is over.",
     }[shown["phase"]]
-    asked = asking["waiting"]
-    if asked is not None:
-        status += f" {role.me}, the table asks you something."
+    signal = _signal(shown, me, asking["waiting"] is not None, turn is not None)
+    said = {
+        "ask": f" {me}, the table asks you something.",
+        "turn": f" {me}, your turn: choose your action.",
+        "next": f" {me}, you're next.",
+        "": "",
+    }[signal]
+    newest = story[0] if story else None
+    told = "" if newest is None else " ".join([newest["text"], *newest["lines"]]).strip()
+    if mine is not None:
+        mine["row"] = next((c for c in shown["combatants"] if c["id"] == me), None)
     return {
         **asking,
         "shown": shown,
         "players": True,
         "message": None,
-        "announce": status,
+        "announce": " ".join(part for part in (told, status + said) if part),
         "generation": generation,
+        "story": story,
+        "turn": turn,
+        "you": mine,
+        "signal": signal,
     }
+
+
+def _signal(shown: dict[str, Any], me: str | None, asked: bool, my_turn: bool) -> str:
+    """What a player's phone signals: "ask" (a die or a question waits on them),
+    "turn" (their turn: choose), "next" (their turn comes next), or ""."""
+    if me is None:
+        return ""
+    if asked:
+        return "ask"
+    if my_turn or (shown["turn"] == me and shown["phase"] == "turn"):
+        return "turn"
+    if shown["phase"] == "turn" and shown["queue"][:1] == [me]:
+        return "next"
+    return ""
 
 
 async def live(request: Request) -> Response:
@@ -81,21 +115,37 @@ async def ask(request: Request) -> Response:
 
 
 async def answer(request: Request) -> Response:
+    """A player's answer to the die or question the table asks of their combatant."""
+    return await _own(request, "answer")
+
+
+async def act(request: Request) -> Response:
+    """A player's own action on their combatant's turn (when the game master lets the
+    players choose)."""
+    return await _own(request, "act")
+
+
+async def _own(request: Request, verb: str) -> Response:
     tracker = tracker_of(request)
     row, role = await access(tracker, request, write=False)
     if role.me is None:
         raise HTTPException(403, "only a player's own link answers here")
     data = await read_form(request)
-    data["verb"] = "answer"
-    data["rolls"] = ",".join(faces(data, tracker.dice))
+    data["verb"] = verb
     message = None
+    if verb == "answer":
+        data["rolls"] = ",".join(faces(data, tracker.dice))
+        own = tracker.answer_as
+    else:
+        data["actor"] = role.me
+        own = tracker.act_as
     try:
         try:
-            await tracker.call(tracker.answer_as, row, role.me, data, None)
+            await tracker.call(own, row, role.me, data, None)
         finally:  # a change, or a command that waits now: live pages hear of it
             await tracker.hub.look(row.id)
     except InputNeededError:
-        pass  # answered; the command asks more of someone
+        pass  # taken; the command asks more of someone
     except QuestionConflictError:
         message = "That was answered already: nothing was applied. Here is what is asked now."
     except AffrayError as error:

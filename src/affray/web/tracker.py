@@ -18,9 +18,12 @@ from starlette.requests import Request as HttpRequest
 from starlette.responses import HTMLResponse
 
 from affray.dice import Dice, RandomDice
-from affray.errors import QuestionConflictError, TableError
+from affray.errors import AffrayError, QuestionConflictError, TableError
 from affray.table import Done, Store, TableRow, Tables
 from affray.table import journal as journals
+from affray.table.commands import Act
+from affray.table.model import TableState
+from affray.table.own_turn import play_own_turn
 from affray.table.view import player_data, show_data
 from affray.web.commands import Request, parse
 from affray.web.limits import Limits, Refusals, Streams
@@ -160,6 +163,39 @@ class Tracker:
             row, choices=(answer,), expected=expected, question=request.question
         )
 
+    def act_as(
+        self, row: TableRow, who: str, data: Mapping[str, Any], expected: int | None
+    ) -> Done:
+        """A player's own action for their combatant ``who`` on its turn, when the game
+        master allows it (``players_choose``): ``{"verb": "act", "actor", "action",
+        "target", "rolls", "choose"}``, the faces and answers used only for what is
+        asked of ``who`` (:func:`~affray.table.own_turn.play_own_turn`).
+
+        Raises:
+            HTTPException: 403 for another verb, or an action for another combatant.
+            NotAllowedError: not allowed, not ``who``'s turn, or the table waits.
+            InputNeededError: the action waits on a die or an answer.
+        """
+        if data.get("verb") != "act":
+            raise HTTPException(403, "a player's link can only answer its own dice and questions")
+        request = parse(self.tables, row, data, self.shelf)
+        command = request.command
+        assert isinstance(command, Act)
+        state = self.tables.fold(row).state
+        if command.actor != who and _resolved(state, command.actor) != who:
+            raise HTTPException(403, f"a player's link acts for {who} alone")
+        chosen = dict(choice.partition("=")[::2] for choice in request.choices)
+        return play_own_turn(
+            self.tables,
+            row,
+            who,
+            command.action,
+            command.target,
+            rolls=request.rolls,
+            choose=chosen,
+            expected=expected,
+        )
+
     def asking(self, row: TableRow, role: Role) -> dict[str, Any]:
         """For the ask fragment: the table, this link's combatant, and what waits on
         it (None when nothing does)."""
@@ -243,6 +279,13 @@ def redacted(waiting: Mapping[str, Any], hidden: Iterable[str]) -> dict[str, Any
         else "someone's doing"
     )
     return {**waiting, "needs": {**needs, kind: {**asked, text: told, "about": "someone"}}}
+
+
+def _resolved(state: TableState, name: str) -> str | None:
+    try:
+        return state.resolve(name)
+    except AffrayError:
+        return None
 
 
 def tracker_of(request: HttpRequest) -> Tracker:

@@ -1,5 +1,6 @@
 """What the pages show, as plain data for their templates (view models): the home
-page's tables and parties, the game master's action panel."""
+page's tables and parties, the game master's action panel, a player's own turn and
+own combatant."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from affray import registry
 from affray.errors import AffrayError
 from affray.sheets import bestiary
 from affray.table import Phase, TableRow, Tables
+from affray.table.fold import Fold
+from affray.table.own_turn import own_actions
 from affray.table.view import show_data
 
 
@@ -74,27 +77,67 @@ def panel(tables: Tables, row: TableRow) -> dict[str, Any]:
     each with the system's odds for it when it has them."""
     fold = tables.fold(row)
     state = fold.state
-    system = fold.rules.system
-    actions: list[dict[str, Any]] = []
+    actions: list[Any] = []
     if state.phase(fold.rules) is Phase.TURN and state.current is not None:
-        for action in fold.rules.ruleset.actions(state.encounter, state.current):
-            odds = None
-            if system.live_odds is not None:
-                live = system.live_odds(
-                    fold.rules.ruleset, state.encounter, who=state.current, action=action
-                )
-                odds = live.text if live is not None else None
-            actions.append(
-                {
-                    "label": action.label,
-                    "name": action.name,
-                    "target": action.target,
-                    "odds": odds,
-                    "explain": action.explain,
-                }
+        actions = list(fold.rules.ruleset.actions(state.encounter, state.current))
+    return _grouped(_entries(fold, actions, odds=True))
+
+
+def own_turn(tables: Tables, row: TableRow, who: str) -> dict[str, Any] | None:
+    """A player's own turn, when the game master lets the players choose and nothing
+    waits: the actions ``who`` may take as its player sees them (none at a hidden
+    combatant), with their odds if the game master lets the players see them; None
+    otherwise."""
+    fold = tables.fold(row)
+    state = fold.state
+    if not state.allows(fold.rules, "players_choose") or tables.waiting(row) is not None:
+        return None
+    actions = own_actions(fold, who)
+    if not actions:
+        return None
+    return _grouped(_entries(fold, actions, odds=state.allows(fold.rules, "players_odds")))
+
+
+def you(tables: Tables, row: TableRow, who: str) -> dict[str, Any] | None:
+    """A player's own combatant in full, with its sheet (each line a label and its
+    value); None if it has left the table."""
+    fold = tables.fold(row)
+    encounter = fold.state.encounter
+    if who not in {c.id for c in encounter.combatants}:
+        return None
+    block = fold.rules.system.stat_block
+    return {
+        "id": who,
+        "sheet": list(block(encounter.sheet(who))) if block is not None else [],
+    }
+
+
+def _entries(fold: Fold, actions: list[Any], *, odds: bool) -> list[dict[str, Any]]:
+    state = fold.state
+    system = fold.rules.system
+    entries = []
+    for action in actions:
+        told = None
+        if odds and system.live_odds is not None and state.current is not None:
+            live = system.live_odds(
+                fold.rules.ruleset, state.encounter, who=state.current, action=action
             )
-    # grouped: each foe's (or friend's) actions together, in the rules' order, then
-    # the actions at no one
+            told = live.text if live is not None else None
+        entries.append(
+            {
+                "label": action.label,
+                "name": action.name,
+                "target": action.target,
+                "odds": told,
+                "explain": action.explain,
+            }
+        )
+    return entries
+
+
+def _grouped(actions: list[dict[str, Any]]) -> dict[str, Any]:
+    """Each foe's (or friend's) actions together, in the rules' order, then the
+    actions at no one."""
     groups: dict[str, list[dict[str, Any]]] = {}
     for index, entry in enumerate(actions, start=1):
         entry["index"] = index

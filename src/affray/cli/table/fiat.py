@@ -1,5 +1,5 @@
 """The game master's fiat at the table: set, remove, rename, hide, reveal, move,
-mark, unmark, note."""
+mark, unmark, note, allow."""
 
 from __future__ import annotations
 
@@ -92,6 +92,24 @@ def hide_command(
     from affray.table.commands import Hide
 
     simple_verb(table_ref, db, as_json, Hide(who), expect)
+
+
+@table.command("allow")
+@click.argument("table_ref", metavar="TABLE")
+@click.argument("pairs", nargs=-1, required=True, metavar="KEY=on|off...")
+@expect_option
+@db_option
+@json_option
+def allow_command(
+    table_ref: str, pairs: Sequence[str], expect: int | None, db: str | None, as_json: bool
+) -> None:
+    """What the players may do from now on: players_choose=on (a player's own link
+    chooses its combatant's action on its turn) and players_odds=on (their pages show
+    the odds of each action); off takes it back. Undo takes it back too."""
+    from affray.table.commands import Allow
+
+    values = pairs_given(pairs, flag="KEY=on|off", example="players_choose=on")
+    simple_verb(table_ref, db, as_json, Allow.of(values), expect)
 
 
 @table.command("reveal")

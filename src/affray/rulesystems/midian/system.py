@@ -26,6 +26,7 @@ from affray.rulesystems.midian.resolve import Readings
 from affray.rulesystems.midian.rest import rest
 from affray.rulesystems.midian.ruleset import MidianRuleset
 from affray.rulesystems.midian.sheet import MidianSheet, midian_character
+from affray.rulesystems.midian.stat_block import stat_block
 from affray.rulesystems.midian.state import MidianEncounter, MidianState
 from affray.rulesystems.midian.tactics import MidianAI, MidianTactics, Role
 from affray.rulesystems.midian.topics import TOPICS
@@ -228,4 +229,5 @@ SYSTEM: RuleSystem[Character, MidianState, MidianRuleset, MidianTactics] = RuleS
     edit=edit,
     health=health,
     rest=rest,
+    stat_block=stat_block,
 )

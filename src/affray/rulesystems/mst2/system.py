@@ -22,6 +22,7 @@ from affray.rulesystems.mst2.healing import rest
 from affray.rulesystems.mst2.narration import NARRATION
 from affray.rulesystems.mst2.ruleset import Mst2Encounter, Mst2Ruleset, TurnOrder
 from affray.rulesystems.mst2.sheet import Mst2Sheet, mst2_fighter
+from affray.rulesystems.mst2.stat_block import stat_block
 from affray.rulesystems.mst2.state import FighterState, Lethality
 from affray.rulesystems.mst2.tactics import Mst2AI, Mst2Tactics, Role
 from affray.rulesystems.mst2.topics import TOPICS
@@ -283,6 +284,7 @@ SYSTEM: RuleSystem[Fighter, FighterState, Mst2Ruleset, Mst2Tactics] = RuleSystem
     live_odds=_live_odds,
     edit=edit,
     rest=rest,
+    stat_block=stat_block,
     who_first="{a} attacks first",
     rest_options=(
         RestOption("setting", "healing", (("low", "low fantasy"), ("high", "high fantasy"))),

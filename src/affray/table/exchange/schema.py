@@ -85,6 +85,7 @@ CommandVerb = Literal[
     "hide",
     "reveal",
     "move",
+    "allow",
 ]
 
 
@@ -190,6 +191,11 @@ class TableShown(Model):
     notes: list[str]
     can_undo: int
     can_redo: int
+    allowed: dict[str, bool] | None = Field(
+        default=None,
+        description="What the players may: players_choose, players_odds (absent in files "
+        "of an affray before them).",
+    )
 
 
 class TableDocument(Model):

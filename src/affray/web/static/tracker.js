@@ -108,3 +108,52 @@ document.addEventListener("htmx:afterRequest", function (event) {
   var banner = document.getElementById("offline");
   if (banner && event.detail.successful) { banner.hidden = true; }
 });
+
+// a player's phone tells its player when the table turns to them: "your turn" (or a
+// die or a question for them) and "you're next", in the tab's title, with a short
+// vibration and a tone where the phone has them (a tone only once the page has been
+// touched: browsers allow sound after that)
+var TITLE = document.title;
+var signalled = "";
+var touched = false;
+document.addEventListener("pointerdown", function () { touched = true; }, { once: true });
+document.addEventListener("keydown", function () { touched = true; }, { once: true });
+function tone(times) {
+  if (!touched || !window.AudioContext) { return; }
+  try {
+    var audio = new AudioContext();
+    for (var i = 0; i < times; i++) {
+      var beep = audio.createOscillator();
+      var gain = audio.createGain();
+      beep.frequency.value = 660;
+      gain.gain.value = 0.08;
+      beep.connect(gain);
+      gain.connect(audio.destination);
+      beep.start(audio.currentTime + i * 0.25);
+      beep.stop(audio.currentTime + i * 0.25 + 0.12);
+    }
+  } catch (ignored) { /* no sound: the title and the page say it */ }
+}
+function signal() {
+  var ask = document.querySelector("#ask .ask");
+  var now = ask ? (ask.dataset.signal || "") : "";
+  if (now === signalled) { return; }
+  signalled = now;
+  var words = { turn: "Your turn", ask: "Your move", next: "You're next" }[now];
+  document.title = words ? "● " + words + " · " + TITLE : TITLE;
+  if (now === "turn" || now === "ask") {
+    if (navigator.vibrate) { navigator.vibrate([180, 90, 180]); }
+    tone(2);
+  } else if (now === "next") {
+    if (navigator.vibrate) { navigator.vibrate(120); }
+    tone(1);
+  }
+  if (now === "turn") {
+    var first = document.querySelector("#own-actions button");
+    var active = document.activeElement;
+    if (first && (!active || active === document.body)) { first.focus(); }
+  }
+}
+document.addEventListener("htmx:afterSettle", signal);
+document.addEventListener("htmx:oobAfterSwap", signal);
+document.addEventListener("DOMContentLoaded", signal);
