@@ -51,7 +51,8 @@ def test_friends_in_full_foes_in_words_and_no_hidden_name(tmp_path: Path) -> Non
     assert told[1]["lines"] == ["Spearman: wounds 0 → 2"]  # a friend: in full
     assert told[0]["text"] == "" and told[1]["text"] == ""  # rulings: told by their outcome
     headings = [entry["text"] for entry in told]
-    assert "Sellsword is prone" in headings and "The fight begins" in headings
+    assert "The fight begins" in headings
+    assert {"version": 7, "text": "", "lines": ["Sellsword: now prone"]} in told
     assert "Spearman joins the fight (side levy)" in headings
     assert [entry["version"] for entry in told] == sorted(
         (entry["version"] for entry in told), reverse=True

@@ -11,6 +11,7 @@ import subprocess
 import urllib.request
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 from starlette.testclient import TestClient
 
@@ -207,6 +208,7 @@ def act_as_game_master(gm: Page) -> bool:
     return False
 
 
+@pytest.mark.slow
 def test_two_phones_choose_and_roll_their_own_turns(
     browser: Browser,  # noqa: F811
     server: Server,
@@ -219,13 +221,16 @@ def test_two_phones_choose_and_roll_their_own_turns(
     row = server.setup.ford
     archer = str(EXAMPLES / "mst2" / "archer.toml")
     terminal(db, "table", "add", "ford", archer, "--side", "levy", "--player")
-    terminal(db, "table", "allow", "ford", "players_choose=on", "players_odds=on")
     terminal(db, "table", "start", "ford")
     links = {
         who: terminal(db, "table", "link", "ford", who)["token"] for who in ("Spearman", "Archer")
     }
     gm = browser.new_page(viewport={"width": 1280, "height": 800})
     gm.goto(f"{server.url}/t/{row.id}?token={row.gm_token}")
+    # the game master lets the players choose, and see the odds, from the page
+    for key in ("players_choose", "players_odds"):
+        gm.click(f"#allow-{key}")
+        expect(gm.locator(f"#allow-{key}")).to_have_attribute("aria-pressed", "true")
     phones: dict[str, Page] = {}
     for who, token in links.items():
         phones[who] = browser.new_page(viewport={"width": 390, "height": 844})
@@ -233,6 +238,7 @@ def test_two_phones_choose_and_roll_their_own_turns(
     first = terminal(db, "table", "show", "ford")["turn"]
     expect(phones[first].locator("#your-turn")).to_be_visible(timeout=5000)
     assert phones[first].title().startswith("● Your turn")
+    expect(phones[first].locator("#own-actions .odds").first).to_contain_text("hit")
     acted: set[str] = set()
     for _ in range(120):
         with urllib.request.urlopen(f"{server.url}/api/tables/ford?token={row.gm_token}") as got:
@@ -258,4 +264,42 @@ def test_two_phones_choose_and_roll_their_own_turns(
     for phone in phones.values():
         expect(phone.locator("#story")).to_contain_text("Spearman: attack")
     for page in (gm, *phones.values()):
+        page.close()
+
+
+@pytest.mark.slow
+def test_a_stale_phone_answer_is_refused_and_the_phone_shows_what_is_asked_now(
+    browser: Browser,  # noqa: F811
+    server: Server,
+) -> None:
+    """Issue 37, item 1: the game master answered the spearman's die on his page while
+    the spearman's phone (its live updates cut off here) still showed it; the phone's
+    late face is refused, nothing is applied, and the phone shows the next question."""
+    db = server.setup.db
+    row = server.setup.ford
+    terminal(db, "table", "start", "ford")
+    spear = terminal(db, "table", "link", "ford", "Spearman")["token"]
+    gm = browser.new_page(viewport={"width": 1280, "height": 800})
+    gm.goto(f"{server.url}/t/{row.id}?token={row.gm_token}")
+    gm.locator('#panel button[data-label="attack Sellsword"]').click()
+    expect(gm.locator("#question")).to_contain_text("circumstance")
+    gm.locator("#pending button.choice", has_text="none").click()
+    expect(gm.locator("#pending input.face")).to_be_visible()
+    phone = browser.new_page(viewport={"width": 390, "height": 844})
+    phone.route("**/live?*", lambda route: route.abort())  # it hears of no change
+    phone.goto(f"{server.url}/p/{row.id}?token={spear}")
+    expect(phone.locator("#answer label")).to_contain_text("Spearman's attack on Sellsword")
+    # the game master types the d20 first
+    gm.fill("#pending input.face", "17")
+    gm.click("#enter-face")
+    expect(gm.locator("#faces-so-far")).to_contain_text("17")
+    version = terminal(db, "table", "show", "ford")["version"]
+    phone.fill("#answer input.face", "3")
+    phone.click("#my-enter")
+    expect(phone.locator("#ask-message")).to_contain_text("answered already")
+    expect(phone.locator("#answer label")).to_contain_text("power")  # what is asked now
+    with urllib.request.urlopen(f"{server.url}/api/tables/ford?token={row.gm_token}") as got:
+        shown = json.load(got)
+    assert shown["version"] == version and shown["pending"]["rolls"] == [17]  # not the 3
+    for page in (gm, phone):
         page.close()

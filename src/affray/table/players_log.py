@@ -84,13 +84,13 @@ def heading(
             return f"{name(current)}'s turn ends" if current else "Next round"
         case Run(to_end=to_end):
             return "The fight plays on to its end" if to_end else "The fight plays on"
-        case Mark(combatant=who, text=text, public=public):
+        case Mark(combatant=who, public=public):  # its outcome tells it: "now prone"
             seen = public or _side(before, who) in friends
-            return f"{who} is {text}" if seen and who not in hidden else None
+            return "" if seen and who not in hidden else None
         case Unmark(combatant=who, text=text):
             seen = any(k.public for k in before.conditions_of(who) if k.text == text)
             seen = seen or _side(before, who) in friends
-            return f"{who} is no longer {text}" if seen and who not in hidden else None
+            return "" if seen and who not in hidden else None
         case Rename(who=who, name=new):
             old = _resolved(before, who)
             return None if old in hidden else f"{old} is now called {new}"
@@ -103,7 +103,7 @@ def heading(
             moved = _resolved(before, who)
             return None if moved in hidden else f"{moved}'s turn moves"
         case Allow(values=values):
-            return "; ".join(
+            return "The game master: " + "; ".join(
                 f"the players {'may' if on else 'may no longer'} {ALLOWED_WORDS.get(k, k)}"
                 for k, on in values.items()
             )
@@ -127,13 +127,22 @@ def outcome(
         cid = combatant.id
         if cid in hidden or cid not in was:
             continue
-        if combatant.side in friends:
+        friend = combatant.side in friends
+        if friend:
             changed = _changes(_seen_in_full(rules, before, cid), _seen_in_full(rules, after, cid))
         else:
             changed = _changes(_seen_across(rules, before, cid), _seen_across(rules, after, cid))
+        was_marked, now_marked = _marks(before, cid, friend), _marks(after, cid, friend)
+        changed += [f"now {text}" for text in now_marked if text not in was_marked]
+        changed += [f"no longer {text}" for text in was_marked if text not in now_marked]
         if changed:
             lines.append(f"{cid}: " + ", ".join(changed))
     return lines
+
+
+def _marks(state: TableState, cid: str, friend: bool) -> list[str]:
+    """The game master's marks on ``cid`` that the players see."""
+    return [k.text for k in state.conditions_of(cid) if k.public or friend]
 
 
 def _side(state: TableState, who: str) -> str | None:

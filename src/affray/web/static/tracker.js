@@ -59,17 +59,25 @@ document.addEventListener("keydown", function (event) {
 });
 
 // a question that appears (a die to type, a choice to make) takes the focus, unless
-// the person is typing or choosing elsewhere on the page
+// the person is typing or choosing elsewhere on the page; each new step of it (the
+// next die after a choice made by keyboard, say) takes it again
+var askedStep = null;
 function focusQuestion() {
   var active = document.activeElement;
   var busy = active && active !== document.body &&
       ["INPUT", "SELECT", "TEXTAREA"].indexOf(active.tagName) >= 0;
   var question = document.querySelector("#pending, #answer");
-  if (!question || busy || question.contains(active)) {
+  var step = question ? question.id + ":" + (question.dataset.step || "") : null;
+  var fresh = step !== askedStep;
+  askedStep = step;
+  if (!question || (busy && !question.contains(active))) {
+    return;
+  }
+  if (question.contains(active) && !fresh) {
     return;
   }
   var first = question.querySelector("input.face, button.choice");
-  if (first) {
+  if (first && first !== active) {
     first.focus();
   }
 }
