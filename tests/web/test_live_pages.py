@@ -120,3 +120,25 @@ def shots(page: Page, name: str) -> None:
         page.screenshot(path=str(SHOTS / f"{name}-{width}.png"), full_page=True)
     if size is not None:
         page.set_viewport_size(size)
+
+
+def test_the_odds_of_the_fight_come_and_stay_under_live_updates(
+    browser: Browser,  # noqa: F811
+    server: Server,
+) -> None:
+    """The odds of the fight are worked out away from the page, which asks for them
+    until they come: a live update that comes meanwhile (the page's first, or another
+    process's change) never leaves the page waiting on them for good."""
+    db = server.setup.db
+    row = server.setup.ford
+    terminal(db, "table", "add", "ford", "goblin", "--side", "blades")
+    terminal(db, "table", "start", "ford")
+    gm = browser.new_page(viewport={"width": 1280, "height": 800})
+    gm.goto(f"{server.url}/t/{row.id}?token={row.gm_token}")
+    expect(gm.locator("#odds .fight-odds .bar").first).to_be_visible(timeout=30_000)
+    expect(gm.locator("#win-1")).to_contain_text("%")
+    terminal(db, "table", "note", "ford", "the river rises")  # a change from elsewhere
+    expect(gm.locator("#log")).to_contain_text("the river rises", timeout=LIVE_MS)
+    expect(gm.locator("#odds .fight-odds .bar").first).to_be_visible(timeout=30_000)
+    expect(gm.locator("#win-1")).to_contain_text("%", timeout=30_000)
+    gm.close()

@@ -303,3 +303,27 @@ def test_a_stale_phone_answer_is_refused_and_the_phone_shows_what_is_asked_now(
     assert shown["version"] == version and shown["pending"]["rolls"] == [17]  # not the 3
     for page in (gm, phone):
         page.close()
+
+
+@pytest.mark.slow
+def test_a_player_sees_the_best_move_when_the_game_master_allows_the_odds(
+    browser: Browser,  # noqa: F811
+    server: Server,
+) -> None:
+    db = server.setup.db
+    row = server.setup.ford
+    terminal(db, "table", "allow", "ford", "players_choose=on")
+    terminal(db, "table", "start", "ford")
+    spear = terminal(db, "table", "link", "ford", "Spearman")["token"]
+    phone = browser.new_page(viewport={"width": 390, "height": 844})
+    phone.goto(f"{server.url}/p/{row.id}?token={spear}")
+    expect(phone.locator("#own-actions")).to_be_visible()
+    assert phone.locator("#own-odds").count() == 0  # not allowed: no odds at all
+    assert phone.locator("#own-actions .odds").count() == 0
+    terminal(db, "table", "allow", "ford", "players_odds=on")
+    best = phone.locator("#own-odds li.best")
+    expect(best).to_contain_text("best", timeout=30_000)
+    expect(best).to_contain_text("%")
+    chances = phone.locator("#own-odds li").all_inner_texts()
+    assert len(chances) == phone.locator("#own-actions button").count()
+    phone.close()

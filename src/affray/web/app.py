@@ -75,6 +75,7 @@ def create_app(
             Route("/p/{table}/ask", player.ask),
             Route("/p/{table}/answer", player.answer, methods=["POST"]),
             Route("/p/{table}/act", player.act, methods=["POST"]),
+            Route("/p/{table}/part/odds", player.odds),
             Route("/p/{table}/live", player.live),
             Mount("/static", StaticFiles(packages=[("affray.web", "static")]), name="static"),
         ],

@@ -17,6 +17,7 @@ from affray.sheets import bestiary
 from affray.table import TableRow
 from affray.web.access import access
 from affray.web.forms import faces, read_form
+from affray.web.odds import Answer
 from affray.web.streams import stream
 from affray.web.tracker import Tracker, tracker_of
 from affray.web.views import panel
@@ -46,6 +47,11 @@ def context(tracker: Tracker, row: TableRow, *, message: str | None = None) -> d
     with tracker.tables.store.reading():  # one moment of the table, for every part
         shown = tracker.for_gm(row)
         last = tracker.last_lines(row)
+        odds = (  # what is known of them now (a live update carries it: never older)
+            tracker.odds.get(row.id, shown["version"], row.created)
+            if shown["phase"] in ("turn", "round over")
+            else None
+        )
         return {
             "table": row,
             "shown": shown,
@@ -57,7 +63,29 @@ def context(tracker: Tracker, row: TableRow, *, message: str | None = None) -> d
             "players": False,
             "announce": " ".join(last),
             "generation": generation,
+            "answer": odds,
+            "version": shown["version"],
+            "wins": wins(odds, shown["version"]),
         }
+
+
+def wins(answer: Answer | None, version: int) -> dict[int, dict[str, str]]:
+    """The chance to win after each action (by its place in the panel, from 1), where
+    the odds of this version are known: its words and how it was found."""
+    odds = None if answer is None or answer.version != version else answer.odds
+    if odds is None:
+        return {}
+    found = {}
+    for index, action in enumerate(odds.actions, start=1):
+        exact = action.n is None
+        percent = f"{action.p_win * 100:.1f}" if exact else f"{round(action.p_win * 100)}"
+        how = "exactly" if exact else f"from {action.n:,} simulated fights"
+        found[index] = {
+            "text": f"{odds.side} {percent}%",
+            "title": f"{odds.side}'s chance to win after this action, {how} (the others "
+            "play by their tactics)",
+        }
+    return found
 
 
 async def live(request: Request) -> Response:
@@ -81,7 +109,8 @@ async def fragment(request: Request) -> Response:
     if name == "odds":
         version = await tracker.call(tracker.tables.store.version, row.id)
         answer = tracker.odds.get(row.id, version, row.created)
-        return tracker.page("_odds.html", answer=answer, table=row, version=version)
+        found = wins(answer, version)
+        return tracker.page("_odds.html", answer=answer, table=row, version=version, wins=found)
     raise HTTPException(404, f"no part {name!r}")
 
 

@@ -40,6 +40,8 @@ def context(tracker: Tracker, row: TableRow, role: Role) -> dict[str, Any]:
         story = players_log(fold, me)
         turn = own_turn(tracker.tables, row, me) if me is not None else None
         mine = you(tracker.tables, row, me) if me is not None else None
+        allowed = fold.state.allows(fold.rules, "players_odds")
+        odds = _own_odds(tracker, row, me) if turn is not None and allowed and me else None
     status = {
         "setup": "The game master is setting up the fight.",
         "turn": f"Round {shown['round']}: {shown['turn']}'s turn."
@@ -69,6 +71,7 @@ def context(tracker: Tracker, row: TableRow, role: Role) -> dict[str, Any]:
         "story": story,
         "turn": turn,
         "you": mine,
+        "own_odds": odds,
         "signal": signal,
     }
 
@@ -111,7 +114,48 @@ async def ask(request: Request) -> Response:
     """What the table asks of this link's combatant now (nothing, a die, a choice)."""
     tracker = tracker_of(request)
     row, role = await access(tracker, request, write=False)
-    return tracker.page("_ask.html", **await tracker.call(tracker.asking, row, role), message=None)
+    return tracker.page("_ask.html", **await tracker.call(context, tracker, row, role))
+
+
+async def odds(request: Request) -> Response:
+    """A player's chances after each action open to their combatant on its turn (when
+    the game master lets the players see the odds): the same worked-out odds as the
+    game master's, best first, none of an action at a hidden combatant."""
+    tracker = tracker_of(request)
+    row, role = await access(tracker, request, write=False)
+    if role.me is None:
+        raise HTTPException(403, "only a player's own link has its turn's odds")
+    found = await tracker.call(_own_odds, tracker, row, role.me)
+    return tracker.page("_own_odds.html", own_odds=found, table=row, who=role.me)
+
+
+def _own_odds(tracker: Tracker, row: TableRow, who: str) -> dict[str, Any]:
+    fold = tracker.tables.fold(row)
+    state = fold.state
+    if not state.allows(fold.rules, "players_odds") or state.current != who:
+        return {"actions": [], "working": False, "exact": False}
+    version = fold.version
+    answer = tracker.odds.get(row.id, version, row.created)
+    known = answer.odds if answer.version == version else None
+    if known is None or known.who != who:
+        return {"actions": [], "working": answer.working, "exact": False}
+    shown = [a for a in known.actions if a.target is None or a.target not in state.hidden]
+    ranked = sorted(shown, key=lambda a: a.p_win, reverse=True)
+    return {
+        "actions": [
+            {
+                "label": a.label,
+                "p": a.p_win,
+                # one standard error of a simulated chance (none for an exact one)
+                "error": None if a.n is None else (a.p_win * (1 - a.p_win) / a.n) ** 0.5,
+                "n": a.n,
+            }
+            for a in ranked
+        ],
+        "working": answer.working,
+        "side": known.side,
+        "exact": known.exact,
+    }
 
 
 async def answer(request: Request) -> Response:
