@@ -327,3 +327,31 @@ def test_a_player_sees_the_best_move_when_the_game_master_allows_the_odds(
     chances = phone.locator("#own-odds li").all_inner_texts()
     assert len(chances) == phone.locator("#own-actions button").count()
     phone.close()
+
+
+@pytest.mark.slow
+def test_a_phone_page_fits_a_phone_and_gives_no_game_masters_instructions(
+    browser: Browser,  # noqa: F811
+    server: Server,
+) -> None:
+    """Issue 37, item 2: the conditions column was clipped at 390 px, and the players
+    read "Setting up: add combatants, then start" and "Is `affray serve` still
+    running?"."""
+    db = server.setup.db
+    row = server.setup.ford
+    terminal(db, "table", "mark", "ford", "Sellsword", "prone and bleeding badly", "--public")
+    terminal(db, "table", "mark", "ford", "Spearman", "blessed by the river god")
+    spear = terminal(db, "table", "link", "ford", "Spearman")["token"]
+    for token in (spear, row.player_token):
+        phone = browser.new_page(viewport={"width": 390, "height": 844})
+        phone.goto(f"{server.url}/p/{row.id}?token={token}")
+        expect(phone.locator("#board .status")).to_contain_text("setting up")
+        text = phone.locator("body").inner_text()
+        assert "add combatants" not in text and "affray serve" not in phone.content()
+        tags = phone.locator("#board .tag")
+        assert tags.count() == 2
+        for tag in tags.all():
+            box = tag.bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+        phone.close()
