@@ -279,6 +279,12 @@ class RuleSystem(Generic[SheetT, StateT, RulesetT, TacticsT]):
     health: Health[SheetT, StateT] | None = None
     rest: Rest[SheetT, StateT] | None = None
     stat_block: StatBlock[SheetT] | None = None
+    table_defaults: Mapping[str, object] = field(default_factory=dict)
+    """Options a new table takes unless it is given others (MST-2: no circumstance
+    question)."""
+    game_masters_topics: tuple[str, ...] = ()
+    """Topics of questions a table asks of the game master, never of a player's link
+    (MST-2's circumstance)."""
 
     def owns(self, sheet: object) -> bool:
         """Whether ``sheet`` is one of this system's sheets."""

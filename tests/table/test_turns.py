@@ -198,7 +198,7 @@ def test_the_die_shown_is_the_die_applied(tmp_path: Path) -> None:
 
 def test_a_waiting_command_keeps_roll_the_rest_and_tactics_for_the_rest(tmp_path: Path) -> None:
     tables = Tables(Store(tmp_path / "t.db"))
-    row = tables.new("Ford", "mst2")
+    row = tables.new("Ford", "mst2", {"ask_circumstance": True})  # a game master who asks
     for sheet, side in (("spearman.toml", "levy"), ("sellsword.toml", "blades")):
         tables.run(row, tables.joining(row, str(EXAMPLES / "mst2" / sheet), side=side))
     tables.run(row, Start())

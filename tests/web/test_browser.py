@@ -106,17 +106,15 @@ def test_an_mst2_round_by_clicking_and_typing_dice(browser: Browser, server: Ser
     t.changed()
     expect(t.player.locator("#turn")).to_have_text("Spearman")
     # the spearman misses: a 5
-    t.act("attack Sellsword")
-    t.choose("none")
+    t.act("attack Sellsword")  # no circumstance is asked at a table (its default)
     t.face(5, "Spearman's attack on Sellsword")
     t.changed()
     expect(t.gm.locator("#result")).to_contain_text("→ miss")
     # the sellsword closes in: the spear's counter-attack (3) misses, then 14 hits;
     # power [5, 2, 6] against protection 2: 2 wounds; shock 3 > 2
     t.act("attack Spearman")
-    t.choose("none")
     for face, purpose in (
-        (3, "Spearman's attack on Sellsword"),  # the counter-attack
+        (3, "Spearman's counter-attack on Sellsword"),  # asked as what it is
         (14, "Sellsword's attack on Spearman"),
         (5, "power"),
         (2, "power"),

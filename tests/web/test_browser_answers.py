@@ -21,7 +21,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from affray.table import TableRow
+from affray.table import Store, TableRow
+from tests.helpers import EXAMPLES, terminal
 from tests.web.conftest import Server
 from tests.web.test_browser import browser  # noqa: F401  (the fixture)
 
@@ -45,6 +46,22 @@ def inn(browser: Browser, server: Server) -> Iterator[Page]:  # noqa: F811
 @pytest.fixture
 def ford(browser: Browser, server: Server) -> Iterator[Page]:  # noqa: F811
     yield from gm_page(browser, server, server.setup.ford)
+
+
+@pytest.fixture
+def asking_ford(browser: Browser, server: Server) -> Iterator[Page]:  # noqa: F811
+    """The ford at a table whose game master asks what circumstance favours each attack
+    (the option ``ask_circumstance``): a question at every attack."""
+    db = server.setup.db
+    row = terminal(
+        db, "table", "new", "Asking ford", "--system", "mst2", "--option", "ask_circumstance=true"
+    )
+    for sheet, side in (("spearman", "levy"), ("sellsword", "blades")):
+        sheet_file = str(EXAMPLES / "mst2" / f"{sheet}.toml")
+        terminal(db, "table", "add", row["table"], sheet_file, "--side", side)
+    with Store(db) as store:
+        made = store.table(row["table"])
+    yield from gm_page(browser, server, made)
 
 
 def version(page: Page) -> str:
@@ -120,7 +137,8 @@ def test_the_faces_rolled_before_a_question_are_the_faces_applied(inn: Page) -> 
     assert f": d20 {d20} " in line, line
 
 
-def test_tactics_and_rolling_are_kept_for_the_rest_of_the_command(ford: Page) -> None:
+def test_tactics_and_rolling_are_kept_for_the_rest_of_the_command(asking_ford: Page) -> None:
+    ford = asking_ford
     ford.click("#start")
     expect(ford.locator("#turn")).to_have_text("Spearman")
     before = version(ford)
@@ -247,7 +265,6 @@ def test_engagements_are_on_the_board(ford: Page) -> None:
     ford.click("#start")
     before = version(ford)
     ford.locator('button[data-label="attack Sellsword"]').click()
-    ford.click("#tactics-choose")
     ford.click("#roll-rest")
     expect(ford.locator("#panel .panel")).not_to_have_attribute("data-version", before)
     expect(ford.locator('tr[data-id="Spearman"] .engaged')).to_contain_text(

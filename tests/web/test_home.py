@@ -52,7 +52,7 @@ def test_tables_made_elsewhere_show_up_and_new_ones_are_made(
         bridge = store.table("bridge")
     assert (bridge.system, dict(bridge.options)) == (
         "mst2",
-        {"order": "shuffled", "max_rounds": 20},
+        {"ask_circumstance": False, "order": "shuffled", "max_rounds": 20},  # MST-2's default
     )
     refused = client.post(
         "/home/do",

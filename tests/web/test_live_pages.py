@@ -90,7 +90,7 @@ def test_a_question_takes_the_focus_and_the_order_moves_by_arrow_and_by_key(
     pages: tuple[Page, Page, list[str]], server: Server
 ) -> None:
     gm, phone, _ = pages
-    gm.click("#start")  # MST-2: the listed order, then the first attack's circumstance
+    gm.click("#start")  # MST-2: the listed order
     version_shown(gm, 3)
     order = gm.locator("turn-order li")
     expect(order).to_have_text(["Spearman ↓", "Sellsword ↑"])

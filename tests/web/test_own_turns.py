@@ -89,14 +89,13 @@ def test_a_players_faces_roll_only_their_own_dice(client: TestClient, setup: Set
         action="attack",
         target="Sellsword",
         rolls=[18, 8, 8, 1, 1, 1, 1],
-        choose={"circumstance": "none"},
     )
     assert acted.status_code == 202, acted.text
     assert acted.json() == {"acted": True, "waiting": True, "asks": None}  # not theirs now
     pending = gm_view(client, setup)["pending"]
     assert pending["who"] == "Sellsword"  # its shock die, for the game master
     assert pending["rolls"] == [18, 8, 8]  # the d20 and the spear's 2d8: the spearman's
-    assert pending["answered"] == [["Spearman", "circumstance", "none"]]
+    assert pending["answered"] == []
     # while it waits, the player cannot begin another action
     again = post(client, "ford", spear, verb="act", actor="Spearman", action="hold")
     assert again.status_code == 403 and "waits" in again.json()["error"]
@@ -114,18 +113,47 @@ def test_a_player_begins_an_action_and_is_asked_for_each_of_its_dice(
     )
     assert begun.status_code == 202
     asks = begun.json()["asks"]
-    assert asks["choice"]["topic"] == "circumstance" and asks["question"]
-    answered = post(
-        client,
-        "ford",
-        spear,
-        verb="answer",
-        choose={"circumstance": "none"},
-        question=asks["question"],
-    )
-    assert answered.status_code == 202
-    die = answered.json()["asks"]["die"]
+    die = asks["die"]
     assert die["sides"] == 20 and die["purpose"] == "Spearman's attack on Sellsword"
+    answered = post(client, "ford", spear, verb="answer", rolls=[18], question=asks["question"])
+    assert answered.status_code == 202
+    power = answered.json()["asks"]["die"]
+    assert power["sides"] == 8 and "power" in power["purpose"]  # the spear's 2d8, its own
+
+
+def test_the_circumstance_question_is_the_game_masters_never_a_players(
+    client: TestClient, setup: Setup
+) -> None:
+    """Issue 36, item 3: a player answered "does any circumstance add power?" and gave
+    himself +2d20 "helpless". At a table it is not asked (none), unless the game master
+    asks for it (the option ``ask_circumstance``); then it waits on the game master."""
+    tables = Tables(Store(setup.db))
+    asking = tables.new("Asking ford", "mst2", {"ask_circumstance": True})
+    for sheet, side, player in (("spearman", "levy", True), ("sellsword", "blades", False)):
+        path = str(EXAMPLES / "mst2" / f"{sheet}.toml")
+        tables.run(asking, tables.joining(asking, path, side=side, player=player))
+    tables.store.close()
+    gm = asking.gm_token
+    post(client, asking.id, gm, verb="start")
+    post(client, asking.id, gm, verb="allow", values={"players_choose": True})
+    spear = Tables(Store(setup.db)).link(asking, "Spearman")[1]
+    begun = post(
+        client,
+        asking.id,
+        spear,
+        verb="act",
+        actor="Spearman",
+        action="attack",
+        target="Sellsword",
+        choose={"circumstance": "helpless"},
+    )
+    assert begun.status_code == 202 and begun.json()["asks"] is None  # not the player's
+    shown = client.get(f"/api/tables/{asking.id}?token={gm}").json()
+    assert shown["pending"]["who"] is None  # the game master's
+    assert shown["pending"]["needs"]["choice"]["topic"] == "circumstance"
+    assert shown["pending"]["answered"] == []  # the player's "helpless" was not taken
+    taken = post(client, asking.id, spear, verb="answer", choose={"circumstance": "helpless"})
+    assert taken.status_code == 403
 
 
 def test_a_hidden_combatant_is_no_target_for_a_player(client: TestClient, setup: Setup) -> None:
@@ -282,8 +310,6 @@ def test_a_stale_phone_answer_is_refused_and_the_phone_shows_what_is_asked_now(
     gm = browser.new_page(viewport={"width": 1280, "height": 800})
     gm.goto(f"{server.url}/t/{row.id}?token={row.gm_token}")
     gm.locator('#panel button[data-label="attack Sellsword"]').click()
-    expect(gm.locator("#question")).to_contain_text("circumstance")
-    gm.locator("#pending button.choice", has_text="none").click()
     expect(gm.locator("#pending input.face")).to_be_visible()
     phone = browser.new_page(viewport={"width": 390, "height": 844})
     phone.route("**/live?*", lambda route: route.abort())  # it hears of no change

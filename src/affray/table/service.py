@@ -28,7 +28,15 @@ from affray.events import Event
 from affray.narration.telling import narrate_text
 from affray.table import checkpoint as checkpoints
 from affray.table import roster
-from affray.table.commands import Add, Command, Run, Start, command_data, command_from_data
+from affray.table.commands import (
+    ALLOWED,
+    Add,
+    Command,
+    Run,
+    Start,
+    command_data,
+    command_from_data,
+)
 from affray.table.events import TABLE
 from affray.table.fold import REDO, UNDO, Applied, Fold, Played, play
 from affray.table.model import Rules, TableState
@@ -177,7 +185,7 @@ class Tables:
                 f"unknown rule system {system!r}",
                 hint="--system is one of: " + ", ".join(registry.systems()),
             )
-        options = dict(options or {})
+        options = {**registry.system(system).table_defaults, **(options or {})}
         try:
             Rules.of(system, options)
         except AffrayError as error:
@@ -341,6 +349,9 @@ class Tables:
             AffrayError: an option the system does not take (nothing applied).
         """
         note = None
+        if options is not None:  # the table's defaults and what it allows the players stay
+            kept = {k: v for k, v in table.options.items() if k in ALLOWED}
+            options = {**registry.system(table.system).table_defaults, **kept, **options}
         # the write lock is taken first, the fold's inside it (never the reverse)
         with self.store.writing(table.id, expected) as writer:
             fold = self.fold(table)
@@ -613,6 +624,8 @@ class Tables:
         """Whose die or answer ``needed`` is: the question's combatant; for a die, the
         combatant its purpose names (``"Guard's wits challenge"``)."""
         if isinstance(needed, ChoiceNeededError):
+            if needed.topic in self.fold(table).rules.system.game_masters_topics:
+                return None  # the game master's own question (MST-2's circumstance)
             return needed.who
         if isinstance(needed, DieNeededError):
             ids = [c.id for c in self.fold(table).state.encounter.combatants]

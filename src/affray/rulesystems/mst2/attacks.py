@@ -40,9 +40,20 @@ class AttackResult:
     events: tuple[Event, ...]
 
 
-def attack_roll(attacker: Fighter, defender_name: str, dice: Dice) -> DieRoll:
+ROLLED_FOR = {
+    AttackMode.MELEE: "{who}'s attack on {about}",
+    AttackMode.COUNTER: "{who}'s counter-attack on {about}",
+    AttackMode.RANGED: "{who}'s shot at {about}",
+}
+"""What an attack's d20 is asked for, by how the attack comes: a game master typing a
+counter-attack's die knows it is not the attacker's own."""
+
+
+def attack_roll(
+    attacker: Fighter, defender_name: str, dice: Dice, mode: AttackMode = AttackMode.MELEE
+) -> DieRoll:
     """Roll the attacker's d20."""
-    return dice.roll(20, Purpose("{who}'s attack on {about}", attacker.name, defender_name))
+    return dice.roll(20, Purpose(ROLLED_FOR[mode], attacker.name, defender_name))
 
 
 def attack(
@@ -56,7 +67,7 @@ def attack(
     lethality: Lethality = Lethality.STANDARD,
 ) -> AttackResult:
     """Resolve one direct attack (no reach check): roll to hit, roll power, check shock."""
-    natural = attack_roll(attacker, defender.name, dice)
+    natural = attack_roll(attacker, defender.name, dice, mode)
     return strike(
         attacker,
         defender,

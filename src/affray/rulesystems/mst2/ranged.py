@@ -88,7 +88,7 @@ def ranged_attack(
         if counters.hits or not shooter_state.fighting:
             events.append(AttackPrevented(shooter.name, "counter-attack", "ranged attack"))
             return RangedResult(shooter_state, True, None, None, tuple(events))
-    natural = attack_roll(shooter, target.fighter.name, dice)
+    natural = attack_roll(shooter, target.fighter.name, dice, RANGED)
     victim = 0
     candidates = (target, *nearby)
     if natural.face % 2 == 1 and len(candidates) > 1:

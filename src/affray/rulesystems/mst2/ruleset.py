@@ -100,10 +100,14 @@ PLAIN = Plain()
 
 
 def ask_circumstance(
-    encounter: Mst2Encounter, cid: str, target: str, answers: Mst2Answers
+    encounter: Mst2Encounter, cid: str, target: str, answers: Mst2Answers, *, ask: bool = True
 ) -> tuple[Circumstance, ...]:
     """What favours ``cid``'s attack on ``target`` (a game master's call: helpless,
-    sneak attack, ...); the answer's extra power dice join the attack."""
+    sneak attack, ...); the answer's extra power dice join the attack. Not ``ask``:
+    none (a table's default: the game master gives a circumstance by fiat, or asks
+    for the question with the option ``ask_circumstance``)."""
+    if not ask:
+        return ()
     options: tuple[Plain | Circumstance, ...] = (PLAIN, *CIRCUMSTANCES.values())
     template = "{who} attacks {about}: does any circumstance add power?"
     question = Question.named(cid, Mst2Topic.CIRCUMSTANCE, template, options, about=target)
@@ -120,6 +124,8 @@ class Mst2Ruleset:
             order each round, drawn with the Dice source).
         counter_prevents_action: whether a hit spoils a non-combat action.
         ranged_extra_power: whether extra power dice add to missiles.
+        ask_circumstance: whether each attack asks what circumstance favours it (else
+            none does).
     """
 
     system = "mst2"
@@ -131,11 +137,13 @@ class Mst2Ruleset:
         order: TurnOrder = TurnOrder.LISTED,
         counter_prevents_action: bool = False,
         ranged_extra_power: bool = False,
+        ask_circumstance: bool = True,
     ) -> None:
         self.lethality = lethality
         self.order = order
         self.counter_prevents_action = counter_prevents_action
         self.ranged_extra_power = ranged_extra_power
+        self.ask_circumstance = ask_circumstance
 
     # -- the Ruleset protocol ---------------------------------------------------------
 
@@ -198,10 +206,14 @@ class Mst2Ruleset:
         dice = answers.dice
         match action:
             case Attack(target=str(target)):
-                favour = ask_circumstance(encounter, cid, target, answers)
+                favour = ask_circumstance(
+                    encounter, cid, target, answers, ask=self.ask_circumstance
+                )
                 return self._melee(encounter, cid, target, dice, favour)
             case Shoot(target=str(target)):
-                favour = ask_circumstance(encounter, cid, target, answers)
+                favour = ask_circumstance(
+                    encounter, cid, target, answers, ask=self.ask_circumstance
+                )
                 return self._shoot(encounter, cid, target, dice, favour)
             case StepAway():
                 return self._step_away(encounter, cid, dice)

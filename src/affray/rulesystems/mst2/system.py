@@ -25,7 +25,7 @@ from affray.rulesystems.mst2.sheet import Mst2Sheet, mst2_fighter
 from affray.rulesystems.mst2.stat_block import stat_block
 from affray.rulesystems.mst2.state import FighterState, Lethality
 from affray.rulesystems.mst2.tactics import Mst2AI, Mst2Tactics, Role
-from affray.rulesystems.mst2.topics import TOPICS
+from affray.rulesystems.mst2.topics import TOPICS, Mst2Topic
 from affray.sheets.validation import EncounterSection, validate
 
 if TYPE_CHECKING:
@@ -41,6 +41,7 @@ class EncounterOptions(EncounterSection):
     order: Literal["listed", "shuffled"] = "listed"
     counter_prevents_action: bool = False
     ranged_extra_power: bool = False
+    ask_circumstance: bool = True
 
 
 class TacticsKeys(EncounterSection):
@@ -61,6 +62,7 @@ def _ruleset(keys: EncounterKeys) -> Mst2Ruleset:
         order=TurnOrder(options.order),
         counter_prevents_action=options.counter_prevents_action,
         ranged_extra_power=options.ranged_extra_power,
+        ask_circumstance=options.ask_circumstance,
     )
 
 
@@ -286,6 +288,10 @@ SYSTEM: RuleSystem[Fighter, FighterState, Mst2Ruleset, Mst2Tactics] = RuleSystem
     rest=rest,
     stat_block=stat_block,
     who_first="{a} attacks first",
+    # at a table the game master gives a circumstance by fiat (a player's link could
+    # award itself one): the question is asked only with the option, and of him
+    table_defaults={"ask_circumstance": False},
+    game_masters_topics=(Mst2Topic.CIRCUMSTANCE.value,),
     rest_options=(
         RestOption("setting", "healing", (("low", "low fantasy"), ("high", "high fantasy"))),
     ),
