@@ -125,6 +125,13 @@ def parse(
             to_end = _bool(data, "to_end", False)
             return replace(answered, command=Run(1 if to_end else _int(data, "turns", 1), to_end))
         case "add":
+            sheet = data.get("sheet")
+            if isinstance(sheet, str) and sheet.startswith("party:"):  # every member at once
+                from affray.table.parties import Parties
+
+                tactics = _optional_text(data, "tactics") or "nearest"
+                joining = Parties(tables).joining(table, sheet[6:], tactics=tactics)
+                return Request("import", commands=tuple(joining))
             return Request(verb, _add(tables, table, data, shelf or Shelf()))
         case "import":
             text = data.get("encounter_text")

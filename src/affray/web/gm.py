@@ -36,6 +36,7 @@ async def page(request: Request) -> Response:
         **await tracker.call(context, tracker, row),
         token=row.gm_token,
         creatures=bestiary.names(row.system),
+        parties=await tracker.call(_parties_of, tracker, row.system),
         sheet_files=await run_in_threadpool(tracker.shelf.listing, row.system),
     )
 
@@ -86,6 +87,14 @@ def wins(answer: Answer | None, version: int) -> dict[int, dict[str, str]]:
             "play by their tactics)",
         }
     return found
+
+
+def _parties_of(tracker: Tracker, system: str) -> list[tuple[str, str]]:
+    """The parties of ``system`` (each its id and name): the add form brings one."""
+    from affray.table.party_store import PartyStore
+
+    listed = PartyStore(tracker.tables.store).parties()
+    return [(row.id, row.name) for row, _ in listed if row.system == system]
 
 
 async def live(request: Request) -> Response:
@@ -165,12 +174,16 @@ async def link(tracker: Tracker, request: Request, row: TableRow, who: str) -> R
         return await panel_page(tracker, row, message=error.message)
     url = f"{str(request.base_url).rstrip('/')}/p/{row.id}?token={token}"
     text = f"{cid}'s player's own link (any older one no longer works): {url}"
-    return await panel_page(tracker, row, message=text)
+    return await panel_page(tracker, row, message=text, done=True)
 
 
-async def panel_page(tracker: Tracker, row: TableRow, *, message: str | None = None) -> Response:
-    """The turn's panel (the answer to a form of the page)."""
+async def panel_page(
+    tracker: Tracker, row: TableRow, *, message: str | None = None, done: bool = False
+) -> Response:
+    """The turn's panel (the answer to a form of the page); ``done``: the message says
+    what was done (not what went wrong)."""
     found = await tracker.call(functools.partial(context, message=message), tracker, row)
+    found["message_done"] = done
     answer = tracker.page("_panel.html", **found)
     answer.headers["X-Affray-Generation"] = found["generation"]
     return answer

@@ -24,7 +24,7 @@ async def home(request: Request) -> Response:
         key=key,
         db=tracker.tables.store.path,
         systems=registry.all_systems(),
-        listing=await tracker.call(listing, tracker.tables),
+        listing=await tracker.call(listing, tracker.tables, tracker.shelf),
         message=None,
     )
 
@@ -33,7 +33,9 @@ async def home_list(request: Request) -> Response:
     tracker = tracker_of(request)
     await check_home_key(tracker, request)
     return tracker.page(
-        "_home.html", listing=await tracker.call(listing, tracker.tables), message=None
+        "_home.html",
+        listing=await tracker.call(listing, tracker.tables, tracker.shelf),
+        message=None,
     )
 
 
@@ -41,12 +43,17 @@ async def home_change(request: Request) -> Response:
     tracker = tracker_of(request)
     await check_home_key(tracker, request)
     data = {k: v for k, v in (await read_form(request)).items() if isinstance(v, str)}
+    failed = False
     try:
         message = await tracker.call(home_do, tracker, data)
     except AffrayError as error:
         message = error.message + (f" — {error.hint}" if error.hint else "")
+        failed = True
     return tracker.page(
-        "_home.html", listing=await tracker.call(listing, tracker.tables), message=message
+        "_home.html",
+        listing=await tracker.call(listing, tracker.tables, tracker.shelf),
+        message=message,
+        failed=failed,
     )
 
 
@@ -61,10 +68,15 @@ def home_do(tracker: Tracker, form: Mapping[str, str]) -> str | None:
         options = parse_pairs(form.get("options", "").split(), flag="option")
         row = tracker.tables.new(form.get("name", ""), form.get("system", ""), options)
         return f"Made {row.name}."
+    if verb == "end":  # the party members' state written back to their parties
+        from affray.table.parties import Parties
+
+        dones = Parties(tracker.tables).end(tracker.tables.table(form.get("table", "")))
+        return " ".join(line for done in dones for line in done.lines)
     if verb not in ("archive", "restore", "delete"):
         raise TableError(
             f"unknown verb {verb!r}",
-            hint="the home page's forms send new, archive, restore, delete and party-…",
+            hint="the home page's forms send new, end, archive, restore, delete and party-…",
         )
     row = tracker.tables.table(form.get("table", ""))
     if verb in ("archive", "restore"):

@@ -13,16 +13,30 @@ from affray.table import Phase, TableRow, Tables
 from affray.table.fold import Fold
 from affray.table.own_turn import own_actions
 from affray.table.view import show_data
+from affray.web.sheets import Shelf
 
 
-def listing(tables: Tables) -> dict[str, Any]:
+def listing(tables: Tables, shelf: Shelf | None = None) -> dict[str, Any]:
     """Every table for the home page: active and archived, each with where its fight
-    stands, its last change and its two tokens."""
+    stands, its last change, its two tokens, and the parties its members came from
+    (whether this version of it was written back to them)."""
+    from affray.table.parties import Parties
+
+    parties = Parties(tables)
     active: list[dict[str, Any]] = []
     archived: list[dict[str, Any]] = []
     for row, _ in tables.store.tables():
+        came: list[dict[str, Any]] = []
         try:
-            shown = show_data(row, tables.fold(row))
+            fold = tables.fold(row)
+            shown = show_data(row, fold)
+            for party_id in sorted({o.party for o in parties.from_parties(row).values()}):
+                try:
+                    party = parties.party(party_id)
+                except AffrayError:
+                    continue  # a party deleted since
+                written = (row.id, fold.version) in parties.fold(party).state.written
+                came.append({"id": party.id, "name": party.name, "written": written})
             where = {
                 "setup": f"setting up ({len(shown['combatants'])} combatants)",
                 "turn": f"round {shown['round']}, {shown['turn']}'s turn",
@@ -39,13 +53,15 @@ def listing(tables: Tables) -> dict[str, Any]:
             "last": (tables.store.last_change(row.id) or row.created).replace("T", " ")[:16],
             "gm_token": row.gm_token,
             "player_token": row.player_token,
+            "parties": came,
         }
         (archived if row.archived else active).append(entry)
-    return {"active": active, "archived": archived, "parties": party_listing(tables)}
+    return {"active": active, "archived": archived, "parties": party_listing(tables, shelf)}
 
 
-def party_listing(tables: Tables) -> list[dict[str, Any]]:
-    """Every party for the home page: its members and what each carries."""
+def party_listing(tables: Tables, shelf: Shelf | None = None) -> list[dict[str, Any]]:
+    """Every party for the home page: its members and what each carries, and what may
+    join it (the bestiary's creatures, and the sheet files the server was given)."""
     from affray.table.parties import Parties
 
     parties = Parties(tables)
@@ -59,6 +75,7 @@ def party_listing(tables: Tables) -> list[dict[str, Any]]:
                 "system": row.system,
                 "version": version,
                 "creatures": bestiary.names(row.system),
+                "sheet_files": shelf.listing(row.system) if shelf is not None else [],
                 "rest_options": registry.system(row.system).rest_options,
                 "members": [
                     {

