@@ -255,3 +255,51 @@ def test_a_die_asked_of_a_player_says_someone_for_a_hidden_target(
     answered = post(client, setup, token, verb="answer", rolls=[12])
     assert answered.status_code in (200, 202), answered.text
     assert answered.json().get("answered") is True
+
+
+def test_table_link_prints_where_the_server_answers(setup: Setup) -> None:
+    """Issue 36, item 1: `table link` printed port 8000 while `affray serve` ran on
+    another; the server keeps its address with the database, and the link uses it."""
+    db = setup.db
+    assert terminal(db, "table", "link", "ford", "Spearman")["url"].startswith(
+        "http://127.0.0.1:8000/p/ford?token="
+    )  # no server has said where it answers yet
+    with Store(db) as store:
+        store.set_setting("served_at", "http://192.168.1.20:8123")
+    made = terminal(db, "table", "link", "ford", "Spearman")
+    assert made["url"] == f"http://192.168.1.20:8123/p/ford?token={made['token']}"
+    given = terminal(db, "table", "link", "ford", "Spearman", "--base", "http://x:1")
+    assert given["url"].startswith("http://x:1/p/ford")
+
+
+def test_every_link_is_listed_with_a_copy_button_and_a_qr_code(
+    browser: Browser,  # noqa: F811
+    server: Server,
+) -> None:
+    row = server.setup.ford
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 800}, permissions=["clipboard-read", "clipboard-write"]
+    )
+    gm = context.new_page()
+    gm.goto(f"{server.url}/t/{row.id}?token={row.gm_token}")
+    for who in ("Spearman", "Sellsword"):
+        gm.locator(f'details[data-menu="{who}"] summary').click()
+        gm.locator(f'details[data-menu="{who}"] button', has_text="Player's link").click()
+        expect(gm.locator(f'#links li[data-who="{who}"]')).to_have_count(1)  # listed for good
+    links = gm.locator("#links")
+    links.locator("summary").first.click()
+    expect(links.locator("li")).to_have_count(2)
+    spear = links.locator('li[data-who="Spearman"]')
+    url = spear.locator("a.player-own-link").get_attribute("href") or ""
+    assert url.startswith(f"{server.url}/p/{row.id}?token=")
+    spear.locator("button.copy").click()
+    expect(spear.locator("button.copy")).to_have_text("Copied")
+    assert gm.evaluate("navigator.clipboard.readText()") == url
+    spear.locator("details.qr summary").click()
+    expect(spear.locator("details.qr svg")).to_be_visible()
+    # the link opens the spearman's own page
+    phone = context.new_page()
+    phone.set_viewport_size({"width": 390, "height": 844})
+    phone.goto(url)
+    expect(phone.locator("#you h2")).to_contain_text("Spearman")
+    context.close()

@@ -33,6 +33,7 @@ def serve_command(
     read no file on this machine but the sheets in the --sheets folders."""
     from affray.table.db import chosen_path
     from affray.web.app import create_app, serve_forever
+    from affray.web.tracker import SERVED_AT
 
     _refuse_taken(host, port)
     path, make_folder = chosen_path(db)
@@ -42,6 +43,8 @@ def serve_command(
     store = app.state.tracker.tables.store  # the server's own: one Database per process
     tables = store.tables()
     key = store.home_key()
+    store.set_setting(SERVED_AT, base)  # `table link` prints links to it
+    app.state.tracker.address = base  # the links and QR codes of the pages
     click.echo(f"affray tracker on {base} (database {path}); Ctrl-C stops it")
     click.echo(f"  home (every table, and new ones): {base}/?key={key}")
     for folder in app.state.tracker.shelf.folders:

@@ -591,6 +591,17 @@ class Tables:
             if key in held or f"#{serials[cid]}" in held
         ]
 
+    def link_tokens(self, table: TableRow) -> dict[str, str]:
+        """Each combatant with a player's link now, and its link's token."""
+        held = self.store.links(table.id)
+        serials = self.fold(table).state.serials
+        found = {}
+        for cid, key in self._keys(table).items():
+            token = held.get(key) or held.get(f"#{serials[cid]}")
+            if token is not None:
+                found[cid] = token
+        return found
+
     def _who(self, table_id: str, key: str) -> str | None:
         """The combatant at the table now whose link ``key`` is, if it is still there.
 

@@ -228,6 +228,15 @@ class Store:
             db.execute("INSERT INTO settings VALUES ('home_key', ?)", (key,))
             return key
 
+    def setting(self, key: str) -> str | None:
+        """A value kept with the database (the address ``affray serve`` answers at)."""
+        found = self.db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+        return None if found is None else str(found[0])
+
+    def set_setting(self, key: str, value: str) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO settings VALUES (?, ?)", (key, value))
+
     def link(self, table_id: str, who: str, *, revoke: Sequence[str] = ()) -> str:
         """A new token of ``who``'s player's own link (the old one, if any, no longer
         works; nor do the links of the keys ``revoke``)."""

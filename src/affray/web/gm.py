@@ -31,6 +31,7 @@ themselves."""
 async def page(request: Request) -> Response:
     tracker = tracker_of(request)
     row, _ = await access(tracker, request, write=True)
+    tracker.asked_at = str(request.base_url)  # links' address, when serve did not say
     return tracker.page(
         "gm.html",
         **await tracker.call(context, tracker, row),
@@ -65,9 +66,25 @@ def context(tracker: Tracker, row: TableRow, *, message: str | None = None) -> d
             "announce": " ".join(last),
             "generation": generation,
             "answer": odds,
+            "links": links(tracker, row),
             "version": shown["version"],
             "wins": wins(odds, shown["version"]),
         }
+
+
+def links(tracker: Tracker, row: TableRow) -> list[dict[str, str]]:
+    """Every player's link of the table: whose, its address (where the server says it
+    answers, or as the game master's page was asked for), and its QR code (SVG)."""
+    import segno
+
+    base = (tracker.address or tracker.asked_at or "").rstrip("/")
+    listed = []
+    for cid, token in tracker.tables.link_tokens(row).items():
+        url = f"{base}/p/{row.id}?token={token}"
+        code = segno.make(url, error="m")
+        svg = code.svg_inline(scale=3, title=f"{cid}'s player's link")
+        listed.append({"who": cid, "url": url, "qr": svg})
+    return listed
 
 
 def wins(answer: Answer | None, version: int) -> dict[int, dict[str, str]]:
@@ -172,7 +189,8 @@ async def link(tracker: Tracker, request: Request, row: TableRow, who: str) -> R
         cid, token = await tracker.call(tracker.tables.link, row, who)
     except AffrayError as error:
         return await panel_page(tracker, row, message=error.message)
-    url = f"{str(request.base_url).rstrip('/')}/p/{row.id}?token={token}"
+    base = tracker.address or str(request.base_url)
+    url = f"{base.rstrip('/')}/p/{row.id}?token={token}"
     text = f"{cid}'s player's own link (any older one no longer works): {url}"
     return await panel_page(tracker, row, message=text, done=True)
 

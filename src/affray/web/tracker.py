@@ -33,6 +33,8 @@ from affray.web.sheets import Shelf
 from affray.web.text import MendedHTML, mended_matches
 
 T = TypeVar("T")
+SERVED_AT = "served_at"
+"""The setting that keeps where the last ``affray serve`` answered (for links)."""
 BUSY_S = 2.0
 """How long a write of the server waits for another affray writing to the database."""
 
@@ -72,6 +74,10 @@ class Tracker:
         """This server's life: a page's generations are counted within one."""
         self.dice: Dice = RandomDice()
         """The dice a page asks the tracker to roll ("roll it for me", a party's rest)."""
+        self.address: str | None = None
+        """Where this server answers, as the players' phones reach it (``affray serve``
+        says); None: as the game master's page was asked for (:attr:`asked_at`)."""
+        self.asked_at: str | None = None
 
     async def call(self, function: Callable[..., T], *args: Any) -> T:
         """``function(*args)`` on a thread of the pool, off the event loop."""

@@ -330,17 +330,19 @@ def export_command(table_ref: str, out: str | None, db: str | None, as_json: boo
 @click.argument("who")
 @click.option(
     "--base",
-    default="http://127.0.0.1:8000",
-    show_default=True,
-    help="Where `affray serve` answers, for the link.",
+    default=None,
+    help="Where `affray serve` answers, for the link (default: where the last `affray "
+    "serve` on this database said it answers, else http://127.0.0.1:8000).",
 )
 @db_option
 @json_option
-def link_command(table_ref: str, who: str, base: str, db: str | None, as_json: bool) -> None:
+def link_command(table_ref: str, who: str, base: str | None, db: str | None, as_json: bool) -> None:
     """A link for WHO's player: the player page, plus a form to answer the dice and
-    questions the rules put to WHO. A new link revokes the old one."""
+    questions the rules put to WHO (and to play WHO's turns, when the game master
+    allows it). A new link revokes the old one."""
     tables, row = open_table(db, table_ref)
     cid, token = tables.link(row, who)
+    base = base or tables.store.setting("served_at") or "http://127.0.0.1:8000"
     url = f"{base.rstrip('/')}/p/{row.id}?token={token}"
     if as_json:
         emit_json({"url": url, "token": token, "combatant": cid})

@@ -165,3 +165,25 @@ function signal() {
 document.addEventListener("htmx:afterSettle", signal);
 document.addEventListener("htmx:oobAfterSwap", signal);
 document.addEventListener("DOMContentLoaded", signal);
+
+// a player's link copied to the clipboard with one click (it says so for a moment)
+document.addEventListener("click", function (event) {
+  var button = event.target && event.target.closest ? event.target.closest("button.copy") : null;
+  if (!button) { return; }
+  var text = new URL(button.dataset.copy, location.href).href;
+  var said = function (words) {
+    button.textContent = words;
+    setTimeout(function () { button.textContent = "Copy"; }, 1500);
+  };
+  if (navigator.clipboard && window.isSecureContext) {
+    navigator.clipboard.writeText(text).then(function () { said("Copied"); },
+                                             function () { said("Select it"); });
+  } else {  // plain http on the network: the old way
+    var field = document.createElement("textarea");
+    field.value = text;
+    document.body.appendChild(field);
+    field.select();
+    try { document.execCommand("copy"); said("Copied"); } catch (e) { said("Select it"); }
+    field.remove();
+  }
+});
