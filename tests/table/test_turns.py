@@ -415,12 +415,16 @@ def test_a_run_to_the_end_that_takes_too_long_stops_and_logs_the_turns_it_played
     the turns played, and it replays to the same state; a quick fight is logged as the
     whole run it was."""
     from affray.table.fold import RUN_STRETCH, play, replay
+    from affray.table.view import describe
 
     tables = Tables(Store(tmp_path / "t.db"))
     row = imported(tables, EXAMPLES / "encounters" / "shield_wall.toml")
     fold = tables.fold(row)
     stopped = play(fold.rules, fold.state, Run(to_end=True), seed=4, seconds=0.0)
-    assert stopped.command == Run(RUN_STRETCH)
+    assert stopped.command == Run(RUN_STRETCH, toward_end=True)
+    assert describe(stopped.command) == (
+        f"run to the end: stopped after {RUN_STRETCH} turns (its time was up)"
+    )  # the journal says what it was (issue 36, item 6)
     assert stopped.note is not None and "run --to-end again" in stopped.note
     assert stopped.state.phase(fold.rules).value != "over"
     again, _ = replay(fold.rules, fold.state, stopped.command, stopped.inputs)

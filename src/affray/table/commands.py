@@ -174,6 +174,9 @@ class Run:
     turns: int = 1
     to_end: bool = False
     name: str = ""
+    toward_end: bool = False
+    """A run to the end that stopped short (its time was up): these are the ``turns``
+    it played, and the journal says so (it replays as those turns)."""
     verb: ClassVar[str] = "run"
 
 

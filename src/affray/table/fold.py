@@ -295,7 +295,7 @@ def _run_for(
                 f"stopped after {played} turns ({seconds:.0f} s), in round {state.round}: "
                 "run --to-end again to go on (this change is those turns)"
             )
-            return Run(played, name=command.name), state, events, note
+            return Run(played, name=command.name, toward_end=True), state, events, note
 
 
 def _named(state: TableState, command: Command) -> Command:

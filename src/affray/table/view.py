@@ -198,7 +198,9 @@ def describe(command: Command) -> str:
             return f"rename {who} to {name}"
         case Move(who=who, before=before, after=after):
             return f"move {who} " + (f"before {before}" if before else f"after {after}")
-        case Run(turns=turns, to_end=to_end):
+        case Run(turns=turns, to_end=to_end, toward_end=toward_end):
+            if toward_end:
+                return f"run to the end: stopped after {turns} turns (its time was up)"
             return "run to the end" if to_end else f"run {turns} turn{'s' if turns > 1 else ''}"
         case _:
             return command.verb
