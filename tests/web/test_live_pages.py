@@ -10,8 +10,10 @@ Set AFFRAY_SCREENSHOTS=DIR to keep screenshots at laptop and phone sizes.
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -142,3 +144,42 @@ def test_the_odds_of_the_fight_come_and_stay_under_live_updates(
     expect(gm.locator("#odds .fight-odds .bar").first).to_be_visible(timeout=30_000)
     expect(gm.locator("#win-1")).to_contain_text("%", timeout=30_000)
     gm.close()
+
+
+def test_a_second_game_master_window_never_drops_what_the_first_began(
+    browser: Browser,  # noqa: F811
+    server: Server,
+) -> None:
+    """Issue 36, item 7: a laptop and a tablet on one table. The laptop begins the
+    spearman's attack (its d20 waits); the tablet, which has not heard of it yet,
+    clicks another action: refused, nothing applied, the waiting attack kept, and the
+    tablet shows it. An undo in one window shows in the other."""
+    db = server.setup.db
+    row = server.setup.ford
+    terminal(db, "table", "start", "ford")
+    laptop = browser.new_page(viewport={"width": 1280, "height": 800})
+    laptop.goto(f"{server.url}/t/{row.id}?token={row.gm_token}")
+    tablet = browser.new_page(viewport={"width": 1024, "height": 768})
+    tablet.route("**/live?*", lambda route: route.abort())  # it hears of nothing
+    tablet.goto(f"{server.url}/t/{row.id}?token={row.gm_token}")
+    laptop.locator('#panel button[data-label="attack Sellsword"]').click()
+    expect(laptop.locator("#pending input.face")).to_be_visible()
+    question = laptop.locator("#panel .panel").get_attribute("data-question")
+    assert question
+    tablet.locator('#panel button[data-label="hold"]').click()
+    expect(tablet.locator("#message")).to_contain_text("another window began")
+    expect(tablet.locator("#pending input.face")).to_be_visible()  # it shows what waits
+    with urllib.request.urlopen(f"{server.url}/api/tables/ford?token={row.gm_token}") as got:
+        shown = json.load(got)
+    assert shown["pending"]["question"] == question and shown["version"] == 3
+    # the tablet answers it (it shows it now); the laptop hears of it
+    tablet.fill("#pending input.face", "2")
+    tablet.click("#enter-face")
+    expect(laptop.locator("#pending")).to_have_count(0, timeout=LIVE_MS * 3)
+    expect(laptop.locator("#last")).to_contain_text("Spearman attacks Sellsword")
+    laptop.click("#undo")
+    tablet.unroute("**/live?*")
+    tablet.reload()
+    expect(tablet.locator("#last")).to_contain_text("undone")
+    for page in (laptop, tablet):
+        page.close()

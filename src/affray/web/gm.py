@@ -5,6 +5,7 @@ the log, the odds of the fight; and the commands its forms send."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -15,6 +16,8 @@ from starlette.responses import Response
 from affray.errors import AffrayError, ConflictError, InputNeededError, QuestionConflictError
 from affray.sheets import bestiary
 from affray.table import TableRow
+from affray.table.commands import command_from_data
+from affray.table.view import describe
 from affray.web.access import access
 from affray.web.forms import faces, read_form
 from affray.web.odds import Answer
@@ -161,6 +164,9 @@ async def do(request: Request) -> Response:
             "expected_version is missing: the version of the table the form was filled "
             "in against — Tip: reload the page",
         )
+    refused = await tracker.call(_dropping_unseen, tracker, row, data)
+    if refused is not None:
+        return await panel_page(tracker, row, message=refused)
     message: str | None = None
     try:
         try:  # what it did is the panel's "what just happened"
@@ -181,6 +187,24 @@ async def do(request: Request) -> Response:
     except AffrayError as error:
         message = f"{error.message}" + (f" — {error.hint}" if error.hint else "")
     return await panel_page(tracker, row, message=message)
+
+
+def _dropping_unseen(tracker: Tracker, row: TableRow, data: Mapping[str, Any]) -> str | None:
+    """Why a command from the page is refused, if it would drop a command that waits
+    which the page did not show (begun in another window, or from a phone, meanwhile):
+    nothing is applied, and the panel shows what waits."""
+    seen = data.get("shown_waiting")
+    if seen is None or data.get("verb") in ("answer", "cancel"):
+        return None
+    waiting = tracker.tables.waiting(row)
+    if waiting is None or waiting["question"] == seen:
+        return None
+    doing = describe(command_from_data(waiting["command"]))
+    whose = f"{waiting['who']}'s" if waiting["who"] else "your"
+    return (
+        f"Meanwhile, another window began “{doing}”: it waits for {whose} answer, here. "
+        "Nothing was applied: answer it or cancel it first."
+    )
 
 
 async def link(tracker: Tracker, request: Request, row: TableRow, who: str) -> Response:

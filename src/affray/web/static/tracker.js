@@ -100,6 +100,13 @@ document.addEventListener("submit", function (event) {
 // meanwhile is refused, not applied to a table the game master has not seen
 document.addEventListener("htmx:configRequest", function (event) {
   var elt = event.detail.elt;
+  // every command of the game master's page says what it saw waiting (a die, a
+  // question, or nothing): a command begun in another window meanwhile is not
+  // silently dropped by it
+  var panel = document.querySelector("#panel .panel");
+  if (panel && /\/t\/[^/]+\/do$/.test(event.detail.path || "")) {
+    event.detail.parameters["shown_waiting"] = panel.dataset.question || "";
+  }
   var status = document.querySelector("#board .status");
   if (elt && ["add-form", "import-form", "note-form"].indexOf(elt.id) >= 0 &&
       status && status.dataset.version) {
