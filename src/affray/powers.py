@@ -282,6 +282,9 @@ class RuleSystem(Generic[SheetT, StateT, RulesetT, TacticsT]):
     table_defaults: Mapping[str, object] = field(default_factory=dict)
     """Options a new table takes unless it is given others (MST-2: no circumstance
     question)."""
+    quick_keys: tuple[str, ...] = ()
+    """State keys the game master's board steps by one with − and + (MST-2: wounds;
+    Midian: hit and life points)."""
     game_masters_topics: tuple[str, ...] = ()
     """Topics of questions a table asks of the game master, never of a player's link
     (MST-2's circumstance)."""

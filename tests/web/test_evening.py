@@ -87,3 +87,55 @@ def test_a_party_from_the_home_page_to_a_table_and_back(
     shot(home, "home-after")
     for page in (home, gm):
         page.close()
+
+
+def test_the_quick_hands_of_a_tracker(
+    browser: Browser,  # noqa: F811
+    server: Server,
+) -> None:
+    """Issue 36, item 5: − and + beside wounds (MST-2) and hit points (Midian); three
+    goblins at once (Goblin 1, 2, 3, on one side); each combatant's stat block in its
+    menu; a free dice roller that logs nothing."""
+    row = server.setup.ford
+    gm = browser.new_page(viewport={"width": 1280, "height": 800})
+    gm.goto(f"{server.url}/t/{row.id}?token={row.gm_token}")
+    wounds = gm.locator('tr[data-id="Spearman"] td[data-cell="wounds"]')
+    expect(wounds.locator(".value")).to_have_text("0")
+    wounds.locator("button", has_text="+").click()
+    expect(wounds.locator(".value")).to_have_text("1")
+    wounds.locator("button", has_text="+").click()
+    expect(wounds.locator(".value")).to_have_text("2")
+    wounds.locator("button", has_text="−").click()
+    expect(wounds.locator(".value")).to_have_text("1")
+    # three goblins at once
+    gm.locator("#add-sheet").select_option("goblin")
+    gm.fill("#add-count", "3")
+    gm.click("#add-button")
+    for n in (1, 2, 3):
+        expect(gm.locator(f'tr[data-id="Goblin {n}"]')).to_be_visible()
+    assert gm.locator('tr[data-id="Goblin 2"] [data-label="side"]').inner_text() == "Goblin"
+    # a stat block in the menu
+    gm.locator('details[data-menu="Spearman"] summary').click()
+    block = gm.locator('details[data-menu="Spearman"] dl.stat-block')
+    expect(block).to_contain_text("evasion")
+    expect(block).to_contain_text("spear, one-handed 2d8")
+    # the dice roller: a total, and the table does not change
+    version = gm.locator("#board .status").get_attribute("data-version")
+    gm.fill("#roller-expression", "3d6+2")
+    gm.click("#roller-button")
+    expect(gm.locator("#rolled .total")).to_be_visible()
+    total = int(gm.locator("#rolled .total").inner_text())
+    assert 5 <= total <= 20
+    gm.fill("#roller-expression", "3d")
+    gm.click("#roller-button")
+    expect(gm.locator("#rolled .message")).to_be_visible()
+    assert gm.locator("#board .status").get_attribute("data-version") == version
+    shot(gm, "quick-hands")
+    # Midian: hit points step too
+    inn = server.setup.inn
+    gm.goto(f"{server.url}/t/{inn.id}?token={inn.gm_token}")
+    points = gm.locator('tr[data-id="Guard"] td[data-cell="hit_points"]')
+    before = int(points.locator(".value").inner_text())
+    points.locator("button", has_text="−").click()
+    expect(points.locator(".value")).to_have_text(str(before - 1))
+    gm.close()

@@ -140,6 +140,24 @@ class Newcomer:
         cid = newcomer_id(self.name, self.asked, taken)
         return Add(cid, side or cid, self.source, dict(self.data), tactics, player)
 
+    def adds(
+        self,
+        taken: Collection[str],
+        count: int,
+        *,
+        side: str | None = None,
+        tactics: str = "nearest",
+        player: bool = False,
+    ) -> list[Add]:
+        """``count`` of it at once ("Goblin 1", "Goblin 2", ... as an encounter file's
+        counts are named), all on ``side`` (by default one of their own, named after
+        them)."""
+        if count == 1:
+            return [self.add(taken, side=side, tactics=tactics, player=player)]
+        ids = group_ids([self.name] * count, taken)
+        together = side or self.name
+        return [Add(cid, together, self.source, dict(self.data), tactics, player) for cid in ids]
+
 
 def members(
     entries: Iterable[RosterEntry],

@@ -294,6 +294,22 @@ class Tables:
         newcomer = roster.Newcomer.of(data, source, name)
         return newcomer.add(self._ids(table), side=side, tactics=tactics, player=player)
 
+    def joining_many(
+        self,
+        table: TableRow,
+        data: Mapping[str, Any],
+        source: str,
+        count: int,
+        *,
+        side: str | None = None,
+        name: str | None = None,
+        tactics: str = "nearest",
+    ) -> list[Add]:
+        """``count`` combatants of one sheet's data at once (Goblin 1 … Goblin N), on
+        one side."""
+        newcomer = roster.Newcomer.of(data, source, name)
+        return newcomer.adds(self._ids(table), count, side=side, tactics=tactics)
+
     def importing(
         self, table: TableRow, data: Mapping[str, Any], where: str, base: Path | None
     ) -> Importing:

@@ -69,6 +69,7 @@ def create_app(
             Route("/t/{table}", gm.page),
             Route("/t/{table}/part/{fragment}", gm.fragment),
             Route("/t/{table}/do", gm.do, methods=["POST"]),
+            Route("/t/{table}/roll", gm.roll, methods=["POST"]),
             Route("/t/{table}/live", gm.live),
             Route("/p/{table}", player.page),
             Route("/p/{table}/board", player.board),

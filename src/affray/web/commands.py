@@ -61,6 +61,8 @@ VERBS = (
     "allow",
 )
 MAX_FACES = 1000
+MAX_AT_ONCE = 20
+"""How many of one creature the add form brings at once."""
 _DIGITS = re.compile("[0-9]{1,6}")
 
 
@@ -132,6 +134,21 @@ def parse(
                 tactics = _optional_text(data, "tactics") or "nearest"
                 joining = Parties(tables).joining(table, sheet[6:], tactics=tactics)
                 return Request("import", commands=tuple(joining))
+            count = _int(data, "count", 1)
+            if not 1 <= count <= MAX_AT_ONCE:
+                raise TableError(f"add 1 to {MAX_AT_ONCE} at once", hint="count is how many")
+            if count > 1 and not data.get("sheet_text"):  # Goblin 1 … Goblin N, one change each
+                sheet_data, source = (shelf or Shelf()).sheet(table.system, _text(data, "sheet"))
+                many = tables.joining_many(
+                    table,
+                    sheet_data,
+                    source,
+                    count,
+                    side=_optional_text(data, "side"),
+                    name=_optional_text(data, "as"),
+                    tactics=_optional_text(data, "tactics") or "nearest",
+                )
+                return Request("import", commands=tuple(many))
             return Request(verb, _add(tables, table, data, shelf or Shelf()))
         case "import":
             text = data.get("encounter_text")

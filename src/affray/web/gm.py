@@ -70,9 +70,41 @@ def context(tracker: Tracker, row: TableRow, *, message: str | None = None) -> d
             "generation": generation,
             "answer": odds,
             "links": links(tracker, row),
+            **sheets(tracker, row),
             "version": shown["version"],
             "wins": wins(odds, shown["version"]),
         }
+
+
+def sheets(tracker: Tracker, row: TableRow) -> dict[str, Any]:
+    """Each combatant's stat block, and the state keys the board steps with − and +."""
+    fold = tracker.tables.fold(row)
+    system = fold.rules.system
+    encounter = fold.state.encounter
+    block = system.stat_block
+    return {
+        "blocks": {
+            c.id: list(block(encounter.sheet(c.id))) if block is not None else []
+            for c in encounter.combatants
+        },
+        "quick_keys": system.quick_keys,
+    }
+
+
+async def roll(request: Request) -> Response:
+    """The game master's free dice roller: any dice expression, rolled by the
+    tracker's dice; nothing is logged and the table does not change."""
+    from affray.dice import roll as roll_dice
+
+    tracker = tracker_of(request)
+    await access(tracker, request, write=True)
+    form = await read_form(request)
+    expression = str(form.get("expression", "")).strip()[:200]
+    try:
+        rolled = roll_dice(expression, tracker.dice)
+    except AffrayError as error:
+        return tracker.page("_roller.html", expression=expression, error=error, rolled=None)
+    return tracker.page("_roller.html", expression=expression, error=None, rolled=rolled)
 
 
 def links(tracker: Tracker, row: TableRow) -> list[dict[str, str]]:

@@ -230,4 +230,5 @@ SYSTEM: RuleSystem[Character, MidianState, MidianRuleset, MidianTactics] = RuleS
     health=health,
     rest=rest,
     stat_block=stat_block,
+    quick_keys=("hit_points", "life_points"),
 )

@@ -291,6 +291,7 @@ SYSTEM: RuleSystem[Fighter, FighterState, Mst2Ruleset, Mst2Tactics] = RuleSystem
     # at a table the game master gives a circumstance by fiat (a player's link could
     # award itself one): the question is asked only with the option, and of him
     table_defaults={"ask_circumstance": False},
+    quick_keys=("wounds",),
     game_masters_topics=(Mst2Topic.CIRCUMSTANCE.value,),
     rest_options=(
         RestOption("setting", "healing", (("low", "low fantasy"), ("high", "high fantasy"))),
