@@ -139,6 +139,10 @@ def test_the_odds_of_the_fight_come_and_stay_under_live_updates(
     gm.goto(f"{server.url}/t/{row.id}?token={row.gm_token}")
     expect(gm.locator("#odds .fight-odds .bar").first).to_be_visible(timeout=30_000)
     expect(gm.locator("#win-1")).to_contain_text("%")
+    # the best move is marked, once; each chance says how it was found
+    expect(gm.locator("#panel .tag.best")).to_have_count(1)
+    texts = gm.locator("#panel small.win").all_inner_texts()
+    assert all("exact" in t or "±" in t for t in texts), texts
     terminal(db, "table", "note", "ford", "the river rises")  # a change from elsewhere
     expect(gm.locator("#log")).to_contain_text("the river rises", timeout=LIVE_MS)
     expect(gm.locator("#odds .fight-odds .bar").first).to_be_visible(timeout=30_000)

@@ -124,19 +124,34 @@ def links(tracker: Tracker, row: TableRow) -> list[dict[str, str]]:
 
 def wins(answer: Answer | None, version: int) -> dict[int, dict[str, str]]:
     """The chance to win after each action (by its place in the panel, from 1), where
-    the odds of this version are known: its words and how it was found."""
+    the odds of this version are known: its words (± one standard error where it was
+    simulated), how it was found, and whether it is the best move (``best``: "best";
+    "tied" when a simulated runner-up is within the noise of it, two standard errors)."""
     odds = None if answer is None or answer.version != version else answer.odds
-    if odds is None:
+    if odds is None or not odds.actions:
         return {}
+    chances = [a.p_win for a in odds.actions]
+    errors = [
+        0.0 if a.n is None else (a.p_win * (1 - a.p_win) / max(a.n, 1)) ** 0.5 for a in odds.actions
+    ]
+    top = max(range(len(chances)), key=chances.__getitem__)
     found = {}
     for index, action in enumerate(odds.actions, start=1):
         exact = action.n is None
-        percent = f"{action.p_win * 100:.1f}" if exact else f"{round(action.p_win * 100)}"
-        how = "exactly" if exact else f"from {action.n:,} simulated fights"
+        error = errors[index - 1]
+        if exact:
+            words = f"{odds.side} {action.p_win * 100:.1f}% exact"
+            how = "exactly"
+        else:
+            words = f"{odds.side} {round(action.p_win * 100)}% ±{error * 100:.0f}"
+            how = f"from {action.n:,} simulated fights (± one standard error)"
+        near = abs(chances[top] - action.p_win) <= 2 * (errors[top] ** 2 + error**2) ** 0.5
+        best = "best" if index - 1 == top else ("tied" if near and not exact else "")
         found[index] = {
-            "text": f"{odds.side} {percent}%",
+            "text": words,
             "title": f"{odds.side}'s chance to win after this action, {how} (the others "
             "play by their tactics)",
+            "best": best,
         }
     return found
 

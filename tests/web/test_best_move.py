@@ -1,0 +1,48 @@
+"""The best move on the game master's page (issue 36, item 6): marked once; a
+simulated chance carries its standard error, and a runner-up within the noise of the
+best (two standard errors) is said to be as good; an exact chance says so."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from affray.table.odds import ActionOdds, TableOdds
+from affray.web.gm import wins
+from affray.web.odds import Answer
+
+
+def answer(*actions: ActionOdds) -> Answer:
+    odds: Any = None  # the fight's own odds: not what the marks are made of
+    return Answer(TableOdds(odds, 1, "Brenna", "levy", actions), 7, False)
+
+
+def test_simulated_chances_within_the_noise_are_as_good_as_the_best() -> None:
+    found = wins(
+        answer(
+            ActionOdds("attack Goblin 1", "attack", "Goblin 1", 0.43, 2_000),
+            ActionOdds("attack Goblin 2", "attack", "Goblin 2", 0.44, 3_000),
+            ActionOdds("attack Ogre", "attack", "Ogre", 0.40, 100_000),
+            ActionOdds("flee", "flee", None, 0.05, 2_000),
+        ),
+        7,
+    )
+    assert found[2]["best"] == "best" and found[2]["text"] == "levy 44% ±1"
+    assert found[1]["best"] == "tied"  # 43 % ± 1.1 beside 44 % ± 0.9
+    assert found[3]["best"] == "" and found[4]["best"] == ""  # 40 % ± 0.15: clearly worse
+    assert "2,000 simulated fights" in found[1]["title"]
+
+
+def test_exact_chances_are_never_tied_and_an_older_answer_marks_nothing() -> None:
+    exact = answer(
+        ActionOdds("attack", "attack", "Goblin", 0.4310, None),
+        ActionOdds("hold", "hold", None, 0.4309, None),
+    )
+    found = wins(exact, 7)
+    assert found[1] == {
+        "text": "levy 43.1% exact",
+        "title": "levy's chance to win after this action, exactly (the others play by "
+        "their tactics)",
+        "best": "best",
+    }
+    assert found[2]["best"] == ""
+    assert wins(exact, 8) == {}  # the table moved on: these are not its odds
