@@ -93,3 +93,24 @@ def test_no_healing_roll_for_the_unhurt_or_the_dead() -> None:
     assert rest_one_day(KNIGHT, FighterState(), Setting.HIGH_FANTASY, dice).event is None
     dead = FighterState(9, Condition.DEAD)
     assert rest_one_day(KNIGHT, dead, Setting.HIGH_FANTASY, dice).state == dead
+
+
+def test_a_day_of_rest_brings_one_who_was_out_back_on_their_feet() -> None:
+    """Issue 36, item 8 (docs/rules/mst2.md, Healing): after `party rest`, members who
+    were "out" stayed out at the next table. Out (a failed shock check) and fled end
+    with a day's rest, healed or not; incapacitated and dying are the story's call."""
+    out = FighterState(8, Condition.OUT)
+    healed = rest_one_day(KNIGHT, out, Setting.LOW_FANTASY, ScriptedDice([3, 3]))  # 7 < 8
+    assert healed.state == FighterState(7, Condition.FIGHTING)
+    assert healed.back == ev.BackOnFeet("Knight", "out")
+    unhealed = rest_one_day(KNIGHT, out, Setting.LOW_FANTASY, ScriptedDice([3, 4]))  # 8 = 8
+    assert unhealed.state == FighterState(8, Condition.FIGHTING)
+    fled = rest_one_day(
+        KNIGHT, FighterState(0, Condition.FLED), Setting.LOW_FANTASY, ScriptedDice([])
+    )
+    assert fled.state == FighterState(0, Condition.FIGHTING) and fled.event is None
+    for stays in (Condition.INCAPACITATED, Condition.DYING):
+        kept = rest_one_day(
+            KNIGHT, FighterState(9, stays), Setting.HIGH_FANTASY, ScriptedDice([1, 1])
+        )
+        assert kept.state.condition is stays and kept.back is None

@@ -151,6 +151,15 @@ class HazardStruck(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class BackOnFeet(Event):
+    """A day of rest brings a fighter who was out of the last fight (knocked out by a
+    failed shock check, or fled) back on their feet (docs/rules/mst2.md, *Healing*)."""
+
+    fighter: str
+    was: str
+
+
+@dataclass(frozen=True, slots=True)
 class Healed(Event):
     """A day of rest (section *Healing*)."""
 

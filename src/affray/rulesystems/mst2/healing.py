@@ -4,8 +4,12 @@ Low fantasy, exactly as written: roll the hit dice; if the result is *less than*
 the wounds, heal one wound. (Read literally this heals the badly hurt and not the
 lightly hurt; docs/rules/mst2.md fixes this reading.) High fantasy: roll the hit dice and
 heal that many wounds. The roll includes the hit-dice bonus, as the shock check
-does. Healing does not change a fighter's condition: who is back on their feet is
-the story's call; the dead do not heal.
+does. The dead do not heal.
+
+A fighter who was out of the last fight (knocked out by a failed shock check, or
+fled) is back on their feet after a day's rest: "out" is out of that fight, not of the
+campaign (docs/rules/mst2.md). Incapacitated and dying fighters stay as they are:
+whether they recover is the story's call (the game master's ``set``).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 from affray.dice import Dice
 from affray.events import Event
-from affray.rulesystems.mst2.events import Healed
+from affray.rulesystems.mst2.events import BackOnFeet, Healed
 from affray.rulesystems.mst2.fighter import Fighter
 from affray.rulesystems.mst2.state import Condition, FighterState
 from affray.sheets.validation import Strict, validate
@@ -31,18 +35,28 @@ class Setting(Enum):
     HIGH_FANTASY = "high"
 
 
+BACK_ON_FEET = (Condition.OUT, Condition.FLED)
+"""Conditions a day of rest ends."""
+
+
 @dataclass(frozen=True, slots=True)
 class HealingResult:
     state: FighterState
     event: Healed | None
+    back: BackOnFeet | None = None
 
 
 def rest_one_day(
     fighter: Fighter, state: FighterState, setting: Setting, dice: Dice
 ) -> HealingResult:
-    """One day of rest. No roll is made for the unwounded or the dead."""
+    """One day of rest. No roll is made for the unwounded or the dead; one who was out
+    of the last fight is back on their feet."""
+    back = None
+    if state.condition in BACK_ON_FEET:
+        back = BackOnFeet(fighter.name, state.condition.value)
+        state = replace(state, condition=Condition.FIGHTING)
     if state.wounds == 0 or state.condition is Condition.DEAD:
-        return HealingResult(state, None)
+        return HealingResult(state, None, back)
     rolled = dice.roll_pool(fighter.hit_dice.pool, f"{fighter.name}'s healing, hit die")
     total = sum(die.face for die in rolled) + fighter.hit_dice.bonus
     if setting is Setting.LOW_FANTASY:
@@ -51,7 +65,7 @@ def rest_one_day(
         healed = min(max(total, 0), state.wounds)
     new = replace(state, wounds=state.wounds - healed)
     return HealingResult(
-        new, Healed(fighter.name, setting.value, rolled, total, healed, new.wounds)
+        new, Healed(fighter.name, setting.value, rolled, total, healed, new.wounds), back
     )
 
 
@@ -76,5 +90,5 @@ def rest(
     result = rest_one_day(
         encounter.sheet(cid), encounter.states[cid], Setting(chosen.setting), dice
     )
-    events: list[Event] = [] if result.event is None else [result.event]
+    events: list[Event] = [e for e in (result.back, result.event) if e is not None]
     return encounter.with_state(cid, result.state), events

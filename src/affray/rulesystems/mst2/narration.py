@@ -148,8 +148,13 @@ def _healed(event: mst2.Healed) -> tuple[list[Segment], bool]:
     ], False
 
 
+def _back(event: mst2.BackOnFeet) -> tuple[list[Segment], bool]:
+    return [(event.fighter, "name"), (f" is back on their feet (was {event.was})", "")], False
+
+
 NARRATION = (
     Narration()
+    .on(mst2.BackOnFeet, _back)
     .on(mst2.AttackRolled, _attack)
     .on(mst2.PowerRolled, _power)
     .on(mst2.Wounded, _wounded)
