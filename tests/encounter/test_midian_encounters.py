@@ -374,3 +374,47 @@ def test_the_live_odds_of_a_shot_count_range_and_cover(distance: int) -> None:
         )
     p = odds.figures["p_hit"]
     assert abs(hits / n - p) < 4 * math.sqrt(p * (1 - p) / n) + 1e-9, (hits / n, p)
+
+
+def test_the_live_odds_of_a_blow_weigh_the_defenders_total_defence() -> None:
+    """Issue 36, item 6: with the guard in total defence (armour class 12 + 2) the live
+    odds said the AC 12 figure. They weigh the situation as a strike resolves it, and
+    the blows the rules strike hit as often."""
+    import random
+    from dataclasses import replace
+
+    from affray import registry
+    from affray.encounter import Answers, Attack, Combatant, FirstChoice, named
+    from affray.registry import EncounterKeys
+    from affray.rulesystems.midian.defence import DefencePool, Stance
+    from affray.sheets import load_sheet
+
+    system = registry.system("midian")
+    ruleset = system.ruleset(EncounterKeys({}, {}, "test"))
+    sheets = {
+        "Guard": load_sheet(EXAMPLES / "midian" / "guard.toml"),
+        "Brawler": load_sheet(EXAMPLES / "midian" / "brawler.toml"),
+    }
+    sides = {"Guard": "watch", "Brawler": "rowdies"}
+    combatants = tuple(Combatant(c, sides[c], named(s, c)) for c, s in sheets.items())
+    encounter = Encounter(combatants, {c.id: ruleset.initial_state(c.sheet) for c in combatants})
+    encounter = encounter.engage("Guard", "Brawler", "melee")
+    assert system.live_odds is not None
+    plain = system.live_odds(ruleset, encounter, who="Brawler", action=Attack("Guard"))
+    guard = encounter.states["Guard"]
+    pool = DefencePool.fresh(sheets["Guard"], stance=Stance.TOTAL_DEFENCE)
+    defending = encounter.with_state("Guard", replace(guard, pool=pool))
+    odds = system.live_odds(ruleset, defending, who="Brawler", action=Attack("Guard"))
+    assert plain is not None and odds is not None
+    assert odds.figures["p_hit"] == pytest.approx(plain.figures["p_hit"] - 2 / 20)  # +2 AC
+    n, hits = 4000, 0
+    rng = random.Random(7)
+    for _ in range(n):
+        _, events = ruleset.perform(
+            defending, "Brawler", Attack("Guard"), Answers(RandomDice(rng), FirstChoice())
+        )
+        hits += any(
+            isinstance(e, ev.AttackRolled) and e.defender == "Guard" and e.hit for e in events
+        )
+    p = odds.figures["p_hit"]
+    assert abs(hits / n - p) < 4 * math.sqrt(p * (1 - p) / n) + 1e-9, (hits / n, p)

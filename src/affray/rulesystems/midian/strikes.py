@@ -260,6 +260,46 @@ def attack_roll(
     return note_retests(encounter, outcome.events), outcome
 
 
+def positioned(
+    options: MidianOptions,
+    encounter: MidianEncounter,
+    cid: str,
+    target: str,
+    situation: Situation,
+    *,
+    other_weapon: bool = False,
+) -> Situation:
+    """``situation`` with everything the positions and states say of ``cid``'s attack
+    on ``target`` now (a strike resolves it so, and the live odds weigh it so): cover,
+    ganging up, the fallen, surprise, and both stances (the defender's total defence
+    raises its armour class). ``other_weapon``: the blow is struck with a weapon other
+    than the one in hand (one lost is no untrained brawl then)."""
+    me = encounter.states[cid]
+    them = encounter.states[target]
+    foes_on_target = [
+        f
+        for f in encounter.engaged_with(target)
+        if encounter.states[f].fighting
+        and encounter.combatant(f).side != encounter.combatant(target).side
+    ]
+    # ganged up on from opposite sides, the target can only dodge; one whose attention
+    # is on another of them cannot defend against this one at all
+    unfaced = len(foes_on_target) >= 2 and them.focus not in (None, cid)
+    return replace(
+        situation,
+        cover=situation.cover or (0 if situation.ranged else options.melee_cover),
+        untrained_brawl=situation.untrained_brawl or (not other_weapon and me.weapon_lost),
+        ganging=len(foes_on_target),
+        target_down=them.down_rounds > 0,
+        attacker_down=me.down_rounds > 0,
+        surprised=defenceless(encounter, target)
+        or unfaced
+        or (situation.charging and them.set_against_charge),
+        attacker_defensive=me.pool.stance is Stance.DEFENSIVE,
+        defender_stance=them.pool.stance,
+    )
+
+
 def strike(
     options: MidianOptions,
     encounter: MidianEncounter,
@@ -275,29 +315,8 @@ def strike(
     and the target can only dodge; against one it is not facing it cannot defend at
     all. Knocked down: +4 to hit the fallen, -4 for them. No active defence for the
     surprised, a charger in the round of its charge, or a set defender being charged."""
-    me = encounter.states[cid]
-    them = encounter.states[target]
-    foes_on_target = [
-        f
-        for f in encounter.engaged_with(target)
-        if encounter.states[f].fighting
-        and encounter.combatant(f).side != encounter.combatant(target).side
-    ]
-    # ganged up on from opposite sides, the target can only dodge; one whose attention
-    # is on another of them cannot defend against this one at all
-    unfaced = len(foes_on_target) >= 2 and them.focus not in (None, cid)
-    situation = replace(
-        situation,
-        cover=situation.cover or (0 if situation.ranged else options.melee_cover),
-        untrained_brawl=situation.untrained_brawl or (weapon is None and me.weapon_lost),
-        ganging=len(foes_on_target),
-        target_down=them.down_rounds > 0,
-        attacker_down=me.down_rounds > 0,
-        surprised=defenceless(encounter, target)
-        or unfaced
-        or (situation.charging and them.set_against_charge),
-        attacker_defensive=me.pool.stance is Stance.DEFENSIVE,
-        defender_stance=them.pool.stance,
+    situation = positioned(
+        options, encounter, cid, target, situation, other_weapon=weapon is not None
     )
     attacker = (
         armed(encounter, cid) if weapon is None else replace(encounter.sheet(cid), weapon=weapon)

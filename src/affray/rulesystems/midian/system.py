@@ -155,6 +155,7 @@ def _live_odds(
     from affray.rulesystems.midian.resolve import Situation
     from affray.rulesystems.midian.situations import bodies_in_the_way
     from affray.rulesystems.midian.state import armed, defenceless
+    from affray.rulesystems.midian.strikes import positioned
 
     cid = who
     if action.target is None or type(action) not in (Attack, Shoot):
@@ -179,6 +180,9 @@ def _live_odds(
             cover=bodies_in_the_way(len(in_the_way)) if in_the_way else 0,
             surprised=defenceless(encounter, target),
         )
+    # the situation as it stands: stances (a defender in total defence: +2 AC), ganging
+    # up, the fallen, surprise, cover, as a strike resolves it
+    situation = positioned(ruleset.options, encounter, cid, target, situation or Situation())
     odds = attack_odds(
         armed(encounter, cid),
         encounter.sheet(target),
@@ -188,7 +192,7 @@ def _live_odds(
         situation=situation,
     )
     what = "shot at" if shot else "against"
-    cover = f", {situation.cover}% cover" if situation is not None and situation.cover else ""
+    cover = f", {situation.cover}% cover" if situation.cover else ""
     text = (
         f"odds of {cid} {what} {target}{cover}: hit {float(odds.p_hit):.1%}, "
         f"defended {float(odds.p_defended):.1%}, "
