@@ -360,7 +360,9 @@ def test_fight_with_live_odds() -> None:
     midian = run("fight", str(EXAMPLES / "encounters" / "city_watch.toml"), "--seed", "1", "--odds")
     assert midian.exit_code == 0 and not midian.stderr
     odds = [line for line in midian.stdout.splitlines() if "odds of" in line]
-    assert "odds of Guard 2 against Tim: hit 80.0%" in midian.stdout  # engaged foes only
+    # engaged foes only, and the situation as a strike resolves it: Tim is ganged up on
+    # by two guards (+2 to hit: 80 % becomes 90 %), and can only dodge
+    assert "odds of Guard 2 against Tim: hit 90.0%, defended 0.0%" in midian.stdout
     assert all("takes down" in line for line in odds)
 
 

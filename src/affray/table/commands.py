@@ -217,13 +217,17 @@ class Unmark:
 
 @dataclass(frozen=True, slots=True)
 class Note:
-    """A line for the journal."""
+    """A line for the journal; ``about`` a combatant, the game master's note on it
+    (beside it on the game master's board; the players never see notes)."""
 
     text: str
+    about: str | None = None
     verb: ClassVar[str] = "note"
 
     def __post_init__(self) -> None:
         text(self.text, "a note")
+        if self.about is not None:
+            text(self.about, "whom the note is about")
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,6 +41,7 @@ class ConditionEnded(Event):
 @dataclass(frozen=True, slots=True)
 class NoteAdded(Event):
     text: str
+    about: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +159,8 @@ def _ended(event: ConditionEnded) -> tuple[list[Segment], bool]:
 
 
 def _note(event: NoteAdded) -> tuple[list[Segment], bool]:
+    if event.about is not None:
+        return [("Note on ", "dim"), (event.about, "name"), (": ", "dim"), (event.text, "")], False
     return [("Note: ", "dim"), (event.text, "")], False
 
 

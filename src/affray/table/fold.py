@@ -105,7 +105,21 @@ class Fold:
         not in the state (which a note leaves as it was), so that every state along the
         stack is shared by the notes after it: a table's memory grows with its log, not
         with its log squared."""
-        return [a.command.text for a in self.done if isinstance(a.command, Note)]
+        return [
+            f"{a.command.about}: {a.command.text}" if a.command.about else a.command.text
+            for a in self.done
+            if isinstance(a.command, Note)
+        ]
+
+    def notes_about(self) -> dict[str, list[str]]:
+        """The game master's notes on each combatant (by its id when noted), oldest
+        first."""
+        found: dict[str, list[str]] = {}
+        for applied in self.done:
+            command = applied.command
+            if isinstance(command, Note) and command.about is not None:
+                found.setdefault(command.about, []).append(command.text)
+        return found
 
     def feed(self, version: int, verb: str, payload: Mapping[str, Any]) -> tuple[Event, ...]:
         """Read the next change of the log; what it did (nothing, for an undo or a
@@ -314,5 +328,7 @@ def _named(state: TableState, command: Command) -> Command:
             )
         case Unmark(combatant=who):
             return replace(command, combatant=state.resolve(who))
+        case Note(about=str(about)):
+            return replace(command, about=state.resolve(about))
         case _:
             return command

@@ -106,8 +106,8 @@ def apply(
             state, events = _mark(state, command)
         case Unmark():
             state, events = _unmark(state, command)
-        case Note(text=text):  # the state is as it was: the notes are the log's (Fold.notes)
-            events = [NoteAdded(text)]
+        case Note(text=text, about=about):  # the state is as it was: notes are the log's
+            events = [NoteAdded(text, state.resolve(about) if about is not None else None)]
         case _:
             was_over = state.started and state.phase(rules) is Phase.OVER
             state, events = POWERS[type(command)](rules, state, command)

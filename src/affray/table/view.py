@@ -49,6 +49,7 @@ def show_data(
     ruleset = rules.ruleset
     phase = state.phase(rules)
     left = sides_fighting(encounter, ruleset)
+    noted = fold.notes_about()
     return {
         "table": table.id,
         "name": table.name,
@@ -81,6 +82,7 @@ def show_data(
                     {"with": other, "distance": encounter.distance(c.id, other)}
                     for other in encounter.engaged_with(c.id)
                 ],
+                "notes": noted.get(c.id, []),
             }
             for c in encounter.combatants
         ],
@@ -162,6 +164,7 @@ def player_data(table: TableRow, fold: Fold, me: str | None = None) -> dict[str,
             for k in kept
         ]
         combatant["source"] = ""
+        del combatant["notes"]  # the game master's own
         combatant["engaged"] = [e for e in combatant["engaged"] if e["with"] not in hidden]
         del combatant["hidden"]
         shown.append(combatant)

@@ -219,7 +219,7 @@ def parse(
                     after = _text(data, "other")
             return Request(verb, Move(_text(data, "who"), before, after))
         case _:
-            return Request(verb, Note(_text(data, "text")))
+            return Request(verb, Note(_text(data, "text"), _optional_text(data, "about")))
 
 
 def _add(tables: Tables, table: TableRow, data: Mapping[str, Any], shelf: Shelf) -> Command:

@@ -209,16 +209,23 @@ def unmark_command(
 @table.command("note")
 @click.argument("table_ref", metavar="TABLE")
 @click.argument("text")
+@click.option("--about", default=None, metavar="WHO", help="A note on one combatant.")
 @expect_option
 @db_option
 @json_option
 def note_command(
-    table_ref: str, text: str, expect: int | None, db: str | None, as_json: bool
+    table_ref: str,
+    text: str,
+    about: str | None,
+    expect: int | None,
+    db: str | None,
+    as_json: bool,
 ) -> None:
-    """Add a line to the table's journal."""
+    """Add a line to the table's journal (with --about, the game master's note on one
+    combatant: shown beside it on the game master's board; players never see notes)."""
     from affray.table import Note
 
-    simple_verb(table_ref, db, as_json, Note(text), expect)
+    simple_verb(table_ref, db, as_json, Note(text, about), expect)
 
 
 def simple_verb(

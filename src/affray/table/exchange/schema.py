@@ -174,6 +174,9 @@ class ShownCombatant(Model):
     player: bool
     hidden: bool
     engaged: list[Engagement]
+    notes: list[str] | None = Field(
+        default=None, description="The game master's notes on it (absent in older files)."
+    )
 
 
 class TableShown(Model):
