@@ -178,6 +178,19 @@ def test_a_hidden_combatant_is_redacted_by_its_fields_never_by_its_letters(
     assert conditions["Sellsword"][0]["until"] == "the end of Sellsword's next turn"
 
 
+def hidden_assassin(setup: Setup, *, first: str) -> str:
+    """The inn with a hidden assassin among the rowdies, round 1 begun with ``first``'s
+    turn: the guard's link's token."""
+    db = setup.db
+    terminal(db, "table", "add", "inn-brawl", "rogue", "--as", "Assassin", "--side", "rowdies")
+    terminal(db, "table", "hide", "inn-brawl", "Assassin")
+    terminal(db, "table", "start", "inn-brawl", "--rolls", "3,10,5", "--choose", "stance=normal")
+    shown = terminal(db, "table", "show", "inn-brawl")
+    if shown["turn"] != first:
+        terminal(db, "table", "move", "inn-brawl", first, "--before", shown["turn"])
+    return str(terminal(db, "table", "link", "inn-brawl", "Guard")["token"])
+
+
 def test_a_question_about_a_hidden_combatant_names_someone(
     client: TestClient, setup: Setup
 ) -> None:
@@ -185,14 +198,7 @@ def test_a_question_about_a_hidden_combatant_names_someone(
     Guard: defend how?" while the board and the API hid the assassin. A question about
     a hidden combatant says "someone", by its own fields (whom it is about, and its
     prompt's template)."""
-    db = setup.db
-    terminal(db, "table", "add", "inn-brawl", "rogue", "--as", "Assassin", "--side", "rowdies")
-    terminal(db, "table", "hide", "inn-brawl", "Assassin")
-    terminal(db, "table", "start", "inn-brawl", "--rolls", "3,10,5", "--choose", "stance=normal")
-    shown = terminal(db, "table", "show", "inn-brawl")
-    if shown["turn"] != "Assassin":
-        terminal(db, "table", "move", "inn-brawl", "Assassin", "--before", shown["turn"])
-    token = terminal(db, "table", "link", "inn-brawl", "Guard")["token"]
+    token = hidden_assassin(setup, first="Assassin")
     waited = post(
         client,
         setup,
@@ -224,14 +230,7 @@ def test_a_die_asked_of_a_player_says_someone_for_a_hidden_target(
     """Hostile round 4, item 3 (dice): the guard's link asked for "Guard's attack on
     Assassin" while the board hid the assassin. A die's purpose that names another
     combatant keeps whom it is about as a field, and a link reads "someone" there."""
-    db = setup.db
-    terminal(db, "table", "add", "inn-brawl", "rogue", "--as", "Assassin", "--side", "rowdies")
-    terminal(db, "table", "hide", "inn-brawl", "Assassin")
-    terminal(db, "table", "start", "inn-brawl", "--rolls", "3,10,5", "--choose", "stance=normal")
-    shown = terminal(db, "table", "show", "inn-brawl")
-    if shown["turn"] != "Guard":
-        terminal(db, "table", "move", "inn-brawl", "Guard", "--before", shown["turn"])
-    token = terminal(db, "table", "link", "inn-brawl", "Guard")["token"]
+    token = hidden_assassin(setup, first="Guard")
     waited = post(
         client,
         setup,
