@@ -80,10 +80,15 @@ class InputNeededError(AffrayError):
     rolls: tuple[int, ...] = ()
     answered: tuple[Any, ...] = ()
     question: str | None = None
+    rolled_for: tuple[str, ...] = ()
+    """What each of ``rolls`` was rolled for, in order (a page says it beside the face)."""
 
-    def so_far(self, rolls: tuple[int, ...], answered: tuple[Any, ...]) -> None:
+    def so_far(
+        self, rolls: tuple[int, ...], answered: tuple[Any, ...], rolled_for: tuple[str, ...] = ()
+    ) -> None:
         self.rolls = rolls
         self.answered = answered
+        self.rolled_for = rolled_for
 
 
 class DieNeededError(InputNeededError, ScriptedDiceError):

@@ -44,6 +44,7 @@ class Tracker:
         expect(self.gm.locator("#panel .panel")).to_be_visible()
         self.version = self._version()
         self.typed: list[int] = []
+        self.purposes: list[str] = []
         self._seen_by_player()
 
     def _version(self) -> int:
@@ -64,7 +65,7 @@ class Tracker:
         self._seen_by_player()
 
     def click(self, selector: str) -> None:
-        self.typed = []
+        self.typed, self.purposes = [], []
         self.gm.locator(selector).first.click()
 
     def _step(self) -> str:
@@ -83,15 +84,20 @@ class Tracker:
         so_far = self.gm.locator("#faces-so-far")
         if self.typed:
             expect(so_far).to_have_text("faces so far: " + ", ".join(map(str, self.typed)))
+            told = self.gm.locator("#faces-told li")  # each face with what it was for
+            expect(told).to_have_count(len(self.typed))
+            expect(told.last).to_contain_text(str(self.typed[-1]))
+            expect(told.last).to_contain_text(self.purposes[-1])
         else:
             expect(so_far).to_have_count(0)
         expect(self.gm.locator("#pending label")).to_contain_text(purpose)
         self.gm.fill("#pending input.face", str(value))
         self.gm.click("#enter-face")
         self.typed.append(value)
+        self.purposes.append(purpose)
 
     def act(self, label: str) -> None:
-        self.typed = []
+        self.typed, self.purposes = [], []
         self.click(f'button[data-label="{label}"]')
         expect(self.gm.locator("#pending")).to_be_visible()
 
@@ -114,7 +120,7 @@ def test_an_mst2_round_by_clicking_and_typing_dice(browser: Browser, server: Ser
     # power [5, 2, 6] against protection 2: 2 wounds; shock 3 > 2
     t.act("attack Spearman")
     for face, purpose in (
-        (3, "Spearman's counter-attack on Sellsword"),  # asked as what it is
+        (3, "Spearman's counter-attack on Sellsword"),  # asked as what it is (issue 36)
         (14, "Sellsword's attack on Spearman"),
         (5, "power"),
         (2, "power"),

@@ -205,7 +205,7 @@ def test_the_game_masters_powers_from_the_board(inn: Page) -> None:
     # a condition with its duration on the board, and off again
     before = version(inn)
     guard = menu("Guard")
-    guard.locator('input[name="text"]').fill("prone")
+    guard.locator('input[aria-label="condition of Guard"]').fill("prone")
     guard.locator('select[name="until"]').select_option("end")
     guard.locator("button", has_text="Mark").click()
     done(before)

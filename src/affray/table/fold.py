@@ -267,7 +267,9 @@ def play(
         else:
             after, events = apply(rules, state, command, answers)
     except (DieNeededError, ChoiceNeededError) as needed:
-        needed.so_far(dice.recorded, tuple(recorder.answers))
+        needed.so_far(
+            dice.recorded, tuple(recorder.answers), tuple(str(d.purpose) for d in dice.log)
+        )
         raise
     if dice.used < len(rolls):
         left = ", ".join(str(face) for face in rolls[dice.used :])

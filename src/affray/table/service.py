@@ -61,6 +61,7 @@ class Waiting:
         found: dict[str, Any] = {
             "command": command_data(self.command),
             "rolls": list(self.needed.rolls),
+            "rolled_for": list(self.needed.rolled_for),
             "answered": [[a.who, a.topic, a.label] for a in self.needed.answered],
             "roll_rest": self.roll_rest,
             "tactics_rest": self.tactics_rest,
@@ -511,6 +512,7 @@ class Tables:
         if data is None:
             return None
         found = {key: data[key] for key in ("who", "needs", "rolls", "answered", "command")}
+        found["rolled_for"] = data.get("rolled_for", [])  # kept since the faces were told
         found["question"] = data.get("question")  # None: kept by an older affray
         return found
 

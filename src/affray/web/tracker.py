@@ -210,7 +210,8 @@ class Tracker:
         mine = (
             waiting if waiting is not None and who is not None and waiting["who"] == who else None
         )
-        if mine is not None:
+        if mine is not None:  # what the faces so far were for: the game master's page's
+            mine = {k: v for k, v in mine.items() if k != "rolled_for"}
             mine = redacted(mine, self.tables.fold(row).state.hidden)
         return {"table": row, "who": who, "waiting": mine}
 
