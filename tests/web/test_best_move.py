@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from affray.table.odds import ActionOdds, TableOdds
-from affray.web.gm import wins
+from affray.web.gm import why, wins
 from affray.web.odds import Answer
 
 
@@ -39,6 +39,7 @@ def test_exact_chances_are_never_tied_and_an_older_answer_marks_nothing() -> Non
     )
     found = wins(exact, 7)
     assert found[1] == {
+        "p": "0.431000",
         "text": "levy 43.1% exact",
         "title": "levy's chance to win after this action, exactly (the others play by "
         "their tactics)",
@@ -46,3 +47,29 @@ def test_exact_chances_are_never_tied_and_an_older_answer_marks_nothing() -> Non
     }
     assert found[2]["best"] == ""
     assert wins(exact, 8) == {}  # the table moved on: these are not its odds
+
+
+def test_the_best_move_says_why_in_one_line() -> None:
+    """What the best does now beside what the next best does, by the rules' own odds
+    of each action; and whether the mark is sure."""
+    chances = wins(
+        answer(
+            ActionOdds("attack Goblin 2", "attack", "Goblin 2", 0.44, 3_000),
+            ActionOdds("attack Ogre", "attack", "Ogre", 0.40, 100_000),
+            ActionOdds("attack Goblin 1", "attack", "Goblin 1", 0.43, 2_000),
+        ),
+        7,
+    )
+    actions = [
+        {
+            "label": "attack Goblin 2",
+            "odds": "odds of B against Goblin 2: hit 55%, takes out 41.6%",
+        },
+        {"label": "attack Ogre", "odds": "odds of B against Ogre: hit 45%, takes out 0.2%"},
+        {"label": "attack Goblin 1", "odds": None},
+    ]
+    assert why(actions, chances) == (
+        "Best: attack Goblin 2 (levy 44% ±1): hit 55%, takes out 41.6%. "
+        "Next: attack Goblin 1 (levy 43% ±1). Within the noise of each other: either will do."
+    )
+    assert why(actions, {}) is None  # no odds yet: no mark, no line

@@ -141,6 +141,7 @@ def test_the_odds_of_the_fight_come_and_stay_under_live_updates(
     expect(gm.locator("#win-1")).to_contain_text("%")
     # the best move is marked, once; each chance says how it was found
     expect(gm.locator("#panel .tag.best")).to_have_count(1)
+    expect(gm.locator("#why")).to_contain_text("Best: ")  # and why, in one line
     texts = gm.locator("#panel small.win").all_inner_texts()
     assert all("exact" in t or "±" in t for t in texts), texts
     terminal(db, "table", "note", "ford", "the river rises")  # a change from elsewhere

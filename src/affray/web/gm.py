@@ -60,7 +60,7 @@ def context(tracker: Tracker, row: TableRow, *, message: str | None = None) -> d
         return {
             "table": row,
             "shown": shown,
-            "panel": panel(tracker.tables, row),
+            "panel": (turn := panel(tracker.tables, row)),
             "pending": shown["pending"],
             "message": message,
             "last": last,
@@ -72,7 +72,8 @@ def context(tracker: Tracker, row: TableRow, *, message: str | None = None) -> d
             "links": links(tracker, row),
             **sheets(tracker, row),
             "version": shown["version"],
-            "wins": wins(odds, shown["version"]),
+            "wins": (chances := wins(odds, shown["version"])),
+            "why": why(turn["actions"], chances),
         }
 
 
@@ -105,6 +106,39 @@ async def roll(request: Request) -> Response:
     except AffrayError as error:
         return tracker.page("_roller.html", expression=expression, error=error, rolled=None)
     return tracker.page("_roller.html", expression=expression, error=None, rolled=rolled)
+
+
+def why(actions: list[dict[str, Any]], chances: dict[int, dict[str, str]]) -> str | None:
+    """The best move in one line, where the odds mark one: what it does now (its own
+    odds, as the rules give them) beside what the next best does, and how sure the
+    mark is ("within the noise" when a runner-up is as good)."""
+    best = next((i for i, c in chances.items() if c["best"] == "best"), None)
+    if best is None or best > len(actions):
+        return None
+    ranked = sorted(
+        (i for i in chances if i != best and i <= len(actions)),
+        key=lambda i: float(chances[i]["p"]),
+        reverse=True,
+    )
+    top = actions[best - 1]
+    line = f"Best: {top['label']} ({chances[best]['text']})"
+    if top.get("odds"):
+        line += f": {_figures(top['odds'])}"
+    if ranked:
+        nxt = ranked[0]
+        second = actions[nxt - 1]
+        line += f". Next: {second['label']} ({chances[nxt]['text']})"
+        if second.get("odds"):
+            line += f": {_figures(second['odds'])}"
+        if chances[nxt]["best"] == "tied":
+            line += ". Within the noise of each other: either will do"
+    return line + "."
+
+
+def _figures(odds: str) -> str:
+    """A live odds line's figures ("hit 55.0%, wound 51.6%, takes out 0.0%"), less the
+    words that name who attacks whom (the action's label says it)."""
+    return odds.split(": ", 1)[1] if ": " in odds else odds
 
 
 def links(tracker: Tracker, row: TableRow) -> list[dict[str, str]]:
@@ -148,6 +182,7 @@ def wins(answer: Answer | None, version: int) -> dict[int, dict[str, str]]:
         near = abs(chances[top] - action.p_win) <= 2 * (errors[top] ** 2 + error**2) ** 0.5
         best = "best" if index - 1 == top else ("tied" if near and not exact else "")
         found[index] = {
+            "p": f"{action.p_win:.6f}",
             "text": words,
             "title": f"{odds.side}'s chance to win after this action, {how} (the others "
             "play by their tactics)",
@@ -186,7 +221,15 @@ async def fragment(request: Request) -> Response:
         version = await tracker.call(tracker.tables.store.version, row.id)
         answer = tracker.odds.get(row.id, version, row.created)
         found = wins(answer, version)
-        return tracker.page("_odds.html", answer=answer, table=row, version=version, wins=found)
+        turn = await tracker.call(panel, tracker.tables, row)
+        return tracker.page(
+            "_odds.html",
+            answer=answer,
+            table=row,
+            version=version,
+            wins=found,
+            why=why(turn["actions"], found),
+        )
     raise HTTPException(404, f"no part {name!r}")
 
 
