@@ -10,6 +10,7 @@ can say how long it will take before it starts, timed on a short pilot.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
 import threading
@@ -171,6 +172,7 @@ def run_chunks(
             if progress is not None:
                 progress(size)
         return total, entropy
+    others = set(multiprocessing.active_children())  # not the pool's: left alone
     pool = ProcessPoolExecutor(max_workers=workers, initializer=quiet_worker)
     try:
         pending: deque[tuple[Future[TotalsT], int]] = deque()
@@ -189,7 +191,7 @@ def run_chunks(
                 with interrupt_after():
                     pending.append((pool.submit(job, entropy, *following), following[1]))
     except BaseException:
-        stop_pool(pool)
+        stop_pool(pool, spare=others)
         raise
     pool.shutdown()
     return total, entropy
@@ -217,14 +219,23 @@ def interrupt_after() -> Iterator[None]:
         raise KeyboardInterrupt
 
 
-def stop_pool(pool: ProcessPoolExecutor) -> None:
+def stop_pool(
+    pool: ProcessPoolExecutor, spare: set[multiprocessing.process.BaseProcess] | None = None
+) -> None:
     """Stop the workers now: cancel what has not started, end what has; then wait for
     the pool's manager thread to see them gone (a few milliseconds). Left running, it
     could close its wake-up pipe just as the interpreter's exit writes to it, a race
     of Python 3.11 that prints a traceback ("Exception ignored in threading._shutdown
     ... Bad file descriptor", seen after a worker was killed and after Ctrl-C). The
-    thread is taken before ``shutdown``, which forgets it."""
+    thread is taken before ``shutdown``, which forgets it.
+
+    With ``spare`` (the children this process had before the pool), every other child
+    is ended too: a worker the pool had started but not yet noted, if a Ctrl-C came
+    just then, would otherwise fight on through its chunk while the program waits."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    if spare is not None:
+        known = set(processes)
+        processes += [p for p in multiprocessing.active_children() if p not in spare | known]
     manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
