@@ -147,7 +147,7 @@ def _own_odds(tracker: Tracker, row: TableRow, who: str) -> dict[str, Any]:
                 "label": a.label,
                 "p": a.p_win,
                 # one standard error of a simulated chance (none for an exact one)
-                "error": None if a.n is None else (a.p_win * (1 - a.p_win) / a.n) ** 0.5,
+                "error": None if a.n is None else (a.p_win * (1 - a.p_win) / max(a.n, 1)) ** 0.5,
                 "n": a.n,
             }
             for a in ranked
