@@ -82,6 +82,8 @@ class InputNeededError(AffrayError):
     question: str | None = None
     rolled_for: tuple[str, ...] = ()
     """What each of ``rolls`` was rolled for, in order (a page says it beside the face)."""
+    did: tuple[str, ...] = ()
+    """What those faces and answers did, as the log tells it (a table's command)."""
 
     def so_far(
         self, rolls: tuple[int, ...], answered: tuple[Any, ...], rolled_for: tuple[str, ...] = ()

@@ -256,6 +256,25 @@ def test_add_from_the_bestiary_numbers_repeats(tmp_path: Path) -> None:
     assert "already a combatant called 'snaga'" in table.refused("add", "goblin", "--as", "snaga")
 
 
+def test_add_n_of_a_creature_at_once(tmp_path: Path) -> None:
+    """Issue 36, item 5, at the terminal: three wolves, one side, one change each."""
+    table = Table(tmp_path / "t.db", "Wolves", "mst2")
+    table("add", "goblin", "--side", "levy")
+    added = table("add", "goblin", "--count", "3", "--as", "Wolf", "--side", "pack")
+    assert added["combatants"] == ["Wolf 1", "Wolf 2", "Wolf 3"]
+    assert added["version"] == 4
+    shown = table("show")
+    assert {c["id"]: c["side"] for c in shown["combatants"]} == {
+        "Goblin": "levy",
+        "Wolf 1": "pack",
+        "Wolf 2": "pack",
+        "Wolf 3": "pack",
+    }
+    refused = table.run("add", table.id, "goblin", "--count", "21")
+    assert refused.exit_code == 2 and "'--count': 21 is not in the range 1<=x<=20" in refused.stderr
+    assert len(table("show")["combatants"]) == 4
+
+
 def test_a_missing_table_and_a_bad_database_are_clear_errors(tmp_path: Path) -> None:
     table = Table(tmp_path / "t.db", "One", "mst2")
     result = table.run("show", "two")

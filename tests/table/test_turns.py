@@ -215,6 +215,36 @@ def test_a_waiting_command_keeps_roll_the_rest_and_tactics_for_the_rest(tmp_path
         tables.answer(row)
 
 
+def test_a_waiting_command_tells_what_its_faces_did(tmp_path: Path) -> None:
+    """Issue 36: as dice are typed, what each did ("15 vs evasion 13: hits"), told as
+    the log will tell it, and nothing of a die not typed yet."""
+    tables = Tables(Store(tmp_path / "t.db"))
+    row = tables.new("Ford", "mst2", {})
+    for sheet, side in (("spearman.toml", "levy"), ("sellsword.toml", "blades")):
+        tables.run(row, tables.joining(row, str(EXAMPLES / "mst2" / sheet), side=side))
+    tables.run(row, Start())
+    tables.run(row, Act("Spearman", "attack", "Sellsword"), rolls=[5])
+    told: list[tuple[str, ...]] = []
+    with pytest.raises(DieNeededError) as asked:  # the counter-attack's d20 first
+        tables.run(row, Act("Sellsword", "attack", "Spearman"), roll_missing=False)
+    told.append(asked.value.did)
+    for face in (3, 14, 5, 2, 6):
+        with pytest.raises(DieNeededError) as asked:
+            tables.answer(row, rolls=[face])
+        told.append(asked.value.did)
+        waiting = tables.waiting(row)
+        assert waiting is not None and waiting["did"] == list(asked.value.did)
+    assert not any("→" in line for line in told[0])  # no die typed: no outcome
+    assert "d20 3+2=5 vs evasion 11 → miss" in told[1][-2]  # the counter-attack
+    assert not any("Sellsword attacks" in line for line in told[1])
+    assert "d20 14+3=17 vs evasion 12 → hit" in told[2][-1]
+    assert told[3] == told[4] == told[2]  # a pool of power dice is told once all are in
+    assert told[5][-1].endswith("power 3d6 [5,2,6] vs protection 2 → 2 wounds; total 2 wounds")
+    assert "shock" not in told[5][-1]  # its die is the one asked now
+    done = tables.answer(row, rolls=[3])
+    assert done.lines[: len(told[5])][-1].startswith(told[5][-1])  # the log goes on from it
+
+
 def test_any_other_change_drops_the_waiting_command(tmp_path: Path) -> None:
     tables = Tables(Store(tmp_path / "t.db"))
     row = _inn(tables)

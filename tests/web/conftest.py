@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import socket
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -10,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Page
 from starlette.testclient import TestClient
 
 from affray.table import Store, TableRow, Tables
@@ -77,3 +80,20 @@ def server(setup: Setup) -> Iterator[Server]:
     yield Server(f"http://127.0.0.1:{port}", setup)
     running.should_exit = True
     thread.join(timeout=10)
+
+
+SHOTS = Path(os.environ.get("AFFRAY_SCREENSHOTS") or tempfile.mkdtemp(prefix="affray-shots-"))
+"""Where the pages' screenshots go: AFFRAY_SCREENSHOTS, or a folder of the run's own."""
+
+
+def shots(page: Page, name: str) -> None:
+    """The page at both sizes people use (a laptop's 1280×800, a phone's 390×844), each
+    a whole-page screenshot ``NAME-WIDTH.png`` in :data:`SHOTS`, looked at when the
+    tests change; the page is left at the size it had."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    size = page.viewport_size
+    for width, height in ((1280, 800), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.screenshot(path=str(SHOTS / f"{name}-{width}.png"), full_page=True)
+    if size is not None:
+        page.set_viewport_size(size)

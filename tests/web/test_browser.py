@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser, expect, sync_playwright
 
 from tests.helpers import SLOWDOWN
-from tests.web.conftest import Server
+from tests.web.conftest import Server, shots
 
 pytestmark = pytest.mark.slow
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -127,6 +127,11 @@ def test_an_mst2_round_by_clicking_and_typing_dice(browser: Browser, server: Ser
         (6, "power"),
         (3, "shock"),
     ):
+        if purpose == "power" and face == 5:  # the d20s typed so far: what each did
+            did = t.gm.locator("#faces-did li")
+            expect(did.nth(1)).to_contain_text("d20 3+2=5 vs evasion 11 → miss")
+            expect(did.last).to_contain_text("d20 14+3=17 vs evasion 12 → hit")
+            shots(t.gm, "question-did")
         t.face(face, purpose)
     t.changed()
     t.cell("Spearman", "wounds", "2")

@@ -6,23 +6,14 @@ AFFRAY_SCREENSHOTS names a folder."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
 from affray.table import Store
-from tests.web.conftest import Server
+from tests.web.conftest import Server, shots
 from tests.web.test_browser import browser  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.slow
-
-
-def shot(page: Page, name: str) -> None:
-    folder = os.environ.get("AFFRAY_SCREENSHOTS")
-    if folder:
-        page.screenshot(path=str(Path(folder) / f"evening-{name}.png"), full_page=True)
 
 
 def test_a_party_from_the_home_page_to_a_table_and_back(
@@ -55,7 +46,7 @@ def test_a_party_from_the_home_page_to_a_table_and_back(
     row = home.locator("tr[data-table]", has_text="Bridge fight")
     expect(row.locator("code.table-id")).to_have_text("bridge-fight")
     gm_url = row.locator("a.gm-link").get_attribute("href")
-    shot(home, "home")
+    shots(home, "evening-home")
     # the game master brings the party, and a foe
     gm = browser.new_page(viewport={"width": 1280, "height": 800})
     gm.goto(server.url + str(gm_url))
@@ -84,7 +75,7 @@ def test_a_party_from_the_home_page_to_a_table_and_back(
     expect(home.locator("#message")).to_have_class("done")
     party.locator("button", has_text="Undo its last change").click()
     expect(home.locator(".party", has_text="The Company")).to_contain_text("wounds 2")
-    shot(home, "home-after")
+    shots(home, "evening-home-after")
     for page in (home, gm):
         page.close()
 
@@ -130,7 +121,7 @@ def test_the_quick_hands_of_a_tracker(
     gm.click("#roller-button")
     expect(gm.locator("#rolled .message")).to_be_visible()
     assert gm.locator("#board .status").get_attribute("data-version") == version
-    shot(gm, "quick-hands")
+    shots(gm, "evening-quick-hands")
     # Midian: hit points step too
     inn = server.setup.inn
     gm.goto(f"{server.url}/t/{inn.id}?token={inn.gm_token}")

@@ -17,7 +17,7 @@ from starlette.testclient import TestClient
 from affray.cli.main import cli
 from affray.table import Store, Tables
 from tests.helpers import EXAMPLES, terminal
-from tests.web.conftest import Server, Setup
+from tests.web.conftest import Server, Setup, shots
 from tests.web.test_browser import browser  # noqa: F401  (the fixture)
 
 
@@ -254,6 +254,15 @@ def test_a_die_asked_of_a_player_says_someone_for_a_hidden_target(
     answered = post(client, setup, token, verb="answer", rolls=[12])
     assert answered.status_code in (200, 202), answered.text
     assert answered.json().get("answered") is True
+    # what the 12 did is the game master's: it names the assassin, and no link shows it
+    waiting = client.get(f"/api/tables/{setup.inn.id}?token={setup.inn.gm_token}").json()
+    assert any("Assassin" in line for line in waiting["pending"]["did"])
+    for shown in (
+        client.get(f"/p/{setup.inn.id}/ask?token={token}"),
+        client.get(f"/p/{setup.inn.id}?token={token}"),
+        client.get(f"/api/tables/{setup.inn.id}?token={token}"),
+    ):
+        assert shown.status_code == 200 and "Assassin" not in shown.text
 
 
 def test_table_link_prints_where_the_server_answers(setup: Setup) -> None:
@@ -296,6 +305,7 @@ def test_every_link_is_listed_with_a_copy_button_and_a_qr_code(
     assert gm.evaluate("navigator.clipboard.readText()") == url
     spear.locator("details.qr summary").click()
     expect(spear.locator("details.qr svg")).to_be_visible()
+    shots(gm, "links")
     # the link opens the spearman's own page
     phone = context.new_page()
     phone.set_viewport_size({"width": 390, "height": 844})

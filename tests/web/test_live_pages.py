@@ -11,22 +11,18 @@ Set AFFRAY_SCREENSHOTS=DIR to keep screenshots at laptop and phone sizes.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.helpers import SLOWDOWN, terminal
-from tests.web.conftest import Server
+from tests.web.conftest import Server, shots
 from tests.web.test_browser import browser  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.slow
 LIVE_MS = 1000 * SLOWDOWN
-SHOTS = Path(os.environ.get("AFFRAY_SCREENSHOTS") or tempfile.mkdtemp(prefix="affray-shots-"))
 
 
 @pytest.fixture
@@ -100,6 +96,7 @@ def test_a_question_takes_the_focus_and_the_order_moves_by_arrow_and_by_key(
     version_shown(gm, 4)
     expect(order.first).to_contain_text("Sellsword")
     expect(phone.locator("turn-order li").first).to_contain_text("Sellsword", timeout=LIVE_MS)
+    shots(gm, "order-moved")
     gm.locator('turn-order li[data-id="Spearman"]').focus()
     gm.keyboard.press("Alt+ArrowUp")  # and back, by the keyboard
     version_shown(gm, 5)
@@ -111,17 +108,6 @@ def test_a_question_takes_the_focus_and_the_order_moves_by_arrow_and_by_key(
     assert "face" in focused or "choice" in focused, focused
     shots(gm, "gm-question")
     shots(phone, "player-live")
-
-
-def shots(page: Page, name: str) -> None:
-    """The page at both sizes people use, looked at when the tests change."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    size = page.viewport_size
-    for width, height in ((1280, 800), (390, 844)):
-        page.set_viewport_size({"width": width, "height": height})
-        page.screenshot(path=str(SHOTS / f"{name}-{width}.png"), full_page=True)
-    if size is not None:
-        page.set_viewport_size(size)
 
 
 def test_the_odds_of_the_fight_come_and_stay_under_live_updates(
@@ -174,6 +160,7 @@ def test_a_second_game_master_window_never_drops_what_the_first_began(
     tablet.locator('#panel button[data-label="hold"]').click()
     expect(tablet.locator("#message")).to_contain_text("another window began")
     expect(tablet.locator("#pending input.face")).to_be_visible()  # it shows what waits
+    shots(tablet, "two-windows")
     with urllib.request.urlopen(f"{server.url}/api/tables/ford?token={row.gm_token}") as got:
         shown = json.load(got)
     assert shown["pending"]["question"] == question and shown["version"] == 3

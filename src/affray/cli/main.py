@@ -31,6 +31,8 @@ class UserError(click.ClickException):
         click.echo(plain_lines(f"error: {self.error.message}"), file=stream)
         tip = self.error.hint or default_tip(self.error)
         click.echo(plain_lines(f"Tip: {tip}"), file=stream)
+        for line in getattr(self.error, "did", ()):  # a command stopped for a die
+            click.echo(plain_lines(f"so far: {line.strip()}"), file=stream)
 
 
 def default_tip(error: AffrayError) -> str:

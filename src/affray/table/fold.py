@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import Any, NamedTuple
 
-from affray.dice import ScriptedDice, TypedDice
+from affray.dice import DieRoll, ScriptedDice, TypedDice
 from affray.encounter import Answers, Chooser, Phase
 from affray.encounter.questions import (
     Answered,
@@ -28,6 +28,7 @@ from affray.encounter.questions import (
     parse_choices,
 )
 from affray.errors import (
+    AffrayError,
     ChoiceNeededError,
     DieNeededError,
     RulesError,
@@ -270,6 +271,8 @@ def play(
         needed.so_far(
             dice.recorded, tuple(recorder.answers), tuple(str(d.purpose) for d in dice.log)
         )
+        if not isinstance(command, Run):  # a run would play on with made-up dice
+            needed.did = did_so_far(rules, state, command, tuple(dice.log), needed.answered)
         raise
     if dice.used < len(rolls):
         left = ", ".join(str(face) for face in rolls[dice.used :])
@@ -281,6 +284,56 @@ def play(
     inputs = Inputs(dice.recorded, tuple(recorder.answers), ERA)  # played by today's rules
     unused = tuple(f"{who}:{topic}" if who else topic for who, topic in scripted.unused)
     return Played(command, inputs, after, tuple(events), unused, note)
+
+
+def did_so_far(
+    rules: Rules,
+    state: TableState,
+    command: Command,
+    rolled: tuple[DieRoll, ...],
+    answered: tuple[Answered, ...],
+) -> tuple[str, ...]:
+    """What a command that stopped for a die or an answer did with the faces it was
+    given (``rolled``, in order) and the answers so far, told as the log tells it
+    ("Brenna attacks Goblin 2: d20 15 + 3 = 18 vs evasion 13, hits"): the events it
+    made before it needed a die it was not given.
+
+    The rules keep their events to themselves until the command ends, so the command
+    is played again on the same faces and answers, with made-up dice and the
+    tactics' answers after them, and its events are kept up to the first that holds
+    a made-up die. An event that holds none but came after one (rare: the rules
+    tell most outcomes with their dice) is then told too."""
+    from affray.narration.telling import narrate_text
+    from affray.table.events import TABLE
+
+    dice = TypedDice([die.face for die in rolled], random.Random(0), record=True)
+    rest = rules.ai(state, tactics_dice(0))
+    answers = Answers(dice, ReplayChooser(answered, then=rest))
+    try:
+        _, events = apply(rules, state, command, answers)
+    except (AffrayError, ReplayError):  # the rest went otherwise: say nothing of it
+        return ()
+    typed = {id(die) for die in dice.log[: len(rolled)]}
+    kept: list[Event] = []
+    for event in events:
+        if any(id(die) not in typed for die in _dice_of(event)):
+            break
+        kept.append(event)
+    return tuple(narrate_text(kept, rules.system.narration, TABLE))
+
+
+def _dice_of(value: object, depth: int = 0) -> Iterator[DieRoll]:
+    """The dice an event holds, in its fields and their fields (a few levels down)."""
+    if isinstance(value, DieRoll):
+        yield value
+    elif depth > 3:
+        return
+    elif isinstance(value, tuple | list):
+        for item in value:
+            yield from _dice_of(item, depth + 1)
+    elif is_dataclass(value) and not isinstance(value, type):
+        for one in fields(value):
+            yield from _dice_of(getattr(value, one.name), depth + 1)
 
 
 RUN_STRETCH = 25

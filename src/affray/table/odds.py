@@ -264,6 +264,9 @@ BATCH = 25
 answer is still wanted)."""
 FAST_BATCH = 1000
 """Fights of a fast engine between two looks."""
+MIN_BATCH = 100
+"""The fewest fights a fast engine plays after an action, however little time is left
+(a figure of fewer is noise: its standard error would be past five points)."""
 
 
 def quick_odds(
@@ -304,12 +307,18 @@ def quick_odds(
     if who is None:
         return TableOdds(odds, state.round)
     side = state.encounter.combatant(who).side
+    per_fight = (time.perf_counter() - started) / max(overall.n, 1)
     actions = []
     for k, action in enumerate(legal):
-        left = started + budget_s - time.perf_counter()
-        deadline = time.perf_counter() + max(left / (len(legal) - k), 0.02)
+        now = time.perf_counter()
+        share = max((started + budget_s - now) / (len(legal) - k), 0.02)
+        # a batch that fits the action's share: forty actions of a slow fight would
+        # overrun the budget twice over at a thousand fights each
+        batch = max(MIN_BATCH, min(FAST_BATCH, int(share / max(per_fight, 1e-9))))
         first = (action.name, action.target)
-        totals = _batches(replace(base, first=first), per_action, seed + k + 1, deadline, stop)
+        totals = _batches(
+            replace(base, first=first), per_action, seed + k + 1, now + share, stop, batch=batch
+        )
         if totals is None:
             return None
         p_win = totals.wins.get(side, 0) / totals.n if totals.n else 0.0
@@ -337,19 +346,24 @@ def _batches(
     deadline: float,
     stop: Callable[[], bool] | None,
     ready: FastFights | None = None,
+    *,
+    batch: int = FAST_BATCH,
 ) -> FightTotals | None:
     """Fights in batches until ``n`` are done or ``deadline`` passes (one batch at
     least), by the system's fast engine where it plays them (``ready``: ``fighting``
-    made ready for it already); None if ``stop`` says so between batches."""
+    made ready for it already; ``batch``: its fights between two looks at the clock);
+    None if ``stop`` says so between batches."""
     totals = FightTotals()
     index = 0
+    began = time.perf_counter()
     fast = ready if ready is not None else _fast(fighting)
     while fast is not None and totals.n < n:
-        totals = totals + fast.fights(seed, index, min(FAST_BATCH, n - totals.n))
+        totals = totals + fast.fights(seed, index, min(batch, n - totals.n))
         index += 1
         if stop is not None and stop():
             return None
-        if time.perf_counter() > deadline:
+        now = time.perf_counter()
+        if now + (now - began) / index > deadline:  # the next batch would end past it
             break
     while fast is None and totals.n < n:
         stream = np.random.SeedSequence(seed, spawn_key=(index,))
@@ -357,9 +371,11 @@ def _batches(
         ai = fighting.system.ai(
             fighting.ruleset, fighting.tactics, dice=tactics_dice(rng.getrandbits(32))
         )
+        now = time.perf_counter()
+        fits = (deadline - now) / ((now - began) / totals.n) if totals.n else 1
         totals = totals + fight_many(
-            fighting, Answers(RandomDice(rng), ai), min(BATCH, n - totals.n)
-        )
+            fighting, Answers(RandomDice(rng), ai), max(1, min(BATCH, int(fits), n - totals.n))
+        )  # the first batch is one fight, to learn how long one takes
         index += 1
         if stop is not None and stop():
             return None

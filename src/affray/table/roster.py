@@ -151,12 +151,24 @@ class Newcomer:
     ) -> list[Add]:
         """``count`` of it at once ("Goblin 1", "Goblin 2", ... as an encounter file's
         counts are named), all on ``side`` (by default one of their own, named after
-        them)."""
+        them).
+
+        Raises:
+            TableError: ``count`` is not 1 to :data:`MAX_AT_ONCE`.
+        """
+        if not 1 <= count <= MAX_AT_ONCE:
+            raise TableError(
+                f"add 1 to {MAX_AT_ONCE} at once, not {count}", hint="count is how many"
+            )
         if count == 1:
             return [self.add(taken, side=side, tactics=tactics, player=player)]
         ids = group_ids([self.name] * count, taken)
         together = side or self.name
         return [Add(cid, together, self.source, dict(self.data), tactics, player) for cid in ids]
+
+
+MAX_AT_ONCE = 20
+"""The most combatants of one sheet added at once."""
 
 
 def members(

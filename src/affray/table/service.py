@@ -62,6 +62,7 @@ class Waiting:
             "command": command_data(self.command),
             "rolls": list(self.needed.rolls),
             "rolled_for": list(self.needed.rolled_for),
+            "did": list(self.needed.did),
             "answered": [[a.who, a.topic, a.label] for a in self.needed.answered],
             "roll_rest": self.roll_rest,
             "tactics_rest": self.tactics_rest,
@@ -305,11 +306,12 @@ class Tables:
         side: str | None = None,
         name: str | None = None,
         tactics: str = "nearest",
+        player: bool = False,
     ) -> list[Add]:
         """``count`` combatants of one sheet's data at once (Goblin 1 … Goblin N), on
         one side."""
         newcomer = roster.Newcomer.of(data, source, name)
-        return newcomer.adds(self._ids(table), count, side=side, tactics=tactics)
+        return newcomer.adds(self._ids(table), count, side=side, tactics=tactics, player=player)
 
     def importing(
         self, table: TableRow, data: Mapping[str, Any], where: str, base: Path | None
@@ -505,14 +507,16 @@ class Tables:
 
     def waiting(self, table: TableRow) -> dict[str, Any] | None:
         """The command the table waits on, as ``{"who", "needs", "rolls", "answered",
-        "command", "question"}`` (``who``: whose die or answer it waits for; ``rolls``
-        and ``answered``: the faces and answers it used so far; ``question``: the id
-        an answer names), or None."""
+        "command", "question", "rolled_for", "did"}`` (``who``: whose die or answer it
+        waits for; ``rolls`` and ``answered``: the faces and answers it used so far;
+        ``rolled_for``: what each face was for; ``did``: what they did, as the log
+        tells it; ``question``: the id an answer names), or None."""
         data = self.store.pending(table.id)
         if data is None:
             return None
         found = {key: data[key] for key in ("who", "needs", "rolls", "answered", "command")}
         found["rolled_for"] = data.get("rolled_for", [])  # kept since the faces were told
+        found["did"] = data.get("did", [])  # kept since what they did was told
         found["question"] = data.get("question")  # None: kept by an older affray
         return found
 

@@ -35,6 +35,7 @@ from affray.table.commands import (
     Set,
     parse_pairs,
 )
+from affray.table.roster import MAX_AT_ONCE
 from affray.web.sheets import Shelf
 from affray.web.text import in_error
 
@@ -61,8 +62,6 @@ VERBS = (
     "allow",
 )
 MAX_FACES = 1000
-MAX_AT_ONCE = 20
-"""How many of one creature the add form brings at once."""
 _DIGITS = re.compile("[0-9]{1,6}")
 
 

@@ -23,7 +23,7 @@ from affray.web.forms import faces, read_form
 from affray.web.odds import Answer
 from affray.web.streams import stream
 from affray.web.tracker import Tracker, tracker_of
-from affray.web.views import panel
+from affray.web.views import figures, panel
 
 INTERACTIVE = ("start", "act", "next")
 """The verbs the page plays step by step: they stop for each die and question (the
@@ -121,24 +121,18 @@ def why(actions: list[dict[str, Any]], chances: dict[int, dict[str, str]]) -> st
         reverse=True,
     )
     top = actions[best - 1]
-    line = f"Best: {top['label']} ({chances[best]['text']})"
+    line = f"Best: {top['label']} ({chances[best]['side']} {chances[best]['text']})"
     if top.get("odds"):
-        line += f": {_figures(top['odds'])}"
+        line += f": {figures(top['odds'])}"
     if ranked:
         nxt = ranked[0]
         second = actions[nxt - 1]
         line += f". Next: {second['label']} ({chances[nxt]['text']})"
         if second.get("odds"):
-            line += f": {_figures(second['odds'])}"
+            line += f": {figures(second['odds'])}"
         if chances[nxt]["best"] == "tied":
             line += ". Within the noise of each other: either will do"
     return line + "."
-
-
-def _figures(odds: str) -> str:
-    """A live odds line's figures ("hit 55.0%, wound 51.6%, takes out 0.0%"), less the
-    words that name who attacks whom (the action's label says it)."""
-    return odds.split(": ", 1)[1] if ": " in odds else odds
 
 
 def links(tracker: Tracker, row: TableRow) -> list[dict[str, str]]:
@@ -159,36 +153,52 @@ def links(tracker: Tracker, row: TableRow) -> list[dict[str, str]]:
 def wins(answer: Answer | None, version: int) -> dict[int, dict[str, str]]:
     """The chance to win after each action (by its place in the panel, from 1), where
     the odds of this version are known: its words (± one standard error where it was
-    simulated), how it was found, and whether it is the best move (``best``: "best";
-    "tied" when a simulated runner-up is within the noise of it, two standard errors)."""
+    simulated), whose chance it is (``side``), how it was found, and whether it is
+    the best move (``best``: "best"; "tied" when a simulated runner-up is within the
+    noise of it, two standard errors)."""
     odds = None if answer is None or answer.version != version else answer.odds
     if odds is None or not odds.actions:
         return {}
     chances = [a.p_win for a in odds.actions]
-    errors = [
-        0.0 if a.n is None else (a.p_win * (1 - a.p_win) / max(a.n, 1)) ** 0.5 for a in odds.actions
-    ]
-    top = max(range(len(chances)), key=chances.__getitem__)
+    errors = [0.0 if a.n is None else _error(a.p_win, a.n) for a in odds.actions]
+    # a move that rests on a handful of fights (a slow engine's, when time ran out) is
+    # never marked best by its luck: the best is among the others where there are any
+    sure = [i for i, a in enumerate(odds.actions) if a.n is None or a.n >= FEW_FIGHTS]
+    top = max(sure or range(len(chances)), key=chances.__getitem__)
     found = {}
     for index, action in enumerate(odds.actions, start=1):
         exact = action.n is None
         error = errors[index - 1]
         if exact:
-            words = f"{odds.side} {action.p_win * 100:.1f}% exact"
+            words = f"{action.p_win * 100:.1f}% exact"
             how = "exactly"
         else:
-            words = f"{odds.side} {round(action.p_win * 100)}% ±{error * 100:.0f}"
+            digits = 0 if error >= 0.01 else 1  # a point's tenths where they mean something
+            words = f"{action.p_win * 100:.{digits}f}% ±{error * 100:.{digits}f}"
             how = f"from {action.n:,} simulated fights (± one standard error)"
         near = abs(chances[top] - action.p_win) <= 2 * (errors[top] ** 2 + error**2) ** 0.5
         best = "best" if index - 1 == top else ("tied" if near and not exact else "")
         found[index] = {
             "p": f"{action.p_win:.6f}",
             "text": words,
+            "side": odds.side or "",
             "title": f"{odds.side}'s chance to win after this action, {how} (the others "
             "play by their tactics)",
             "best": best,
         }
     return found
+
+
+FEW_FIGHTS = 100
+"""Fewer simulated fights than this do not mark a move best (their error is past five
+points)."""
+
+
+def _error(p: float, n: int) -> float:
+    """The standard error of a chance ``p`` simulated from ``n`` fights, with one win
+    and one loss added to the count (so that 3 wins of 3 is not "±0")."""
+    smoothed = (p * n + 1) / (n + 2)
+    return float((smoothed * (1 - smoothed) / max(n, 1)) ** 0.5)
 
 
 def _parties_of(tracker: Tracker, system: str) -> list[tuple[str, str]]:

@@ -24,9 +24,12 @@ from affray.cli.table.reports import (
     lines_of,
     registry_system,
 )
+from affray.table.roster import MAX_AT_ONCE
 
 if TYPE_CHECKING:
     from affray.table import TableRow, Tables
+    from affray.table.commands import Command
+    from affray.table.service import Done
 
 
 @table.command("new")
@@ -87,6 +90,14 @@ def new_command(
 @click.option(
     "--player", is_flag=True, help="A player's character (the player page shows its side)."
 )
+@click.option(
+    "--count",
+    type=click.IntRange(1, MAX_AT_ONCE),
+    default=1,
+    show_default=True,
+    metavar="N",
+    help="How many of it, on one side (Goblin 1 … Goblin N), one change each.",
+)
 @expect_option
 @db_option
 @json_option
@@ -97,16 +108,20 @@ def add_command(
     name: str | None,
     tactics: str,
     player: bool,
+    count: int,
     expect: int | None,
     db: str | None,
     as_json: bool,
 ) -> None:
-    """Add the combatant of SHEET (a sheet file or a bestiary name) to TABLE; or,
-    with SHEET party:PARTY, every member of that party with the state it carries, on
-    one side named after the party."""
+    """Add the combatant of SHEET (a sheet file or a bestiary name) to TABLE (or N of
+    it with --count); or, with SHEET party:PARTY, every member of that party with the
+    state it carries, on one side named after the party."""
     tables, row = open_table(db, table_ref)
     if sheet.startswith("party:"):
         _add_party(tables, row, sheet, side, name, tactics, expect, as_json)
+        return
+    if count > 1:
+        _add_many(tables, row, sheet, count, side, name, tactics, player, expect, as_json)
         return
     command = tables.joining(row, sheet, side=side, name=name, tactics=tactics, player=player)
     done = tables.run(row, command, expected=expect)
@@ -114,6 +129,42 @@ def add_command(
         emit_json({"combatant": command.combatant, "version": done.version, **events_json(done)})
         return
     print_lines(lines_of(done))
+
+
+def _add_many(
+    tables: Tables,
+    row: TableRow,
+    sheet: str,
+    count: int,
+    side: str | None,
+    name: str | None,
+    tactics: str,
+    player: bool,
+    expect: int | None,
+    as_json: bool,
+) -> None:
+    from affray.table import roster
+
+    found = roster.sheet(row.system, sheet)
+    commands = tables.joining_many(
+        row, found.data, found.source, count, side=side, name=name, tactics=tactics, player=player
+    )
+    _report_many(tables.run_all(row, commands, expect), commands, as_json)
+
+
+def _report_many(dones: list[Done], commands: Sequence[Command], as_json: bool) -> None:
+    from affray.table.commands import Add
+
+    if as_json:
+        emit_json(
+            {
+                "combatants": [c.combatant for c in commands if isinstance(c, Add)],
+                "version": dones[-1].version,
+                "events": [e.to_dict() for d in dones for e in d.events],
+            }
+        )
+        return
+    print_lines([line for done in dones for line in lines_of(done)])
 
 
 def _add_party(
@@ -127,7 +178,6 @@ def _add_party(
     as_json: bool,
 ) -> None:
     from affray.errors import TableError
-    from affray.table.commands import Add
     from affray.table.parties import PREFIX, Parties
 
     if side is not None or name is not None:
@@ -136,17 +186,7 @@ def _add_party(
             hint=f"leave out --side and --as with {sheet}",
         )
     commands = Parties(tables).joining(row, sheet[len(PREFIX) :], tactics=tactics)
-    dones = tables.run_all(row, commands, expect)
-    if as_json:
-        emit_json(
-            {
-                "combatants": [c.combatant for c in commands if isinstance(c, Add)],
-                "version": dones[-1].version,
-                "events": [e.to_dict() for d in dones for e in d.events],
-            }
-        )
-        return
-    print_lines([line for done in dones for line in lines_of(done)])
+    _report_many(tables.run_all(row, commands, expect), commands, as_json)
 
 
 @table.command("end")
