@@ -37,6 +37,7 @@ from affray.encounter import (
     Targeting,
 )
 from affray.events import Event
+from affray.ladders import Ladders
 
 if TYPE_CHECKING:
     from affray.answers import DuelAnswer, RoundsDistribution, RunSpec
@@ -279,6 +280,9 @@ class RuleSystem(Generic[SheetT, StateT, RulesetT, TacticsT]):
     health: Health[SheetT, StateT] | None = None
     rest: Rest[SheetT, StateT] | None = None
     stat_block: StatBlock[SheetT] | None = None
+    ladders: Ladders | None = None
+    """The keys of a sheet a designer moves, each a ladder of values in order
+    (``solve``, ``sensitivity``, ``frontier``: :mod:`affray.ladders`)."""
     table_defaults: Mapping[str, object] = field(default_factory=dict)
     """Options a new table takes unless it is given others (MST-2: no circumstance
     question)."""

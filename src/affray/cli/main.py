@@ -145,6 +145,7 @@ def cli() -> None:
 
 def _register() -> None:
     from affray.cli import (
+        design_commands,
         dice_commands,
         duel_command,
         examples_command,
@@ -160,6 +161,7 @@ def _register() -> None:
     cli.add_command(duel_command.duel_command)
     cli.add_command(fight_command.fight_command)
     cli.add_command(explore_command.explore_command)
+    cli.add_command(design_commands.solve_command)
     cli.add_command(table.table)
     cli.add_command(party_commands.party)
     cli.add_command(serve_command.serve_command)

@@ -143,8 +143,14 @@ def _version() -> str:
 def cell_key(a: Mapping[str, Any], b: Mapping[str, Any], sweep: Sweep) -> str:
     """The cell's key in the resume cache: its sheets and everything that sets its
     result (method, n, seed, engine), so a changed sweep never reuses a stale cell."""
-    parts = (CACHE_FORMAT, _version(), a, b, sweep.method, sweep.n, sweep.seed, sweep.engine)
-    return _digest(parts)
+    return cell_key_of(a, b, sweep.method, sweep.n, sweep.seed, sweep.engine)
+
+
+def cell_key_of(
+    a: Mapping[str, Any], b: Mapping[str, Any], method: str, n: int, seed: int, engine: str
+) -> str:
+    """A duel's key: its sheets, and how its odds are worked out."""
+    return _digest((CACHE_FORMAT, _version(), a, b, method, n, seed, engine))
 
 
 def _digest(parts: tuple[Any, ...]) -> str:

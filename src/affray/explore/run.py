@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import cast
 
@@ -112,6 +112,33 @@ def run_sweep(
     return Outcome(rows, computed, cached, time.perf_counter() - started, used)
 
 
+class Kept(dict[str, Result]):
+    """Results kept in memory only (a question asked once, not a sweep to resume)."""
+
+    def add(self, done: Iterable[tuple[str, Result]]) -> None:
+        self.update(done)
+
+
+def work_out(
+    jobs: Sequence[AnyJob],
+    backend: Backend | Start | None = None,
+    *,
+    progress: Progress | None = None,
+    announce: Announce | None = None,
+    workers: int | None = None,
+) -> list[Result]:
+    """Each job's result, in order (alike jobs, by their keys, worked out once), as a
+    sweep works its cells out: the first timed alone, the rest in batches on
+    ``backend`` (None: this process)."""
+    todo: dict[str, AnyJob] = {}
+    for job in jobs:
+        todo.setdefault(job.key, job)
+    kept = Kept()
+    if todo:
+        _work(list(todo.values()), kept, backend, progress, announce, (), workers)
+    return [kept[job.key] for job in jobs]
+
+
 def _count(grid: Sequence[Cell], todo: dict[str, AnyJob]) -> int:
     """How many cells of the grid wait for these jobs (alike cells share one)."""
     return sum(1 for cell in grid if cell.job is not None and cell.job.key in todo)
@@ -119,7 +146,7 @@ def _count(grid: Sequence[Cell], todo: dict[str, AnyJob]) -> int:
 
 def _work(
     jobs: list[AnyJob],
-    cache: Cache,
+    cache: Cache | Kept,
     backend: Backend | Start | None,
     progress: Progress | None,
     announce: Announce | None,
@@ -127,7 +154,7 @@ def _work(
     workers: int | None = None,
 ) -> str:
     """Work out the jobs; what worked them out, for people."""
-    sharing = dict.fromkeys((job.key for job in jobs), 0)
+    sharing = dict.fromkeys((job.key for job in jobs), 0 if grid else 1)
     for cell in grid:
         if cell.job is not None and cell.job.key in sharing:
             sharing[cell.job.key] += 1

@@ -19,6 +19,7 @@ from affray.quoting import as_written
 from affray.rulesystems.midian.attack import HitRule
 from affray.rulesystems.midian.character import Character
 from affray.rulesystems.midian.defence import Stance
+from affray.rulesystems.midian.design import ladders
 from affray.rulesystems.midian.edits import CONDITIONS, edit, health
 from affray.rulesystems.midian.injury import WillpowerRule, WillpowerShock
 from affray.rulesystems.midian.narration import NARRATION
@@ -234,5 +235,6 @@ SYSTEM: RuleSystem[Character, MidianState, MidianRuleset, MidianTactics] = RuleS
     health=health,
     rest=rest,
     stat_block=stat_block,
+    ladders=ladders,
     quick_keys=("hit_points", "life_points"),
 )

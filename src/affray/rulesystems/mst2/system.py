@@ -16,6 +16,7 @@ from affray.dice import Dice
 from affray.encounter import Action, Attack, Shoot, Targeting
 from affray.powers import EncounterKeys, LiveOdds, RestOption, RuleSystem
 from affray.rulesystems.mst2.catalog import Missile
+from affray.rulesystems.mst2.design import ladders
 from affray.rulesystems.mst2.edits import CONDITIONS, edit
 from affray.rulesystems.mst2.fighter import Fighter
 from affray.rulesystems.mst2.healing import rest
@@ -287,6 +288,7 @@ SYSTEM: RuleSystem[Fighter, FighterState, Mst2Ruleset, Mst2Tactics] = RuleSystem
     edit=edit,
     rest=rest,
     stat_block=stat_block,
+    ladders=ladders,
     who_first="{a} attacks first",
     # at a table the game master gives a circumstance by fiat (a player's link could
     # award itself one): the question is asked only with the option, and of him
