@@ -75,3 +75,8 @@ def _integer(value: int) -> str:
 def unprintable(char: str) -> bool:
     """A control character, a format character or a line or paragraph separator."""
     return unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp")
+
+
+def possessive(name: str) -> str:
+    """``Brenna's``, ``Bandits'``: a name's possessive, as English writes it."""
+    return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"

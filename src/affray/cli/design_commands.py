@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 import click
 
 from affray.cli.options import json_option, seed_option
+from affray.quoting import possessive
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -130,12 +131,13 @@ class Where:
 
 @click.command("solve")
 @click.argument("a", type=click.Path(dir_okay=False, path_type=str))
-@click.argument("b", type=click.Path(dir_okay=False, path_type=str))
+@click.argument("b", type=click.Path(dir_okay=False, path_type=str), required=False)
 @click.option(
     "--vary",
     required=True,
     metavar="SIDE.KEY",
-    help="The key to move: a.skill (the first sheet's), b.armor (the second's).",
+    help="The key to move: a.skill (the first sheet's), b.armor (the second's); of an "
+    "encounter, goblins.count, goblins.skill, goblins.2.hit_dice (its second member).",
 )
 @click.option(
     "--target",
@@ -146,10 +148,9 @@ class Where:
 @click.option(
     "--for",
     "side",
-    type=click.Choice(["a", "b"]),
-    default="a",
-    show_default=True,
-    help="Whose chance to win.",
+    default=None,
+    metavar="a|b|SIDE",
+    help="Whose chance to win: a (the default) or b; of an encounter, a side's name.",
 )
 @click.option(
     "--values", default=None, metavar="V,V,…", help="The values to try (default: every one)."
@@ -166,10 +167,10 @@ class Where:
 @json_option
 def solve_command(
     a: str,
-    b: str,
+    b: str | None,
     vary: str,
     target: float,
-    side: str,
+    side: str | None,
     values: str | None,
     span: tuple[int, int] | None,
     exact: bool,
@@ -182,7 +183,7 @@ def solve_command(
     as_json: bool,
 ) -> None:
     """The value of one key that brings a side's chance to a TARGET, in the duel of
-    sheets A and B.
+    sheets A and B, or in the encounter file A (with --for SIDE).
 
     Every value of the key is tried (skill 0 to 20, every armour, every weapon …) and
     each place where the chance passes the target is told: the values either side,
@@ -197,10 +198,17 @@ def solve_command(
         raise click.UsageError("choose one of --exact and -n N")
     if values is not None and span is not None:
         raise click.UsageError("choose one of --values and --range")
+    listed = [v for v in values.split(",") if v.strip()] if values is not None else None
+    if b is None:
+        _solve_encounter(
+            a, vary, target, side, listed, span, exact, count, seed, dask, workers, budget, as_json
+        )
+        return
+    if side not in (None, "a", "b"):
+        raise click.UsageError("--for is a or b in a duel (a side's name is an encounter's)")
     first, second = pair(a, b)
     how = settings(first.system, exact, count, seed, engine)
     where = Where(dask, workers, budget, "duel")
-    listed = [v for v in values.split(",") if v.strip()] if values is not None else None
     tried = plan(first, second, vary, listed, span)[2]
     with where.progress(len(tried)) as advance:
         solved = solve_duel(
@@ -208,7 +216,7 @@ def solve_command(
             second,
             vary,
             target,
-            "a" if side == "a" else "b",
+            "b" if side == "b" else "a",
             how,
             values=listed,
             span=span,
@@ -221,7 +229,52 @@ def solve_command(
 
         emit_json(solved.to_dict())
         return
-    _say_solved(solved, first.name if side == "a" else second.name)
+    _say_solved(solved, first.name if side != "b" else second.name)
+
+
+def _solve_encounter(
+    path: str,
+    vary: str,
+    target: float,
+    side: str | None,
+    listed: list[str] | None,
+    span: tuple[int, int] | None,
+    exact: bool,
+    count: int | None,
+    seed: int | None,
+    dask: str | None,
+    workers: int | None,
+    budget: float,
+    as_json: bool,
+) -> None:
+    from affray.design.duels import Settings
+    from affray.design.encounters import plan, solve_encounter
+    from affray.explore.encounter_sweep import ENCOUNTER_N
+
+    if side is None:
+        raise click.UsageError("--for SIDE names the side whose chance is sought")
+    asked = Settings("exact" if count is None else "monte-carlo", count or ENCOUNTER_N, seed or 1)
+    sweep = plan(path, vary, listed, span, asked)[0]
+    where = Where(dask, workers, budget, "fight" if count is not None else "encounter")
+    with where.progress(sweep.cell_count) as advance:
+        solved = solve_encounter(
+            path,
+            vary,
+            target,
+            side,
+            asked,
+            values=listed,
+            span=span,
+            backend=where.backend(),
+            progress=advance,
+            announce=where.announce,
+        )
+    if as_json:
+        from affray.cli.output import emit_json
+
+        emit_json(solved.to_dict())
+        return
+    _say_solved(solved, solved.side)
 
 
 def _say_solved(solved: Any, whose: str) -> None:
@@ -229,7 +282,10 @@ def _say_solved(solved: Any, whose: str) -> None:
 
     out = console()
     how = "exact" if solved.method == "exact" else "simulated, 95% intervals"
-    out.print(f"{whose}'s chance to win as {solved.vary} moves ({how}); target {solved.target:.1%}")
+    out.print(
+        f"{possessive(whose)} chance to win as {solved.vary} moves ({how}); "
+        f"target {solved.target:.1%}"
+    )
     for point in solved.points:
         out.print(f"  {point.value!s:>24}  {_chance_text(point.chance)}")
     if not solved.crossings:
@@ -333,7 +389,7 @@ def _say_sensitivity(found: Any) -> None:
     out = console()
     base = found.base.p
     how = "exact" if found.method == "exact" else "simulated"
-    out.print(f"{found.a}'s chance to win against {found.b}: {base:.2%} ({how})")
+    out.print(f"{possessive(found.a)} chance to win against {found.b}: {base:.2%} ({how})")
     out.print(f"{'sheet':<14} {'key':<22} {'now':>14}  {'one down':>24}  {'one up':>24}")
     for row in found.rows:
         whose = found.a if row.side == "a" else found.b

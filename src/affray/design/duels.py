@@ -205,11 +205,11 @@ def _chance(result: Result, side: Side) -> Chance:
         return Chance(p, p, p)
     low, high = result.ci95_low, result.ci95_high
     if side == "b" and low is not None and high is not None:  # A's interval, turned
-        low, high = _interval(p, result.n or 1)
+        low, high = wilson(p, result.n or 1)
     return Chance(p, low, high, result.n, result.seed)
 
 
-def _interval(p: float, n: int) -> tuple[float, float]:
+def wilson(p: float, n: int) -> tuple[float, float]:
     """A 95 % Wilson interval for a chance ``p`` of ``n`` duels."""
     z = 1.959963984540054
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)

@@ -169,11 +169,18 @@ def run_job(job: AnyJob) -> Result:
 
 
 def _fights(job: FightJob) -> Result:
-    """An encounter's cell: ``job.n`` fights from its start, as ``affray fight -n``
-    fights them (``--seed`` with the cell's seed repeats them)."""
+    """An encounter's cell: its exact odds where asked and its system has them (as
+    ``affray fight --exact`` works them out), else ``job.n`` fights from its start, as
+    ``affray fight -n`` fights them (``--seed`` with the cell's seed repeats them)."""
     from affray.sim.fights import simulate_fights
 
     started = time.perf_counter()
+    note = None
+    if job.method == "exact":
+        try:
+            return _exact_fights(job, started)
+        except AffrayError as refused:
+            note = f"exact odds refused ({refused.message}); simulated instead"
     try:
         odds = simulate_fights(job.start, job.n, seed=job.seed, workers=1)
     except AffrayError as error:  # checked before: only a changed bestiary lands here
@@ -189,6 +196,33 @@ def _fights(job: FightJob) -> Result:
         low,
         high,
         job.seed,
+        note=note,
         seconds=time.perf_counter() - started,
         p_wins=tuple(odds.p_wins(side) for side in job.sides),
+    )
+
+
+def _exact_fights(job: FightJob, started: float) -> Result:
+    """An encounter's exact odds.
+
+    Raises:
+        AffrayError: its system has no exact odds of whole encounters, or refuses
+            these (past its budget).
+    """
+    from affray.encounter import Cursor
+
+    setup = job.start.setup()
+    solve = setup.system.exact_fights
+    if solve is None:
+        raise AffrayError(f"{setup.system.title} has no exact odds of whole encounters")
+    cursor = Cursor(setup.encounter, setup.max_rounds)
+    odds = solve(setup.ruleset, cursor, tactics=setup.tactics, first=None)
+    return Result(
+        None,
+        None,
+        odds.p_draw,
+        odds.mean_rounds,
+        "exact",
+        seconds=time.perf_counter() - started,
+        p_wins=tuple(odds.p_wins.get(side, 0.0) for side in job.sides),
     )

@@ -177,9 +177,11 @@ class EncounterSweep:
 AnySweep = Sweep | EncounterSweep
 
 
-def load_encounter_sweep(file: Path, data: Mapping[str, Any]) -> EncounterSweep:
-    """Check an encounter sweep (``data``, read from ``file``), its encounter file and
-    every member's sheet.
+def load_encounter_sweep(
+    file: Path, data: Mapping[str, Any], *, text: str | None = None
+) -> EncounterSweep:
+    """Check an encounter sweep (``data``, read from ``file``; ``text``: its text, when
+    there is no such file), its encounter file and every member's sheet.
 
     Raises:
         SheetError: the sweep file, a key of it or the encounter file is invalid; the
@@ -224,7 +226,7 @@ def load_encounter_sweep(file: Path, data: Mapping[str, Any]) -> EncounterSweep:
     )
     sweep = EncounterSweep(
         path=file,
-        text=file.read_text("utf-8"),
+        text=file.read_text("utf-8") if text is None else text,
         encounter=encounter,
         where=table.encounter,
         base=folder,

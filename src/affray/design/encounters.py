@@ -1,0 +1,183 @@
+"""``affray solve ENC``: a member of an encounter moved along a key (how many of it,
+or a key of its sheet), and a side's chance to win at each value, as the explorer's
+encounter sweeps work a cell out (exact where the system has exact odds of whole
+encounters and they are within its budget, else simulated)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from affray import registry
+from affray.design.duels import Chance, Settings, Sheet, ladder
+from affray.design.solve import Point, Solved, crossings, monotonic, rungs_of
+from affray.errors import AffrayError
+from affray.explore.compute import Result
+from affray.explore.encounter_sweep import COUNT, EncounterSweep, load_encounter_sweep
+from affray.explore.grid import cells
+from affray.explore.run import Progress, work_out
+from affray.quoting import quoted
+from affray.sheets import load_document
+
+COUNTS = (1, 8)
+"""How many of a member are tried when no --range or --values says."""
+
+
+def parse_member_key(vary: str) -> tuple[str, int, str]:
+    """``SIDE.KEY`` or ``SIDE.MEMBER.KEY`` (the side's MEMBER-th entry, from 1) as
+    (side, member, key).
+
+    Raises:
+        AffrayError: it is neither.
+    """
+    parts = vary.split(".")
+    if len(parts) >= 3 and parts[1].isdigit():
+        return parts[0], int(parts[1]), ".".join(parts[2:])
+    if len(parts) >= 2 and parts[0] and parts[1]:
+        return parts[0], 1, ".".join(parts[1:])
+    raise AffrayError(
+        f"--vary {quoted(vary)} is not SIDE.KEY",
+        hint="e.g. --vary goblins.count (how many goblins), --vary goblins.skill, or "
+        "--vary goblins.2.hit_dice (the side's second member)",
+    )
+
+
+def _sweep(
+    path: Path, side: str, member: int, key: str, values: Sequence[Any], n: int, seed: int
+) -> EncounterSweep:
+    data = {
+        "encounter": path.name,
+        "n": n,
+        "seed": seed,
+        "axes": [{"side": side, "member": member, "key": key, "values": list(values)}],
+    }
+    return load_encounter_sweep(path.parent / path.name, data, text="")
+
+
+def plan(
+    encounter: str,
+    vary: str,
+    values: Sequence[str] | None,
+    span: tuple[int, int] | None,
+    how: Settings,
+) -> tuple[EncounterSweep, bool]:
+    """The encounter with the values to try of its member's key, and whether the key
+    is a number.
+
+    Raises:
+        AffrayError: the side, the member or the key is not the encounter's; a value
+            asked for is none of the key's.
+    """
+    path = Path(encounter)
+    side, member, key = parse_member_key(vary)
+    found = load_document(path)
+    sides = [str(s.get("name")) for s in found.get("sides", []) if isinstance(s, dict)]
+    match = next((s for s in sides if s.lower() == side.lower()), None)
+    if match is None:
+        raise AffrayError(
+            f"{encounter} has no side called {quoted(side)}",
+            hint="its sides: " + ", ".join(quoted(s) for s in sides),
+        )
+    probe = _sweep(path, match, member, COUNT, [1], 1, how.seed)  # its members, checked
+    mine = next((m for m in probe.members if (m.side, m.number) == (match, member)), None)
+    if mine is None:
+        listed = [m for m in probe.members if m.side == match]
+        raise AffrayError(
+            f"side {quoted(match)} has no member {member}",
+            hint="members count from 1: " + ", ".join(f"{m.number} ({m.label})" for m in listed),
+        )
+    if key == COUNT:
+        if values is not None:
+            tried: list[Any] = [_whole(v) for v in values]
+        else:
+            low, high = sorted(span) if span is not None else COUNTS
+            tried = list(range(max(low, 1), high + 1))
+        integer = True
+    else:
+        sheet = Sheet(mine.sheet.data, mine.label, probe.system)
+        moving = ladder(sheet, key)
+        rungs = [r for r in rungs_of(moving, values, span) if set(r.patch) == {key}]
+        tried = [r.value for r in rungs]
+        integer = moving.kind == "integer"
+    sweep = _sweep(path, match, member, key, tried, how.n, how.seed)
+    return sweep, integer
+
+
+def _whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise AffrayError(
+            f"a count is a whole number, not {quoted(text)}", hint="e.g. --values 1,2,3"
+        ) from None
+
+
+def solve_encounter(
+    encounter: str,
+    vary: str,
+    target: float,
+    side: str,
+    how: Settings,
+    *,
+    values: Sequence[str] | None = None,
+    span: tuple[int, int] | None = None,
+    backend: Any = None,
+    progress: Progress | None = None,
+    announce: Callable[[float, int, int], None] | None = None,
+) -> Solved:
+    """The values of a member's key (``vary``) that bring ``side``'s chance to win the
+    encounter to ``target``.
+
+    Raises:
+        AffrayError: ``side`` is none of the encounter's; see :func:`plan`.
+    """
+    sweep, integer = plan(encounter, vary, values, span, how)
+    whose = next((s for s in sweep.sides if s.lower() == side.lower()), None)
+    if whose is None:
+        raise AffrayError(
+            f"{encounter} has no side called {quoted(side)}",
+            hint="--for names the side whose chance is sought: "
+            + ", ".join(quoted(s) for s in sweep.sides),
+        )
+    exact = how.method == "exact" and registry.system(sweep.system).exact_fights is not None
+    grid = list(cells(sweep))
+    jobs = [
+        replace(c.job, method="exact" if exact else "monte-carlo")
+        for c in grid
+        if c.job is not None
+    ]
+    results = iter(work_out(jobs, backend, progress=progress, announce=announce))
+    place = sweep.sides.index(whose)
+    points = []
+    for cell in grid:
+        chance = (
+            Chance(None, error=cell.error) if cell.job is None else _chance(next(results), place)
+        )
+        points.append(Point(cell.values[0], chance))
+    method = (
+        "exact" if all(p.chance.exact for p in points if p.chance.p is not None) else "monte-carlo"
+    )
+    return Solved(
+        vary,
+        target,
+        whose,
+        method,
+        tuple(points),
+        crossings(points, target, integer=integer),
+        monotonic(points),
+        integer,
+    )
+
+
+def _chance(result: Result, place: int) -> Chance:
+    from affray.design.duels import wilson
+
+    if result.error is not None or result.p_wins is None:
+        return Chance(None, error=result.error or "no odds")
+    p = result.p_wins[place]
+    if result.method == "exact":
+        return Chance(p, p, p)
+    low, high = wilson(p, result.n or 1)
+    return Chance(p, low, high, result.n, result.seed)
