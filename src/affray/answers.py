@@ -70,6 +70,17 @@ class RoundsDistribution:
         keys = sorted(set(self.a_wins) | set(self.b_wins))
         return {r: self.a_wins.get(r, 0.0) + self.b_wins.get(r, 0.0) for r in keys}
 
+    def by_round(self) -> list[dict[str, float]]:
+        """For each round from the first to the last computed: each side's chance to
+        have won by its end (``{"round", "p_a_won", "p_b_won"}``, cumulative)."""
+        found = []
+        a = b = 0.0
+        for r in range(1, self.rounds + 1):
+            a += self.a_wins.get(r, 0.0)
+            b += self.b_wins.get(r, 0.0)
+            found.append({"round": r, "p_a_won": a, "p_b_won": b})
+        return found
+
 
 @dataclass(frozen=True, slots=True)
 class DuelAnswer:

@@ -105,6 +105,45 @@ def plot_rounds(
     return _save(figure, path)
 
 
+def plot_by_round(
+    rows: Sequence[Mapping[str, float]],
+    names: Mapping[str, str],
+    path: str | Path,
+    *,
+    title: str,
+) -> Path:
+    """Each side's chance to have won by the end of each round (``rows``: a round and
+    a chance for each key of ``names``), one line each, and the chance the fight is
+    still going."""
+    plt = pyplot()
+    figure, axes = plt.subplots(figsize=(8, 4), layout="constrained")
+    shown = _until_decided(rows, names)
+    rounds = [int(row["round"]) for row in shown]
+    colours = [BLUE, RED, "#5aae61", "#9970ab", "#f1a340", "#35978f"]
+    for (key, name), colour in zip(names.items(), colours * 10, strict=False):
+        axes.plot(rounds, [row[key] for row in shown], label=f"{name} has won", color=colour)
+    going = [max(0.0, 1 - sum(row[key] for key in names)) for row in shown]
+    axes.plot(rounds, going, label="still going (or a draw)", color=GREY, linestyle="--")
+    whole_ticks(axes.xaxis)
+    axes.set_ylim(0, 1)
+    axes.yaxis.set_major_formatter(_percent())
+    axes.set_xlabel("by the end of round")
+    axes.set_ylabel("probability")
+    axes.legend()
+    fit_title(figure, title)
+    return _save(figure, path)
+
+
+def _until_decided(
+    rows: Sequence[Mapping[str, float]], names: Mapping[str, str]
+) -> Sequence[Mapping[str, float]]:
+    """The rounds until the fight is all but decided (99.9 %), at least ten."""
+    for index, row in enumerate(rows):
+        if sum(row[key] for key in names) >= 0.999 and index >= 9:
+            return rows[: index + 1]
+    return rows
+
+
 def plot_histogram(
     counts: Mapping[int, float], path: str | Path, *, title: str, xlabel: str
 ) -> Path:

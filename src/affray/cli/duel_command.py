@@ -52,6 +52,12 @@ if TYPE_CHECKING:
     default=None,
     help="Worker processes; default: one per CPU. Results do not depend on it.",
 )
+@click.option(
+    "--by-round",
+    is_flag=True,
+    help="With the exact odds: each side's chance to have won by the end of each round "
+    "(--plot draws them).",
+)
 @click.option("--narrate", is_flag=True, help="Fight one duel and narrate it, blow by blow.")
 @rolls_option
 @plot_option(
@@ -68,6 +74,7 @@ def duel_command(
     seed: int | None,
     engine: Engine,
     workers: int | None,
+    by_round: bool,
     narrate: bool,
     rolls: str | None,
     plot: str | None,
@@ -79,7 +86,7 @@ def duel_command(
     out. Exact odds by default where the system has them; -n N simulates; --narrate
     tells one duel (--seed or --rolls).
     """
-    from affray.errors import SheetError
+    from affray.errors import AffrayError, SheetError
     from affray.plots import check_plot_path
     from affray.registry import system_of
 
@@ -93,6 +100,11 @@ def duel_command(
         raise click.UsageError("--rolls types in the dice of one told duel: add --narrate")
     if plot is not None and narrate:
         raise click.UsageError("--plot draws the odds of many duels: leave out --narrate")
+    if by_round and (count is not None or narrate):
+        raise click.UsageError(
+            "--by-round goes with the exact odds: leave out -n and --narrate "
+            "(-n N --plot PNG draws the rounds simulated duels last)"
+        )
     if plot is not None:
         check_plot_path(plot)
     from affray.sheets.combatants import load_pair
@@ -124,11 +136,17 @@ def duel_command(
     asked: Method | None = "exact" if exact else None if count is None else "monte-carlo"
     if method_for(system, asked) == "monte-carlo" and count is None:
         count = DEFAULT_DUELS
+    if by_round and (system.rounds is None or method_for(system, asked) != "exact"):
+        raise AffrayError(
+            f"{system.title} has no exact odds round by round",
+            hint=f"simulate it: affray duel {a} {b} -n 100000 --plot PNG draws the rounds "
+            "its duels last, by winner",
+        )
     if count is None:
         answer = answer_duel(
             system, first, second, method="exact", run=RunSpec(1), rational=rational
         )
-        _exact(system, first, second, answer, plot, as_json)
+        _exact(system, first, second, answer, plot, as_json, by_round=by_round)
         if plot is not None:
             wrote(plot, as_json)
         return
@@ -139,6 +157,29 @@ def duel_command(
     if plot is not None:
         _plot_simulated(DuelStart(a, b), first.name, second.name, answer, cores, plot)
         wrote(plot, as_json)
+
+
+SHOWN_ROUNDS = 30
+"""Rounds the by-round table prints at most (the JSON has every one)."""
+
+
+def _by_round_table(a: str, b: str, rows: list[dict[str, float]]) -> None:
+    """Each round, until the duel is all but decided: who has won by its end."""
+    from affray.cli.output import percent, table
+
+    shown = []
+    for row in rows[:SHOWN_ROUNDS]:
+        going = max(0.0, 1 - row["p_a_won"] - row["p_b_won"])
+        shown.append(
+            (str(row["round"]), percent(row["p_a_won"]), percent(row["p_b_won"]), percent(going))
+        )
+        if going < 0.0005:
+            break
+    table(
+        "Round by round: who has won by the end of it",
+        ("round", f"{a} has won", f"{b} has won", "still going"),
+        shown,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,11 +246,28 @@ def _plot_simulated(
 
 
 def _exact(
-    system: AnySystem, a: Any, b: Any, odds: DuelAnswer, plot: str | None, as_json: bool
+    system: AnySystem,
+    a: Any,
+    b: Any,
+    odds: DuelAnswer,
+    plot: str | None,
+    as_json: bool,
+    *,
+    by_round: bool = False,
 ) -> None:
     from affray.cli.output import emit_json, percent, table
 
-    if plot is not None and system.rounds is not None:
+    rows = system.rounds(a, b).by_round() if by_round and system.rounds is not None else None
+    if plot is not None and rows is not None:
+        from affray.plots import plot_by_round
+
+        plot_by_round(
+            rows,
+            {"p_a_won": a.name, "p_b_won": b.name},
+            plot,
+            title=f"{a.name} vs {b.name}: exact odds of having won, round by round",
+        )
+    elif plot is not None and system.rounds is not None:
         from affray.plots import plot_rounds
 
         rounds = system.rounds(a, b)
@@ -221,8 +279,10 @@ def _exact(
             title=f"{a.name} vs {b.name}: exact odds of the round the duel ends in",
         )
     if as_json:
-        emit_json(odds.to_json())
+        emit_json(odds.to_json() | ({"by_round": rows} if rows is not None else {}))
         return
+    if rows is not None:
+        _by_round_table(a.name, b.name, rows)
     table(
         f"{a.name} vs {b.name}: exact odds, mean {odds.mean_rounds:.2f} rounds",
         ("outcome", "probability"),
