@@ -1,0 +1,66 @@
+"""The rules asked backwards (issue 39): time to answer, measured in one run.
+
+Targets: `solve` on an MST-2 duel (the knight against the ogre, skill 0 to 10) under
+1 s exact; `sensitivity` of two MST-2 sheets (every key) under 2 s exact. Each is
+timed in this process after a warm-up (imports, caches), best of three, and printed
+with its ratio to the target.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from affray.design.duels import Settings, pair
+from affray.design.frontier import frontier
+from affray.design.sensitivity import sensitivity
+from affray.design.solve import solve_duel
+
+TARGETS = {"solve": 1.0, "sensitivity": 2.0}
+
+
+def best_of(work: Callable[[], object], runs: int = 3) -> float:
+    work()  # warm up
+    times = []
+    for _ in range(runs):
+        began = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - began)
+    return min(times)
+
+
+def main() -> None:
+    knight, ogre = pair("mst2:knight", "ogre")
+    exact = Settings("exact")
+    rows = [
+        (
+            "solve knight vs ogre, a.skill 0-10",
+            "solve",
+            best_of(lambda: solve_duel(knight, ogre, "a.skill", 0.5, "a", exact, span=(0, 10))),
+        ),
+        (
+            "sensitivity knight vs ogre (every key)",
+            "sensitivity",
+            best_of(lambda: sensitivity(knight, ogre, exact)),
+        ),
+    ]
+    orc = pair("mst2:knight", "orc")[1]
+    rows.append(
+        (
+            "frontier knight's weapon vs ogre, orc",
+            "",
+            best_of(lambda: frontier(knight, "weapon", [ogre, orc], exact), runs=1),
+        )
+    )
+    print("The rules asked backwards (exact, this process)")
+    for label, target_key, seconds in rows:
+        target = TARGETS.get(target_key)
+        mark = ""
+        if target is not None:
+            ratio = seconds / target
+            mark = f"  {ratio:.2f} x target {target:.0f} s ({'met' if ratio <= 1 else 'NOT MET'})"
+        print(f"{label:<42} {seconds:7.3f} s{mark}")
+
+
+if __name__ == "__main__":
+    main()
