@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -511,3 +511,125 @@ def _say_frontier(found: Any) -> None:
             else ""
         )
         out.print(f"{option.value!s:<26}{cells}{mean:>9}{worst:>9}{beaten}")
+
+
+@click.command("day")
+@click.argument("day_file", metavar="DAY", type=click.Path(dir_okay=False, path_type=str))
+@click.option(
+    "-n",
+    "count",
+    type=click.IntRange(min=1, max=10**8),
+    default=1_000,
+    show_default=True,
+    help="Days to simulate.",
+)
+@seed_option
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1, max=256),
+    default=None,
+    help="Worker processes (default: one per CPU). Results do not depend on it.",
+)
+@click.option(
+    "--db",
+    default=None,
+    metavar="PATH",
+    help="The table database a saved party is read from (default: AFFRAY_DB, or tables.db "
+    "in your data directory).",
+)
+@json_option
+def day_command(
+    day_file: str,
+    count: int,
+    seed: int | None,
+    workers: int | None,
+    db: str | None,
+    as_json: bool,
+) -> None:
+    """A party through a DAY of fights and rests, simulated N times.
+
+    DAY names the party (a saved party, or [[members]] with their sheets) and its
+    steps: encounters (the party is each one's side named "party") and rests (days,
+    with the system's healing options). Each fight starts from the wounds the last
+    left. The chance the party gets through every fight, each fight's chance to be
+    reached and won, each member's to be standing at the end, and the wounds carried
+    into each fight.
+    """
+    import secrets
+
+    from affray.cli.estimates import estimate_after
+    from affray.cli.output import ProgressBar
+    from affray.design.day import load_day, simulate_days
+
+    party = _saved_party(day_file, db)
+    day = load_day(day_file, party)
+    if seed is None:
+        seed = secrets.randbelow(1_000_000)
+
+    def estimate(found: Any) -> None:
+        seconds = getattr(found, "seconds", 0.0)
+        if not bar.showing and seconds > estimate_after():
+            click.echo(f"about {seconds:.0f} s for {count:,} days; Ctrl-C stops", err=True)
+
+    bar = ProgressBar(count, "days", threshold=200)
+    try:
+        with bar as advance:
+            odds = simulate_days(
+                day,
+                count,
+                seed=seed,
+                workers=workers or os.cpu_count() or 1,
+                progress=advance,
+                estimate=estimate,
+            )
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        sys.exit(130)
+    found = odds.to_dict()
+    if as_json:
+        from affray.cli.output import emit_json
+
+        emit_json(found)
+        return
+    _say_day(found)
+
+
+def _saved_party(day_file: str, db: str | None) -> Any:
+    """The members of the saved party the day file names, or None."""
+    from affray.sheets import load_document
+
+    data = load_document(day_file)
+    name = data.get("party")
+    if not isinstance(name, str):
+        return None
+    from affray.cli.table.opening import open_tables
+    from affray.table.parties import Parties
+
+    tables = open_tables(db, write=False)
+    parties = Parties(tables)
+    return parties.fold(parties.party(name)).state.members
+
+
+def _say_day(found: Mapping[str, Any]) -> None:
+    from affray.cli.output import console
+
+    out = console()
+    out.print(
+        f"{found['n']:,} days (seed {found['seed']}): the party gets through every fight "
+        f"{found['p_survive']:.1%} of them"
+    )
+    for step in found["steps"]:
+        if step["kind"] == "rest":
+            out.print(f"  {step['step']}. {step['name']}")
+            continue
+        out.print(
+            f"  {step['step']}. {step['name']}: reached {step['p_reached']:.1%}, "
+            f"won {step['p_won']:.1%}"
+        )
+        for member, values in step["carried"].items():
+            shown = ", ".join(f"{k} {v:.2f}" for k, v in values.items() if v)
+            if shown:
+                out.print(f"       {member} carries into it (mean): {shown}")
+    out.print("Standing at the end of the day:")
+    for member, odds in found["members"].items():
+        out.print(f"  {member}: {odds['p_standing']:.1%}")

@@ -164,6 +164,7 @@ def _register() -> None:
     cli.add_command(design_commands.solve_command)
     cli.add_command(design_commands.sensitivity_command)
     cli.add_command(design_commands.frontier_command)
+    cli.add_command(design_commands.day_command)
     cli.add_command(table.table)
     cli.add_command(party_commands.party)
     cli.add_command(serve_command.serve_command)
