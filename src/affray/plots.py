@@ -121,7 +121,7 @@ def plot_by_round(
     rounds = [int(row["round"]) for row in shown]
     colours = [BLUE, RED, "#5aae61", "#9970ab", "#f1a340", "#35978f"]
     for (key, name), colour in zip(names.items(), colours * 10, strict=False):
-        axes.plot(rounds, [row[key] for row in shown], label=f"{name} has won", color=colour)
+        axes.plot(rounds, [row[key] for row in shown], label=f"won by {name}", color=colour)
     going = [max(0.0, 1 - sum(row[key] for key in names)) for row in shown]
     axes.plot(rounds, going, label="still going (or a draw)", color=GREY, linestyle="--")
     whole_ticks(axes.xaxis)

@@ -42,3 +42,47 @@ def test_by_round_is_refused_where_there_are_no_exact_rounds() -> None:
     assert midian.exit_code == 2 and "no exact odds round by round" in midian.stderr
     simulated = run("duel", "mst2:knight", "ogre", "-n", "100", "--by-round")
     assert simulated.exit_code == 2 and "--by-round goes with the exact odds" in simulated.stderr
+
+
+def test_fights_by_round_agree_with_the_exact_duel_and_end_at_their_totals() -> None:
+    """The fight simulator counted round by round, on the duel of the sellsword and
+    the spearman: each side's chance to have won by each round within 4σ of the exact
+    duel's; at the last round the chances are the fights' totals, and who stands after
+    it is who stood at the end."""
+    from affray.sim.by_round import simulate_by_round
+
+    a, b = str(EXAMPLES / "mst2/sellsword.toml"), str(EXAMPLES / "mst2/spearman.toml")
+    exact = json.loads(run("duel", a, b, "--exact", "--by-round", "--json").stdout)["by_round"]
+    n = 4_000
+    totals, _ = simulate_by_round(DuelStart(a, b), n, seed=11, workers=1)
+    sides = ("Sellsword", "Spearman")
+    rows = totals.rows(sides, sides)
+    for row, known in zip(rows[:10], exact[:10], strict=True):
+        for side, key in zip(sides, ("p_a_won", "p_b_won"), strict=True):
+            p = known[key]
+            sigma = math.sqrt(max(p * (1 - p), 1e-4) / n)
+            assert abs(row["sides"][side] - p) < 4 * sigma, (row["round"], side)
+    last = rows[-1]
+    wins = {side: sum(c.get(side, 0) for c in totals.ended.values()) for side in sides}
+    assert last["sides"] == {side: wins[side] / n for side in sides}
+    standing = {cid: sum(c.get(cid, 0) for c in totals.final.values()) / n for cid in sides}
+    assert last["standing"] == standing
+    for one, two in itertools.pairwise(rows):
+        assert all(two["sides"][s] >= one["sides"][s] for s in sides)
+
+
+def test_fight_by_round_json(tmp_path: Path) -> None:
+    plot = tmp_path / "rounds.png"
+    result = run(
+        "fight", str(EXAMPLES / "encounters/ford.toml"), "-n", "300", "--seed", "2",
+        "--by-round", "--plot", str(plot), "--json",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.stdout)
+    assert found["n"] == 300 and found["by_round"]
+    row = found["by_round"][0]
+    assert set(row) == {"round", "sides", "standing"}
+    assert set(row["sides"]) == {"Guards", "Bandits"}
+    assert plot.read_bytes().startswith(b"\x89PNG")
+    refused = run("fight", str(EXAMPLES / "encounters/ford.toml"), "--exact", "--by-round")
+    assert refused.exit_code == 2 and "--by-round goes with -n N" in refused.stderr

@@ -177,7 +177,7 @@ def _by_round_table(a: str, b: str, rows: list[dict[str, float]]) -> None:
             break
     table(
         "Round by round: who has won by the end of it",
-        ("round", f"{a} has won", f"{b} has won", "still going"),
+        ("round", f"won by {a}", f"won by {b}", "still going"),
         shown,
     )
 

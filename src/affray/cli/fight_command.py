@@ -68,6 +68,12 @@ if TYPE_CHECKING:
     help="Exact odds of the whole encounter, where its system has them (small fights: a "
     "clear refusal past the limit).",
 )
+@click.option(
+    "--by-round",
+    is_flag=True,
+    help="With -n: each side's chance to have won by the end of each round, and each "
+    "combatant's to be standing after it (the reference engine plays the fights).",
+)
 @plot_option("(with -n) how many rounds the fights lasted, and who was left standing")
 @json_option
 def fight_command(
@@ -80,6 +86,7 @@ def fight_command(
     workers: int | None,
     engine: str,
     exact: bool,
+    by_round: bool,
     plot: str | None,
     as_json: bool,
 ) -> None:
@@ -92,6 +99,20 @@ def fight_command(
     from affray.cli.output import emit_json
     from affray.sheets import load_encounter
 
+    if by_round and count is None:
+        raise click.UsageError(
+            "--by-round goes with -n N: the simulated fights, counted round by round "
+            "(exact odds of a whole fight round by round are not worked out)"
+        )
+    if by_round:
+        if rolls is not None or show_odds or engine == "fast":
+            raise click.UsageError(
+                "--by-round simulates with the reference engine: leave out --rolls, --odds "
+                "and --engine fast"
+            )
+        assert count is not None
+        _by_round(encounter_file, count, seed, max_rounds, workers, plot, as_json)
+        return
     if exact:
         if count is not None or rolls is not None or show_odds or plot or workers:
             raise click.UsageError(
@@ -186,6 +207,93 @@ def _exact(path: str, max_rounds: int | None, as_json: bool) -> None:
         ("combatant", "chance"),
         [(cid, f"{p * 100:.1f}%") for cid, p in odds.p_standing.items()],
     )
+
+
+SHOWN_ROUNDS = 30
+"""Rounds the by-round table prints at most (the JSON has every one)."""
+
+
+def _by_round(
+    path: str,
+    count: int,
+    seed: int | None,
+    max_rounds: int | None,
+    workers: int | None,
+    plot: str | None,
+    as_json: bool,
+) -> None:
+    """``fight ENC -n N --by-round``: the fights counted round by round."""
+    import os
+    import secrets
+
+    from affray.cli.output import ProgressBar, emit_json, percent, table
+    from affray.sim.by_round import simulate_by_round
+    from affray.sim.fights import encounter_file, set_out
+
+    if plot is not None:
+        from affray.plots import check_plot_path
+
+        check_plot_path(plot)
+    start = encounter_file(path, max_rounds)
+    encounter = set_out(start).cursor.encounter
+    sides, ids = encounter.sides, tuple(c.id for c in encounter.combatants)
+    if seed is None:
+        seed = secrets.randbelow(1_000_000)
+    progress = ProgressBar(count, "fights", threshold=200)
+    announce = announcer("fight") if as_json or not progress.showing else None
+    with progress as advance:
+        totals, used = simulate_by_round(
+            start,
+            count,
+            seed=seed,
+            workers=workers or os.cpu_count() or 1,
+            progress=advance,
+            estimate=announce,
+        )
+    rows = totals.rows(sides, ids)
+    name = set_out(start).name
+    if plot is not None:
+        from affray.plots import plot_by_round
+
+        lines = [{"round": row["round"], **row["sides"]} for row in rows]
+        plot_by_round(
+            lines,
+            {side: side for side in sides},
+            plot,
+            title=f"{name}: {count:,} simulated fights, round by round",
+        )
+        wrote(plot, as_json)
+    if as_json:
+        emit_json(
+            {
+                "method": "monte-carlo",
+                "engine": "reference",
+                "n": totals.n,
+                "seed": used,
+                "by_round": rows,
+            }
+        )
+        return
+    shown = []
+    for row in rows[:SHOWN_ROUNDS]:
+        going = max(0.0, 1 - sum(row["sides"].values()))
+        shown.append(
+            (str(row["round"]), *(percent(row["sides"][s]) for s in sides), percent(going))
+        )
+        if going < 0.001:
+            break
+    table(
+        f"{name}: {count:,} simulated fights (seed {used}, reference engine), round by round",
+        ("round", *(f"won by {side}" for side in sides), "still going"),
+        shown,
+    )
+    if rows:
+        middle = rows[min(len(rows), 3) - 1]
+        table(
+            f"Standing after round {middle['round']}",
+            ("combatant", "chance"),
+            [(cid, percent(p)) for cid, p in middle["standing"].items()],
+        )
 
 
 def _simulate(

@@ -1,0 +1,166 @@
+"""Fights counted round by round (``affray fight ENC -n N --by-round``): for each round,
+each side's chance to have won by its end and each combatant's to be standing after
+it (ti4calc's "state after N rounds", osrs-dps-calc's time to kill).
+
+The fast engines count each fight's end only, so these fights are the reference
+engine's, in seeded chunks like any other run (the answer depends on the seed and the
+number of fights, never on the workers).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+from affray.dice import RandomDice
+from affray.encounter import Answers, Phase
+from affray.encounter.cursor import proceed, sides_fighting
+from affray.sheets.encounters import tactics_dice
+from affray.sim.chunks import Estimate, run_chunks
+from affray.sim.fights import Fighting, Start, set_out
+
+ROUND_CHUNK = 50
+"""Fights a worker plays between two reports (the unit of seeding)."""
+
+
+def _merged(
+    one: Mapping[int, Mapping[str, int]], two: Mapping[int, Mapping[str, int]]
+) -> dict[int, dict[str, int]]:
+    found: dict[int, dict[str, int]] = {}
+    for source in (one, two):
+        for key, counts in source.items():
+            found[key] = dict(Counter(found.get(key, {})) + Counter(counts))
+    return found
+
+
+@dataclass(frozen=True)
+class RoundTotals:
+    """Totals of a batch of fights, round by round; batches add up (``+``).
+
+    Attributes:
+        n: fights.
+        ended: by the round a fight ended in, how many each side won (a draw under
+            ``""``).
+        during: by round, how many fights still going after it had each combatant
+            fighting.
+        final: by the round a fight ended in, how many had each combatant fighting at
+            the end.
+    """
+
+    n: int = 0
+    ended: Mapping[int, Mapping[str, int]] = field(default_factory=dict)
+    during: Mapping[int, Mapping[str, int]] = field(default_factory=dict)
+    final: Mapping[int, Mapping[str, int]] = field(default_factory=dict)
+
+    def __add__(self, other: RoundTotals) -> RoundTotals:
+        return RoundTotals(
+            self.n + other.n,
+            _merged(self.ended, other.ended),
+            _merged(self.during, other.during),
+            _merged(self.final, other.final),
+        )
+
+    @property
+    def last(self) -> int:
+        return max([*self.ended, *self.during, 0])
+
+    def rows(self, sides: tuple[str, ...], ids: tuple[str, ...]) -> list[dict[str, Any]]:
+        """Each round from the first to the last any fight reached: each side's chance
+        to have won by its end, and each combatant's to be standing after it (a fight
+        over by then counts as it ended)."""
+        n = max(self.n, 1)
+        won = dict.fromkeys(sides, 0)
+        over = dict.fromkeys(ids, 0)
+        found = []
+        for r in range(1, self.last + 1):
+            for side, count in self.ended.get(r, {}).items():
+                if side in won:
+                    won[side] += count
+            for cid, count in self.final.get(r, {}).items():
+                if cid in over:
+                    over[cid] += count
+            going = self.during.get(r, {})
+            found.append(
+                {
+                    "round": r,
+                    "sides": {side: won[side] / n for side in sides},
+                    "standing": {cid: (over[cid] + going.get(cid, 0)) / n for cid in ids},
+                }
+            )
+        return found
+
+
+def fights_by_round(fighting: Fighting, answers: Answers[Any, Any], n: int) -> RoundTotals:
+    """``n`` fights from ``fighting``'s start, each round's end looked at."""
+    ruleset = fighting.ruleset
+    ended: dict[int, Counter[str]] = {}
+    during: dict[int, Counter[str]] = {}
+    final: dict[int, Counter[str]] = {}
+    for _ in range(n):
+        cursor = fighting.cursor
+        seen = cursor.round
+        while cursor.phase(ruleset) is not Phase.OVER:
+            cursor, _ = proceed(cursor, ruleset, answers, name=fighting.name)
+            while cursor.round > seen and cursor.phase(ruleset) is not Phase.OVER:
+                if seen >= 1:  # round `seen` is over and another has begun
+                    encounter = cursor.encounter
+                    during.setdefault(seen, Counter()).update(
+                        c.id for c in encounter.combatants if ruleset.fighting(encounter, c.id)
+                    )
+                seen += 1
+        encounter = cursor.encounter
+        left = sides_fighting(encounter, ruleset)
+        winner = left[0] if len(left) == 1 else ""
+        end = max(cursor.round, 1)
+        ended.setdefault(end, Counter())[winner] += 1
+        final.setdefault(end, Counter()).update(
+            c.id for c in encounter.combatants if ruleset.fighting(encounter, c.id)
+        )
+        for r in range(max(seen, 1), end):  # rounds it went through unlooked (none, mostly)
+            during.setdefault(r, Counter()).update(
+                c.id for c in encounter.combatants if ruleset.fighting(encounter, c.id)
+            )
+    return RoundTotals(
+        n,
+        {k: dict(v) for k, v in ended.items()},
+        {k: dict(v) for k, v in during.items()},
+        {k: dict(v) for k, v in final.items()},
+    )
+
+
+def _chunk(start: Start, entropy: int, index: int, size: int) -> RoundTotals:
+    fighting = set_out(start)
+    stream = np.random.SeedSequence(entropy, spawn_key=(index,))
+    dice = RandomDice(random.Random(int(stream.generate_state(2, dtype=np.uint64)[0])))
+    ai = fighting.system.ai(
+        fighting.ruleset, fighting.tactics, dice=tactics_dice(entropy * 1_000_003 + index)
+    )
+    return fights_by_round(fighting, Answers(dice, ai), size)
+
+
+def simulate_by_round(
+    start: Start,
+    n: int,
+    *,
+    seed: int | None = None,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+    estimate: Callable[[Estimate], None] | None = None,
+) -> tuple[RoundTotals, int]:
+    """``n`` fights from ``start``, round by round, and the seed that repeats them."""
+    return run_chunks(
+        partial(_chunk, start),
+        n,
+        ROUND_CHUNK,
+        seed=seed,
+        workers=workers,
+        progress=progress,
+        estimate=estimate,
+        zero=RoundTotals(),
+    )
