@@ -93,3 +93,31 @@ def test_a_bad_encounter_question_is_a_clear_error(args: list[str], said: str) -
     assert result.exit_code == 2, result.output
     assert said in result.stderr
     assert "Traceback" not in result.output
+
+
+def test_an_encounters_sensitivity_is_fight_exact_of_each_moved_file(tmp_path: Path) -> None:
+    result = run("sensitivity", str(EXAMPLES / "encounters/ford.toml"), "--for", "Guards", "--json")
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.stdout)
+    base = json.loads(
+        run("fight", str(EXAMPLES / "encounters/ford.toml"), "--exact", "--json").stdout
+    )
+    assert found["base"] == pytest.approx(base["sides"]["Guards"]["p_wins"], abs=1e-12)
+    rows = {(row["member"], row["key"]): row for row in found["rows"]}
+    count = rows[("Bandit", "count")]
+    assert (count["down"]["value"], count["up"]["value"]) == (1, 3)
+    for move in (count["down"], count["up"]):
+        alone = run("fight", str(ford(tmp_path, move["value"])), "--exact", "--json")
+        p = json.loads(alone.stdout)["sides"]["Guards"]["p_wins"]
+        assert move["p"] == pytest.approx(p, abs=1e-12)
+    skill = rows[("Bandit", "skill")]
+    alone = run("fight", str(ford(tmp_path, 2, skill["up"]["value"])), "--exact", "--json")
+    assert skill["up"]["p"] == pytest.approx(
+        json.loads(alone.stdout)["sides"]["Guards"]["p_wins"], abs=1e-12
+    )
+    effects = [
+        max(abs((m or {"p": found["base"]})["p"] - found["base"]) for m in (r["down"], r["up"]))
+        for r in found["rows"]
+        if all(m is None or m["p"] is not None for m in (r["down"], r["up"]))
+    ]
+    assert effects == sorted(effects, reverse=True)

@@ -317,7 +317,14 @@ def _chance_text(chance: Any) -> str:
 
 @click.command("sensitivity")
 @click.argument("a", type=click.Path(dir_okay=False, path_type=str))
-@click.argument("b", type=click.Path(dir_okay=False, path_type=str))
+@click.argument("b", type=click.Path(dir_okay=False, path_type=str), required=False)
+@click.option(
+    "--for",
+    "side",
+    default=None,
+    metavar="SIDE",
+    help="Of an encounter (A alone): the side whose chance to win is weighed.",
+)
 @odds_options
 @click.option(
     "--plot",
@@ -328,7 +335,8 @@ def _chance_text(chance: Any) -> str:
 @json_option
 def sensitivity_command(
     a: str,
-    b: str,
+    b: str | None,
+    side: str | None,
     exact: bool,
     count: int | None,
     seed: int | None,
@@ -339,11 +347,12 @@ def sensitivity_command(
     plot: str | None,
     as_json: bool,
 ) -> None:
-    """Which key of sheets A and B matters most to A's chance to win.
+    """Which key of sheets A and B matters most to A's chance to win; or, of the
+    encounter file A, which member's count or key matters most to a side's (--for).
 
     Each key of each sheet moves one step down and one up (skill ±1, armour one row,
-    a die one size, hit dice one die, the next weapon of the table); A's chance at
-    each, the keys that move it most first.
+    a die one size, hit dice one die, the next weapon of the table; in an encounter,
+    each member's count too); the chance at each, the keys that move it most first.
     """
     from affray.design.duels import pair, settings
     from affray.design.sensitivity import count as duels_in
@@ -355,18 +364,23 @@ def sensitivity_command(
         from affray.plots import check_plot_path
 
         check_plot_path(plot)
-    first, second = pair(a, b)
-    how = settings(first.system, exact, count, seed, engine)
-    where = Where(dask, workers, budget, "duel")
-    with where.progress(duels_in(first, second)) as advance:
-        found = sensitivity(
-            first,
-            second,
-            how,
-            backend=where.backend(),
-            progress=advance,
-            announce=where.announce,
-        )
+    if b is None:
+        found = _encounter_sensitivity(a, side, count, seed, dask, workers, budget)
+    else:
+        if side is not None:
+            raise click.UsageError("--for names a side of an encounter: give A alone")
+        first, second = pair(a, b)
+        how = settings(first.system, exact, count, seed, engine)
+        where = Where(dask, workers, budget, "duel")
+        with where.progress(duels_in(first, second)) as advance:
+            found = sensitivity(
+                first,
+                second,
+                how,
+                backend=where.backend(),
+                progress=advance,
+                announce=where.announce,
+            )
     if plot is not None:
         from affray.design.plots import tornado
 
@@ -383,6 +397,34 @@ def sensitivity_command(
         wrote(plot, as_json)
 
 
+def _encounter_sensitivity(
+    path: str,
+    side: str | None,
+    count: int | None,
+    seed: int | None,
+    dask: str | None,
+    workers: int | None,
+    budget: float,
+) -> Any:
+    from affray.design.duels import Settings
+    from affray.design.encounters import sensitivity_count, sensitivity_encounter
+    from affray.explore.encounter_sweep import ENCOUNTER_N
+
+    if side is None:
+        raise click.UsageError("--for SIDE names the side whose chance is weighed")
+    asked = Settings("exact" if count is None else "monte-carlo", count or ENCOUNTER_N, seed or 1)
+    where = Where(dask, workers, budget, "encounter")
+    with where.progress(sensitivity_count(path, asked)) as advance:
+        return sensitivity_encounter(
+            path,
+            side,
+            asked,
+            backend=where.backend(),
+            progress=advance,
+            announce=where.announce,
+        )
+
+
 def _say_sensitivity(found: Any) -> None:
     from affray.cli.output import console
 
@@ -392,7 +434,7 @@ def _say_sensitivity(found: Any) -> None:
     out.print(f"{possessive(found.a)} chance to win against {found.b}: {base:.2%} ({how})")
     out.print(f"{'sheet':<14} {'key':<22} {'now':>14}  {'one down':>24}  {'one up':>24}")
     for row in found.rows:
-        whose = found.a if row.side == "a" else found.b
+        whose = row.member or (found.a if row.side == "a" else found.b)
         cells = []
         for move in (row.down, row.up):
             if move is None:

@@ -6,18 +6,20 @@ encounters and they are within its budget, else simulated)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from affray import registry
 from affray.design.duels import Chance, Settings, Sheet, ladder
+from affray.design.sensitivity import Move, Row, Sensitivity
 from affray.design.solve import Point, Solved, crossings, monotonic, rungs_of
 from affray.errors import AffrayError
 from affray.explore.compute import Result
 from affray.explore.encounter_sweep import COUNT, EncounterSweep, load_encounter_sweep
 from affray.explore.grid import cells
 from affray.explore.run import Progress, work_out
+from affray.explore.sweep import Axis
 from affray.quoting import quoted
 from affray.sheets import load_document
 
@@ -134,13 +136,7 @@ def solve_encounter(
         AffrayError: ``side`` is none of the encounter's; see :func:`plan`.
     """
     sweep, integer = plan(encounter, vary, values, span, how)
-    whose = next((s for s in sweep.sides if s.lower() == side.lower()), None)
-    if whose is None:
-        raise AffrayError(
-            f"{encounter} has no side called {quoted(side)}",
-            hint="--for names the side whose chance is sought: "
-            + ", ".join(quoted(s) for s in sweep.sides),
-        )
+    whose = _side(sweep, encounter, side)
     exact = how.method == "exact" and registry.system(sweep.system).exact_fights is not None
     grid = list(cells(sweep))
     jobs = [
@@ -181,3 +177,111 @@ def _chance(result: Result, place: int) -> Chance:
         return Chance(p, p, p)
     low, high = wilson(p, result.n or 1)
     return Chance(p, low, high, result.n, result.seed)
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """A member's key and its step down and up (None where it cannot move so)."""
+
+    side: str
+    member: int
+    label: str
+    key: str
+    now: Any
+    down: Any
+    up: Any
+
+
+def sensitivity_plan(encounter: str, how: Settings) -> tuple[EncounterSweep, list[Moved]]:
+    """The encounter, and every member's count and sheet keys with their steps.
+
+    Raises:
+        AffrayError: the file is invalid.
+    """
+    path = Path(encounter)
+    found = load_document(path)
+    first = next((s for s in found.get("sides", []) if isinstance(s, dict)), {})
+    sweep = _sweep(path, str(first.get("name", "")), 1, COUNT, [1], how.n, how.seed)
+    ladders = registry.system(sweep.system).ladders
+    moves = []
+    for member in sweep.members:
+        listed = [m for m in sweep.members if m.side == member.side]
+        label = member.label if len(listed) == 1 else f"{member.label} ({member.number})"
+        count = int(member.table.get(COUNT, 1))
+        moves.append(
+            Moved(member.side, member.number, label, COUNT, count, count - 1 or None, count + 1)
+        )
+        for ladder_ in () if ladders is None else ladders(member.sheet.data):
+            if ladder_.at is None:
+                continue
+            steps = (ladder_.down, ladder_.up)
+            if any(r is not None and set(r.patch) != {ladder_.key} for r in steps):
+                continue  # a step that sets two keys (a weapon and its grip): not here
+            now = ladder_.rungs[ladder_.at].value
+            down, up = (None if r is None else r.value for r in steps)
+            moves.append(Moved(member.side, member.number, label, ladder_.key, now, down, up))
+    return sweep, moves
+
+
+def sensitivity_encounter(
+    encounter: str,
+    side: str,
+    how: Settings,
+    *,
+    backend: Any = None,
+    progress: Progress | None = None,
+    announce: Callable[[float, int, int], None] | None = None,
+) -> Sensitivity:
+    """Each member's count and each key of its sheet moved one step down and one up,
+    and ``side``'s chance to win at each, the largest effect first.
+
+    Raises:
+        AffrayError: ``side`` is none of the encounter's, or the file is invalid.
+    """
+    sweep, moves = sensitivity_plan(encounter, how)
+    whose = _side(sweep, encounter, side)
+    first = sweep.members[0]
+    axes = [Axis(first.side, COUNT, (int(first.table.get(COUNT, 1)),), None, first.number)]
+    for move in moves:
+        for value in (move.down, move.up):
+            if value is not None:
+                axes.append(Axis(move.side, move.key, (value,), None, move.member))
+    flat = [next(iter(cells(replace(sweep, axes=(axis,))))) for axis in axes]
+    exact = how.method == "exact" and registry.system(sweep.system).exact_fights is not None
+    jobs = [
+        replace(c.job, method="exact" if exact else "monte-carlo")
+        for c in flat
+        if c.job is not None
+    ]
+    results = iter(work_out(jobs, backend, progress=progress, announce=announce))
+    place = sweep.sides.index(whose)
+    chances = [
+        Chance(None, error=c.error) if c.job is None else _chance(next(results), place)
+        for c in flat
+    ]
+    base, rest = chances[0], iter(chances[1:])
+    rows = []
+    for move in moves:
+        found = [None if v is None else Move(v, next(rest)) for v in (move.down, move.up)]
+        rows.append(Row(move.side, move.key, move.now, found[0], found[1], move.label))
+    centre = base.p if base.p is not None else 0.5
+    rows.sort(key=lambda row: -row.effect(centre))
+    method = "exact" if all(c.exact for c in chances if c.p is not None) else "monte-carlo"
+    return Sensitivity(whose, sweep.title, method, base, tuple(rows))
+
+
+def sensitivity_count(encounter: str, how: Settings) -> int:
+    """How many encounters the question works out."""
+    _, moves = sensitivity_plan(encounter, how)
+    return 1 + sum((m.down is not None) + (m.up is not None) for m in moves)
+
+
+def _side(sweep: EncounterSweep, encounter: str, side: str) -> str:
+    whose = next((s for s in sweep.sides if s.lower() == side.lower()), None)
+    if whose is None:
+        raise AffrayError(
+            f"{encounter} has no side called {quoted(side)}",
+            hint="--for names the side whose chance is sought: "
+            + ", ".join(quoted(s) for s in sweep.sides),
+        )
+    return whose

@@ -22,7 +22,7 @@ def tornado(found: Sensitivity, path: str | Path) -> Path:
     figure, axes = plt.subplots(figsize=(8, 1.2 + 0.42 * max(len(rows), 1)))
     labels = []
     for place, row in enumerate(reversed(rows)):
-        whose = found.a if row.side == "a" else found.b
+        whose = row.member or (found.a if row.side == "a" else found.b)
         labels.append(f"{whose}: {row.key} ({row.now})")
         for move, colour, shift in ((row.down, RED, -0.19), (row.up, BLUE, 0.19)):
             if move is None or move.chance.p is None:

@@ -35,6 +35,9 @@ class Row:
     now: Any
     down: Move | None
     up: Move | None
+    member: str | None = None
+    """In an encounter: the member (its name, and its place on its side when the side
+    lists several: ``Bandit (2)``)."""
 
     def effect(self, base: float) -> float:
         """How far the larger of its two moves takes A's chance from ``base``."""
@@ -44,7 +47,8 @@ class Row:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        found = {"member": self.member} if self.member is not None else {}
+        return found | {
             "side": self.side,
             "key": self.key,
             "now": self.now,
