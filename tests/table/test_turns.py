@@ -404,6 +404,14 @@ def test_table_odds_from_the_terminal(tmp_path: Path) -> None:
     told = runner.invoke(cli, args)
     assert "exact odds from here" in told.stdout
     assert "Knight's move" in told.stdout and "best" in told.stdout
+    # -n simulates, exact odds or not (issue 41, item 2), near the exact ones
+    simulated = runner.invoke(cli, [*args, "-n", "3000", "--workers", "1", "--json"])
+    assert simulated.exit_code == 0, simulated.output
+    again = json.loads(simulated.stdout)
+    assert again["method"] == "monte-carlo" and again["n"] == 3000
+    for side, found in again["sides"].items():
+        p = data["sides"][side]["p_wins"]
+        assert abs(found["p_wins"] - p) < 4 * (p * (1 - p) / 3000) ** 0.5 + 1e-9
     # a larger table is simulated, the same for any number of workers
     tables = Tables(Store(tmp_path / "t.db"))
     ambush = imported(tables, EXAMPLES / "encounters" / "ambush.toml")

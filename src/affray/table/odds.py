@@ -176,15 +176,18 @@ def table_odds(
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
     estimate: Callable[[Estimate], None] | None = None,
+    simulate: bool = False,
 ) -> TableOdds:
     """``n`` fights from the table as it stands at ``version``, and ``n`` more after
-    each action open to whoever's turn it is (the others play by their tactics).
+    each action open to whoever's turn it is (the others play by their tactics); the
+    exact odds instead where the system has them within :data:`TABLE_WORK`, unless
+    ``simulate`` says to simulate all the same.
 
     Raises:
         TableError: the fight is over, or has fewer than two sides.
     """
     _ready(rules, state)
-    exact = exact_odds(rules, state, work=TABLE_WORK)
+    exact = None if simulate else exact_odds(rules, state, work=TABLE_WORK)
     if exact is not None:
         return exact
     overall = simulate_fights(

@@ -129,9 +129,9 @@ def run_command(
     "count",
     type=click.IntRange(min=1, max=10**7),
     default=None,
-    help="Simulated fights from here, and as many after each action open now (where "
-    "the odds are not exact); default 20,000 on a fast engine, 1,000 on the reference "
-    "engine.",
+    help="Simulate N fights from here, and as many after each action open now, even "
+    "where exact odds are at hand (without -n: exact odds where the system has them, else "
+    "20,000 fights on a fast engine, 1,000 on the reference engine).",
 )
 @seed_option
 @click.option(
@@ -158,7 +158,7 @@ def odds_command(
     import secrets
 
     from affray.cli.estimates import announcer
-    from affray.cli.output import ProgressBar, table
+    from affray.cli.output import ProgressBar, percent, table
     from affray.encounter import Phase
     from affray.sim.fights import FightOdds
     from affray.table.odds import default_fights, table_odds
@@ -175,6 +175,7 @@ def odds_command(
     tables.store.close()  # no open connection crosses the fork of the simulation's workers
     if seed is None:
         seed = secrets.randbelow(1_000_000)
+    simulate = count is not None  # -n asks for a simulation, exact odds or not
     if count is None:
         count = default_fights(fold.rules, state)
     progress = ProgressBar(count * (1 + turns), "fights", threshold=500)
@@ -191,6 +192,7 @@ def odds_command(
             workers=workers or os.cpu_count() or 1,
             progress=advance,
             estimate=announce,
+            simulate=simulate,
         )
     if as_json:
         emit_json({**found.to_dict(), "version": fold.version})
@@ -219,8 +221,8 @@ def odds_command(
             f"{found.more_rounds:.1f} more rounds",
             ("outcome", "chance"),
             [
-                *((f"{side} wins", f"{p * 100:.2f}%") for side, p in found.wins.items()),
-                ("draw", f"{found.draw * 100:.2f}%"),
+                *((f"{side} wins", percent(p)) for side, p in found.wins.items()),
+                ("draw", percent(found.draw)),
             ],
         )
     if found.actions:
