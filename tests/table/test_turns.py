@@ -477,3 +477,28 @@ def test_a_run_to_the_end_that_takes_too_long_stops_and_logs_the_turns_it_played
     # through the tracker and the terminal: the note is said, the table goes on
     done = tables.run(tables.table(row.id), Run(to_end=True), seed=4)
     assert done.note is None and done.state.phase(fold.rules).value == "over"
+
+
+def test_an_action_the_fast_engine_does_not_play_is_named_and_kept_short(tmp_path: Path) -> None:
+    """Issue 41, item 1: the README's Midian table took minutes, its `wait` falling back
+    to the reference engine with the fast engine's count of fights, unsaid. Such an
+    action plays at most a table's reference count, and says who played it."""
+    db = str(tmp_path / "t.db")
+    runner = CliRunner()
+
+    def table(*args: str) -> Any:
+        result = runner.invoke(cli, ["table", *args, "--db", db], catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        return result
+
+    table("new", "W", "--system", "midian")
+    for sheet, side in (("guard", "watch"), ("brawler", "rowdies"), ("dockhand", "rowdies")):
+        table("add", "w", str(EXAMPLES / f"midian/{sheet}.toml"), "--side", side)
+    table("start", "w", "--seed", "4")
+    found = json.loads(table("odds", "w", "-n", "1500", "--seed", "1", "--json").stdout)
+    assert found["engine"] == "fast Midian group engine" and found["n"] == 1500
+    by_name = {a["action"]: a for a in found["actions"]}
+    assert by_name["wait"]["engine"] == "reference engine" and by_name["wait"]["n"] == 1000
+    assert by_name["attack"]["n"] == 1500 and "engine" not in by_name["attack"]
+    told = table("odds", "w", "-n", "1500", "--seed", "1").stdout
+    assert "1,000 (reference engine)" in told

@@ -31,6 +31,7 @@ from affray.sim.fights import (
     Fighting,
     FightOdds,
     FightTotals,
+    fast_fights,
     fight_many,
     simulate_fights,
 )
@@ -83,6 +84,8 @@ class ActionOdds:
     p_win: float
     n: int | None
     """The fights it rests on; None when it is exact."""
+    engine: str | None = None
+    """What played its fights (None: exact, or the same as the whole fight's)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +149,7 @@ class TableOdds:
                     "target": a.target,
                     "p_win": a.p_win,
                     **({} if a.n is None else {"n": a.n}),
+                    **({} if a.engine is None else {"engine": a.engine}),
                 }
                 for a in self.actions
             ],
@@ -205,14 +209,18 @@ def table_odds(
     actions = []
     for action in rules.ruleset.actions(state.encounter, who):
         first = (action.name, action.target)
-        after = simulate_fights(
-            TableAt(db, table_id, version, first),
-            n,
-            seed=overall.seed,
-            workers=workers,
-            progress=progress,
-        )
-        actions.append(ActionOdds(action.label, *first, after.p_wins(side), after.n))
+        start = TableAt(db, table_id, version, first)
+        count = n
+        if overall.engine != REFERENCE and isinstance(fast_fights(start), NotModelledError):
+            # the fast engine does not play this action: the reference engine plays as
+            # many as it would for a whole table, not the fast engine's count (a hundred
+            # times slower, it would take minutes)
+            count = min(n, REFERENCE_FIGHTS)
+            if progress is not None:
+                progress(n - count)
+        after = simulate_fights(start, count, seed=overall.seed, workers=workers, progress=progress)
+        engine = after.engine if after.engine != overall.engine else None
+        actions.append(ActionOdds(action.label, *first, after.p_wins(side), after.n, engine))
     return TableOdds(overall, state.round, who, side, tuple(actions))
 
 
@@ -246,10 +254,15 @@ def exact_odds(rules: Rules, state: TableState, *, work: int | None = None) -> T
     return TableOdds(overall, state.round, who, side, tuple(actions))
 
 
+REFERENCE_FIGHTS = 1_000
+"""Fights ``table odds`` plays on the reference engine: of a table, or of an action the
+fast engine does not play."""
+
+
 def default_fights(rules: Rules, state: TableState) -> int:
     """How many fights ``table odds`` plays by default: 20,000 where the system's fast
-    engine plays them, 1,000 with the reference engine."""
-    return 1_000 if _fast(from_state(rules, state)) is None else 20_000
+    engine plays them, :data:`REFERENCE_FIGHTS` with the reference engine."""
+    return REFERENCE_FIGHTS if _fast(from_state(rules, state)) is None else 20_000
 
 
 TABLE_WORK = 1_200_000_000

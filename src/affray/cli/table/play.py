@@ -21,6 +21,7 @@ from affray.cli.table.reports import (
     report,
     report_moved,
 )
+from affray.quoting import possessive
 
 if TYPE_CHECKING:
     pass
@@ -229,10 +230,16 @@ def odds_command(
         best = max(a.p_win for a in found.actions)
         digits = 1 if found.n is not None else 2
         table(
-            f"{found.who}'s move: {found.side}'s chance to win after each",
-            ("action", f"{found.side} wins", ""),
+            f"{possessive(found.who or '')} move: {possessive(found.side or '')} chance to "
+            "win after each",
+            ("action", f"{found.side} wins", "fights", ""),
             [
-                (a.label, f"{a.p_win * 100:.{digits}f}%", "best" if a.p_win == best else "")
+                (
+                    a.label,
+                    f"{a.p_win * 100:.{digits}f}%",
+                    "exact" if a.n is None else f"{a.n:,}" + (f" ({a.engine})" if a.engine else ""),
+                    "best" if a.p_win == best else "",
+                )
                 for a in found.actions
             ],
         )
