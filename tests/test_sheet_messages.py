@@ -312,3 +312,25 @@ def test_a_file_of_wrong_types_says_so_through_the_console_script(tmp_path: Path
     assert result.exit_code == 2
     assert not PYTHON_TALK.search(result.output.replace(path, "FILE")), result.output
     assert result.output.splitlines()[-1].startswith("Tip: ")
+
+
+def test_every_problem_of_a_sheet_at_once_with_what_was_meant() -> None:
+    """Issue 41, item 4: a weapon, an armour and a role misspelt were three runs; now
+    one, each with the name it was close to. A key misspelt says which it meant."""
+    with pytest.raises(SheetError) as caught:
+        sheet_from_data(
+            {"system": "mst2", "name": "X", "weapon": "swrod", "armor": "lether", "role": "fightr"},
+            "bad.toml",
+        )
+    message = caught.value.message
+    assert message.startswith("bad.toml: 3 problems:")
+    assert 'key \'weapon\': unknown weapon "swrod" (did you mean "sword"?)' in message
+    assert 'key \'armor\': unknown armor "lether" (did you mean "leather"?)' in message
+    assert 'key \'role\': unknown role or species "fightr" (did you mean "fighter"?)' in message
+    with pytest.raises(SheetError) as keys:
+        sheet_from_data({**MST2, "skil": 3, "armour": "none"}, "bad.toml")
+    assert "key 'skil': unknown key (did you mean \"skill\"?)" in keys.value.message
+    assert "key 'armour': unknown key (did you mean \"armor\"?)" in keys.value.message
+    with pytest.raises(SheetError) as far:  # nothing close: no guess
+        sheet_from_data({**MST2, "weapon": "trebuchet"}, "bad.toml")
+    assert "did you mean" not in far.value.message

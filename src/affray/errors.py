@@ -137,6 +137,8 @@ class SheetError(AffrayError, ValueError):
         self.path = path
         self.key = key
         self.at = place
+        self.detail = message
+        """The problem alone, without where it is."""
 
 
 class RulesError(AffrayError, ValueError):

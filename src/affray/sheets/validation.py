@@ -35,7 +35,7 @@ from pydantic import (
 )
 
 from affray.errors import AffrayError, SheetError
-from affray.quoting import as_written, unprintable
+from affray.quoting import as_written, quoted, unprintable
 
 if TYPE_CHECKING:
     from pydantic_core import ErrorDetails
@@ -281,6 +281,18 @@ _PLAIN: dict[str, tuple[str, str | None]] = {
 }
 
 
+def did_you_mean(typed: str, known: Sequence[str]) -> str:
+    """`` (did you mean 'skill'?)`` for a name close to one of ``known`` (``skil``,
+    ``armour`` for ``armor``), else nothing."""
+    import difflib
+
+    near = difflib.get_close_matches(typed.lower(), [k.lower() for k in known], n=1, cutoff=0.7)
+    if not near:
+        return ""
+    match = next(k for k in known if k.lower() == near[0])
+    return f" (did you mean {quoted(match)}?)"
+
+
 def _problem(detail: ErrorDetails, model: type[BaseModel], data: Any, at: str) -> _Problem:
     place = _locate(model, detail["loc"], data, at)
     message, hint = _message(detail, place)
@@ -296,8 +308,11 @@ def _message(detail: ErrorDetails, place: _Place) -> tuple[str, str | None]:
     if kind == "missing":
         return "is required", None
     if kind == "extra_forbidden":
-        allowed = ", ".join(place.table.model_fields) if place.table is not None else "none"
-        return f"unknown key; allowed keys are: {allowed}", "check the key's spelling"
+        keys = list(place.table.model_fields) if place.table is not None else []
+        allowed = ", ".join(keys) or "none"
+        typed = str(detail["loc"][-1]) if detail["loc"] else ""
+        near = did_you_mean(typed, keys)
+        return f"unknown key{near}; allowed keys are: {allowed}", "check the key's spelling"
     if kind in _PLAIN:
         words, hint = _PLAIN[kind]
         return words + got, hint
@@ -353,6 +368,61 @@ def _alternatives(expected: Any, ctx: Mapping[str, Any]) -> str:
         return "one of " + str(ctx.get("expected", "the values the docs list"))
     shown = [as_written(v) for v in values]
     return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} or {shown[-1]}"
+
+
+class Problems:
+    """Every problem of a sheet's checks at once (a file's schema problems are all
+    reported by :func:`validate`; a system's own checks, catalog look-ups and rules,
+    gather theirs here): ``weapon = "swrod"``, ``armor = "lether"`` and ``role =
+    "fightr"`` in one run, not three."""
+
+    def __init__(self, where: str | None) -> None:
+        self.where = where
+        self.found: list[SheetError] = []
+
+    def blame(self, key: str, build: Callable[[], T]) -> T | None:
+        """``build()``, or None with its problem kept (blamed on ``key`` when it names
+        none of its own)."""
+        try:
+            return build()
+        except SheetError as error:
+            self.found.append(error if error.at else _keyed(error, key, self.where))
+        except AffrayError as error:
+            self.found.append(SheetError(error.message, path=self.where, key=key, hint=error.hint))
+        return None
+
+    def add(self, error: SheetError) -> None:
+        self.found.append(error)
+
+    def check(self) -> None:
+        """Raise the problems kept: one as it is, several as a list.
+
+        Raises:
+            SheetError: there is at least one.
+        """
+        if not self.found:
+            return
+        if len(self.found) == 1:
+            raise self.found[0]
+        lines = [f"  {_where_in(e)}: {e.detail}" for e in self.found[:MAX_LISTED]]
+        if len(self.found) > MAX_LISTED:
+            lines.append(f"  … and {len(self.found) - MAX_LISTED} more")
+        hints = list(dict.fromkeys(e.hint for e in self.found if e.hint))
+        raise SheetError(
+            f"{len(self.found)} problems:\n" + "\n".join(lines),
+            path=self.where,
+            hint="; ".join(hints[:3]) or None,
+        )
+
+
+def _keyed(error: SheetError, key: str, where: str | None) -> SheetError:
+    return SheetError(error.detail, path=where, key=key, hint=error.hint)
+
+
+def _where_in(error: SheetError) -> str:
+    if error.at:
+        return error.at
+    return f"key {error.key!r}" if error.key else "the sheet"
 
 
 def blame(where: str | None, key: str, build: Callable[[], T]) -> T:

@@ -216,8 +216,11 @@ def _lookup(table: dict[str, _T], name: str, what: str, shown: list[str]) -> _T:
     try:
         return table[_key(name)]
     except KeyError:
+        from affray.sheets.validation import did_you_mean
+
         raise RulesError(
-            f"unknown {what} {quoted(name)}", hint=f"{what} is one of: {', '.join(shown)}"
+            f"unknown {what} {quoted(name)}{did_you_mean(_key(name), shown)}",
+            hint=f"{what} is one of: {', '.join(shown)}",
         ) from None
 
 

@@ -10,7 +10,7 @@ from affray.errors import SheetError
 from affray.rulesystems.mst2 import catalog
 from affray.rulesystems.mst2.catalog import Grip, Missile, Reach, Weapon
 from affray.rulesystems.mst2.fighter import Fighter, HitDice, parse_pool
-from affray.sheets.validation import Name60, Name80, Strict, blame, name_or_table
+from affray.sheets.validation import Name60, Name80, Problems, Strict, blame, name_or_table
 
 
 class WeaponTable(Strict):
@@ -55,45 +55,29 @@ class Mst2Sheet(Strict):
 
 
 def mst2_fighter(sheet: Mst2Sheet, where: str | None) -> Fighter:
+    problems = Problems(where)  # every problem of the sheet at once
     inline = sheet.weapon
     if isinstance(inline, WeaponTable):
-        blame(where, "weapon.power", lambda: parse_pool(inline.power, "weapon power"))
+        problems.blame("weapon.power", lambda: parse_pool(inline.power, "weapon power"))
         if inline.two_handed_power is not None:
             two = inline.two_handed_power
-            blame(where, "weapon.two_handed_power", lambda: parse_pool(two, "two-handed power"))
-    weapon = blame(where, "weapon", lambda: _weapon(sheet.weapon))
+            problems.blame("weapon.two_handed_power", lambda: parse_pool(two, "two-handed power"))
+    # an inline weapon's power said wrong is said once, not again as its weapon's
+    weapon = None if problems.found else problems.blame("weapon", lambda: _weapon(sheet.weapon))
     grip = Grip(sheet.grip) if sheet.grip else None
-    if grip is not None and grip not in weapon.grips:
-        allowed = " or ".join(g.value for g in weapon.grips)
-        raise SheetError(
-            f"the {weapon.name} cannot be wielded {grip.value}",
-            path=where,
-            key="grip",
-            hint=f"its grip is {allowed}",
-        )
-    if grip is Grip.TWO_HANDED and sheet.shield:
-        raise SheetError(
-            "a two-handed grip leaves no hand free for the shield",
-            path=where,
-            key="shield",
-            hint='set shield = false or grip = "one-handed"',
-        )
-    if sheet.shield and grip is None and weapon.default_grip is Grip.TWO_HANDED:
-        raise SheetError(
-            f"the {weapon.name} needs both hands, leaving none for the shield",
-            path=where,
-            key="shield",
-            hint="set shield = false or choose a one-handed weapon",
-        )
-    armor = blame(where, "armor", lambda: catalog.armor(sheet.armor))
-    hit_dice = _hit_dice(sheet, where)
+    if weapon is not None:
+        problems.blame("grip", lambda: _grip(weapon, grip, sheet.shield, where))
+    armor = problems.blame("armor", lambda: catalog.armor(sheet.armor))
+    hit_dice = problems.blame("hit_dice", lambda: _hit_dice(sheet, where))
     extra_text, missile_value = sheet.extra_power, sheet.missile
     extra = (
-        blame(where, "extra_power", lambda: parse_pool(extra_text, "extra power"))
+        problems.blame("extra_power", lambda: parse_pool(extra_text, "extra power"))
         if extra_text
         else ()
     )
-    missile = blame(where, "missile", lambda: _missile(missile_value)) if missile_value else None
+    missile = problems.blame("missile", lambda: _missile(missile_value)) if missile_value else None
+    problems.check()
+    assert weapon is not None and armor is not None and hit_dice is not None
     return blame(
         where,
         "name",
@@ -106,10 +90,36 @@ def mst2_fighter(sheet: Mst2Sheet, where: str | None) -> Fighter:
             grip=grip,
             shield=sheet.shield,
             evasion_bonus=sheet.evasion_bonus,
-            extra_power=extra,
+            extra_power=extra or (),
             missile=missile,
         ),
     )
+
+
+def _grip(weapon: Weapon, grip: Grip | None, shield: bool, where: str | None) -> None:
+    """Refuse a grip the weapon does not allow, or a shield without a free hand."""
+    if grip is not None and grip not in weapon.grips:
+        allowed = " or ".join(g.value for g in weapon.grips)
+        raise SheetError(
+            f"the {weapon.name} cannot be wielded {grip.value}",
+            path=where,
+            key="grip",
+            hint=f"its grip is {allowed}",
+        )
+    if grip is Grip.TWO_HANDED and shield:
+        raise SheetError(
+            "a two-handed grip leaves no hand free for the shield",
+            path=where,
+            key="shield",
+            hint='set shield = false or grip = "one-handed"',
+        )
+    if shield and grip is None and weapon.default_grip is Grip.TWO_HANDED:
+        raise SheetError(
+            f"the {weapon.name} needs both hands, leaving none for the shield",
+            path=where,
+            key="shield",
+            hint="set shield = false or choose a one-handed weapon",
+        )
 
 
 def _weapon(value: str | WeaponTable) -> Weapon:
