@@ -80,3 +80,11 @@ def unprintable(char: str) -> bool:
 def possessive(name: str) -> str:
     """``Brenna's``, ``Bandits'``: a name's possessive, as English writes it."""
     return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"
+
+
+def wins(side: str) -> str:
+    """``Bandits win``, ``Caravan guard wins``: a side's name with the verb as English
+    agrees it (a name ending in a plural s takes the plural; a guess, but a fair one
+    for the names sides are given)."""
+    plural = side.endswith("s") and not side.endswith(("ss", "us", "is"))
+    return f"{side} {'win' if plural else 'wins'}"

@@ -119,7 +119,7 @@ def test_exchange_narrates_a_whole_duel() -> None:
     result = run("mst2", "exchange", SELLSWORD, SPEARMAN, "--seed", "7")
     assert result.exit_code == 0
     assert "Round 1" in result.stdout and "Winner: " in result.stdout
-    assert "odds of Sellsword against Spearman (direct): hit 55.0%" in result.stdout
+    assert "odds of Sellsword against Spearman if the attack goes ahead: hit 55.0%" in result.stdout
     data = run_json("mst2", "exchange", SELLSWORD, SPEARMAN, "--seed", "7")
     assert data["winner"] in ("Sellsword", "Spearman")
     assert isinstance(data["turns"], list) and data["turns"]

@@ -17,6 +17,7 @@ from affray.cli.options import (
     seed_option,
     warn_unused,
 )
+from affray.quoting import wins
 
 if TYPE_CHECKING:
     pass
@@ -198,7 +199,7 @@ def _exact(path: str, max_rounds: int | None, as_json: bool) -> None:
         f"{setup.name}: exact odds, mean {odds.mean_rounds:.2f} rounds ({took:.2f} s)",
         ("outcome", "chance"),
         [
-            *((f"{side} wins", f"{p * 100:.2f}%") for side, p in odds.p_wins.items()),
+            *((wins(side), f"{p * 100:.2f}%") for side, p in odds.p_wins.items()),
             ("draw", f"{odds.p_draw * 100:.2f}%"),
         ],
     )
@@ -359,7 +360,7 @@ def _simulate(
         [
             *(
                 (
-                    f"{side} wins",
+                    wins(side),
                     f"{odds.totals.wins.get(side, 0):,}",
                     f"{odds.p_wins(side) * 100:.2f}%",
                     "{:.2f}% to {:.2f}%".format(*(p * 100 for p in odds.ci95(side))),

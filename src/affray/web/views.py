@@ -155,9 +155,9 @@ def _entries(fold: Fold, actions: list[Any], *, odds: bool) -> list[dict[str, An
 
 def figures(odds: str) -> str:
     """A live odds line's figures, short ("hit 55%, wound 51.6%, takes out 0%" of "odds
-    of A against B (direct): hit 55.0%, wound 51.6%, takes out 0.0%"): less the words
-    that name who attacks whom (the action's label says it), and less a tenth of
-    nothing."""
+    of A against B if the attack goes ahead: hit 55.0%, wound 51.6%, takes out 0.0%"):
+    less the words that name who attacks whom (the action's label says it), and less a
+    tenth of nothing."""
     import re
 
     said = odds.split(": ", 1)[1] if ": " in odds else odds

@@ -21,7 +21,7 @@ from affray.cli.table.reports import (
     report,
     report_moved,
 )
-from affray.quoting import possessive
+from affray.quoting import possessive, wins
 
 if TYPE_CHECKING:
     pass
@@ -207,7 +207,7 @@ def odds_command(
             [
                 *(
                     (
-                        f"{side} wins",
+                        wins(side),
                         f"{odds.p_wins(side) * 100:.1f}%",
                         "{:.1f}% to {:.1f}%".format(*(p * 100 for p in odds.ci95(side))),
                     )
@@ -222,7 +222,7 @@ def odds_command(
             f"{found.more_rounds:.1f} more rounds",
             ("outcome", "chance"),
             [
-                *((f"{side} wins", percent(p)) for side, p in found.wins.items()),
+                *((wins(side), percent(p)) for side, p in found.wins.items()),
                 ("draw", percent(found.draw)),
             ],
         )
@@ -232,7 +232,7 @@ def odds_command(
         table(
             f"{possessive(found.who or '')} move: {possessive(found.side or '')} chance to "
             "win after each",
-            ("action", f"{found.side} wins", "fights", ""),
+            ("action", wins(found.side or ""), "fights", ""),
             [
                 (
                     a.label,

@@ -214,7 +214,7 @@ def _live_odds(
     odds = attack_odds(attacker, target, encounter.states[action.target].wounds, power=power)
 
     return LiveOdds(
-        f"odds of {cid} against {action.target} (direct): {odds.summary()}",
+        f"odds of {cid} against {action.target} if the attack goes ahead: {odds.summary()}",
         {
             "p_hit": float(odds.p_hit),
             "p_wound": float(odds.p_wound),
