@@ -144,6 +144,36 @@ def _until_decided(
     return rows
 
 
+def plot_distributions(
+    dists: Mapping[str, Mapping[int, float]], path: str | Path, *, title: str
+) -> Path:
+    """Bars of one or more distributions over integers, side by side."""
+    plt = pyplot()
+    figure, axes = plt.subplots(figsize=(7, 4), layout="constrained")
+    count = len(dists)
+    width = 0.8 / count
+    colours = [BLUE, RED, "#5aae61", "#9970ab", "#f1a340", "#35978f"]
+    keys: set[int] = set()
+    for k, ((name, dist), colour) in enumerate(zip(dists.items(), colours * 10, strict=False)):
+        shown = sorted(dist)
+        keys |= set(shown)
+        shift = (k - (count - 1) / 2) * width
+        axes.bar(
+            [o + shift for o in shown], [dist[o] for o in shown], width, label=name, color=colour
+        )
+    if len(keys) <= 24:
+        axes.set_xticks(sorted(keys))
+    else:
+        whole_ticks(axes.xaxis)
+    axes.yaxis.set_major_formatter(_percent())
+    axes.set_xlabel("total")
+    axes.set_ylabel("probability")
+    if count > 1:
+        axes.legend()
+    fit_title(figure, title)
+    return _save(figure, path)
+
+
 def plot_histogram(
     counts: Mapping[int, float], path: str | Path, *, title: str, xlabel: str
 ) -> Path:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -80,3 +81,33 @@ def test_a_source_keeps_no_log_unless_asked_to_record() -> None:
     assert recording.recorded == tuple(f for r in rolled for f in r.faces)
     replayed = ScriptedDice(recording.recorded)
     assert [roll("3d6", replayed).total for _ in range(10)] == [r.total for r in rolled]
+
+
+def test_odds_compares_a_total_with_a_number_several_expressions_and_rolls_n_times(
+    tmp_path: Path,
+) -> None:
+    """Issue 41, item 6: ``odds "d20+5>=15"``, ``odds 2d6 1d12``, ``roll 4d6kh3 -n 6``
+    and ``odds --plot``."""
+    from tests.helpers import run, run_json
+
+    reach = run_json("odds", "d20+5>=15")
+    assert (reach["p"], reach["fraction"]) == (0.55, "11/20")
+    low = run_json("odds", "2d6+1<=4")
+    assert low["fraction"] == "1/12"  # 2d6 at most 3: 3 of 36
+    assert "d20+5 >= 15: 55.0% (11/20)" in run("odds", "d20+5>=15").stdout
+    pool = run_json("odds", "6d10>=8")  # still a pool's threshold: successes counted
+    assert set(pool["distribution"]) == {str(k) for k in range(7)}
+    both = run_json("odds", "2d6", "1d12")
+    first, second = both["expressions"]  # type: ignore[misc]
+    assert first["distribution"]["7"] == pytest.approx(6 / 36)
+    assert second["distribution"]["1"] == pytest.approx(1 / 12) and second["mean"] == 6.5
+    assert run_json("odds", "2d6", "+", "1")["mean"] == 8  # words of one expression still one
+    rolled = run_json("roll", "4d6kh3", "-n", "6", "--seed", "3")
+    totals = [r["total"] for r in rolled["rolls"]]  # type: ignore[union-attr]
+    assert len(totals) == 6 and all(3 <= t <= 18 for t in totals)
+    assert run_json("roll", "4d6kh3", "-n", "6", "--seed", "3") == rolled
+    plot = tmp_path / "odds.png"
+    drawn = run("odds", "2d6", "1d12", "--plot", str(plot))
+    assert drawn.exit_code == 0 and plot.read_bytes().startswith(b"\x89PNG")
+    bad = run("odds", "d20+5>=x")
+    assert bad.exit_code == 2 and "Traceback" not in bad.output

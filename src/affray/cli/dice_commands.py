@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -48,11 +49,23 @@ def located(error: DiceSyntaxError) -> DiceSyntaxError:
     return DiceSyntaxError(where, expression=error.expression, position=at, hint=error.hint)
 
 
+MAX_ROLLS = 10_000
+"""The most times ``roll -n`` rolls an expression."""
+
+
 @click.command("roll", context_settings=EXPRESSION_SETTINGS)
 @click.argument("expression", nargs=-1, required=True)
+@click.option(
+    "-n",
+    "times",
+    type=click.IntRange(1, MAX_ROLLS),
+    default=1,
+    show_default=True,
+    help="Roll it N times (4d6kh3 -n 6: a character's six abilities).",
+)
 @seed_option
 @json_option
-def roll_command(expression: tuple[str, ...], seed: int | None, as_json: bool) -> None:
+def roll_command(expression: tuple[str, ...], times: int, seed: int | None, as_json: bool) -> None:
     """Roll a dice EXPRESSION such as 3d6+2, d%, 2d10-(1d4+1), -1d4, 4d6kh3, 3d6!,
     2d6r1 or 6d10>=8, showing each die: kept or dropped, exploded, rerolled.
 
@@ -62,19 +75,31 @@ def roll_command(expression: tuple[str, ...], seed: int | None, as_json: bool) -
     from affray.dice import RandomDice, roll
     from affray.errors import DiceSyntaxError
 
+    dice = RandomDice(seed)
+    text = expression_text(expression)
     try:
-        result = roll(expression_text(expression), RandomDice(seed))
+        results = [roll(text, dice) for _ in range(times)]
     except DiceSyntaxError as error:
         raise located(error) from None
     if as_json:
-        emit_json(roll_json(result))
+        if times == 1:
+            emit_json(roll_json(results[0]))
+        else:
+            emit_json(
+                {"expression": results[0].expression, "rolls": [roll_json(r) for r in results]}
+            )
         return
-    faces = " ".join(die_text(d) for d in result.dice) or "no dice"
-    console().print(
-        f"{result.expression} → [dim]{faces}[/dim] → [bold]{result.total}[/bold]",
-        markup=True,
-        highlight=False,
-    )
+    out = console()
+    for result in results:
+        faces = " ".join(die_text(d) for d in result.dice) or "no dice"
+        out.print(
+            f"{result.expression} → [dim]{faces}[/dim] → [bold]{result.total}[/bold]",
+            markup=True,
+            highlight=False,
+        )
+    if times > 1:
+        totals = [r.total for r in results]
+        out.print(f"totals: {', '.join(map(str, totals))} (sum {sum(totals)})", highlight=False)
 
 
 def roll_json(result: RollResult) -> dict[str, object]:
@@ -134,21 +159,151 @@ def die_text(die: RolledDie) -> str:
     return text + (f"({', '.join(notes)})" if notes else "")
 
 
+COMPARISON = re.compile(r"^(?P<left>.+?)\s*(?P<op>>=|<=|>|<|==|=)\s*(?P<right>-?\d+)\s*$")
+COMPARE = {
+    ">=": lambda a, b: a >= b,
+    ">": lambda a, b: a > b,
+    "<=": lambda a, b: a <= b,
+    "<": lambda a, b: a < b,
+    "=": lambda a, b: a == b,
+    "==": lambda a, b: a == b,
+}
+
+
 @click.command("odds", context_settings=EXPRESSION_SETTINGS)
 @click.argument("expression", nargs=-1, required=True)
+@click.option(
+    "--plot",
+    metavar="PNG",
+    default=None,
+    help="Draw the distribution (of each expression, side by side).",
+)
 @json_option
-def odds_command(expression: tuple[str, ...], as_json: bool) -> None:
+def odds_command(expression: tuple[str, ...], plot: str | None, as_json: bool) -> None:
     """Exact distribution of a dice EXPRESSION's total (2d6+1, -1d4, 4d6kh3, 3d6!,
-    6d10>=8, ...; see docs/dice.md)."""
-    from affray.cli.output import emit_json, table
+    6d10>=8, ...; see docs/dice.md). Several expressions are compared side by side
+    (affray odds 2d6 1d12); a total against a number is its chance (affray odds
+    "d20+5>=15")."""
     from affray.dice import distribution
     from affray.errors import DiceSyntaxError
 
     text = expression_text(expression)
+    if plot is not None:
+        from affray.plots import check_plot_path
+
+        check_plot_path(plot)
     try:
-        dist = distribution(text)
+        dists = [(text.strip(), distribution(text))]
     except DiceSyntaxError as error:
-        raise located(error) from None
+        dists = _several(expression, error) or []
+        if not dists:
+            compared = _comparison(text, error)
+            if compared is None:
+                raise located(error) from None
+            _say_comparison(*compared, as_json=as_json)
+            return
+    if plot is not None:
+        from affray.cli.estimates import wrote
+        from affray.plots import plot_distributions
+
+        plot_distributions(
+            {name: {o: float(p) for o, p in d.probabilities().items()} for name, d in dists},
+            plot,
+            title=" vs ".join(name for name, _ in dists),
+        )
+    if len(dists) > 1:
+        _compare(dists, as_json)
+    else:
+        _one(*dists[0], as_json=as_json)
+    if plot is not None:
+        wrote(plot, as_json)
+
+
+def _several(words: tuple[str, ...], error: DiceSyntaxError) -> list[tuple[str, Any]] | None:
+    """Each word its own expression (2d6 1d12), when the words together are none but
+    each alone is one; else None."""
+    from affray.dice import distribution
+    from affray.errors import DiceSyntaxError
+
+    if len(words) < 2:
+        return None
+    try:
+        return [(word, distribution(word)) for word in words]
+    except DiceSyntaxError:
+        return None
+
+
+def _comparison(text: str, error: DiceSyntaxError) -> tuple[str, str, int, Fraction] | None:
+    """``d20+5>=15``: the expression, the comparison, the number, and the chance its
+    total compares so; None when the text is no such thing."""
+    from affray.dice import distribution
+    from affray.errors import DiceSyntaxError
+
+    found = COMPARISON.match(text)
+    if found is None:
+        return None
+    left, op, right = found["left"], found["op"], int(found["right"])
+    try:
+        dist = distribution(left)
+    except DiceSyntaxError:
+        return None
+    chance = sum((p for o, p in dist.probabilities().items() if COMPARE[op](o, right)), Fraction(0))
+    return left.strip(), op, right, chance
+
+
+def _say_comparison(left: str, op: str, right: int, chance: Fraction, *, as_json: bool) -> None:
+    from affray.cli.output import console, emit_json, percent
+
+    if as_json:
+        emit_json(
+            {"expression": left, "compare": op, "target": right, "p": float(chance),
+             "fraction": f"{chance.numerator}/{chance.denominator}"}
+        )  # fmt: skip
+        return
+    console().print(
+        f"{left} {op} {right}: {percent(chance)} ({chance.numerator}/{chance.denominator})",
+        highlight=False,
+    )
+
+
+def _compare(dists: list[tuple[str, Any]], as_json: bool) -> None:
+    """Several expressions side by side: each outcome's chance under each, and each
+    expression's mean and range."""
+    from affray.cli.output import emit_json, percent, table
+
+    if as_json:
+        emit_json(
+            {
+                "expressions": [
+                    {
+                        "expression": name,
+                        "distribution": {str(o): float(p) for o, p in d.probabilities().items()},
+                        "mean": float(d.mean),
+                    }
+                    for name, d in dists
+                ]
+            }
+        )
+        return
+    table(
+        "Side by side",
+        ("expression", "mean", "from", "to"),
+        [(name, f"{float(d.mean):.4g}", str(d.minimum), str(d.maximum)) for name, d in dists],
+    )
+    outcomes = sorted({o for _, d in dists for o in d.probabilities()})
+    if len(outcomes) > MAX_ROWS:
+        return
+    each = [d.probabilities() for _, d in dists]
+    table(
+        "Each outcome's chance",
+        ("outcome", *(name for name, _ in dists)),
+        [(str(o), *(percent(p.get(o, Fraction(0))) for p in each)) for o in outcomes],
+    )
+
+
+def _one(text: str, dist: Any, *, as_json: bool) -> None:
+    from affray.cli.output import emit_json, table
+
     probabilities = dist.probabilities()
     if as_json:
         emit_json(

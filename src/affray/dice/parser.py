@@ -138,8 +138,8 @@ class _Parser:
             elif lower in "<>=":
                 hint = (
                     "a compare point counts the dice of one term (6d10>=8: how many dice show "
-                    "8 or more); for the chance that a total reaches a number, see the "
-                    "'at least' column of `affray odds`"
+                    "8 or more); the chance that a total reaches a number is `affray odds "
+                    "'2d6+3>=8'` (a whole number after the comparison)"
                 )
             else:
                 hint = f"modifiers follow a dice term: {_EXAMPLES}"
