@@ -164,6 +164,21 @@ def system(name: str) -> AnySystem:
         ) from None
 
 
+def spelled(typed: str) -> str:
+    """A system's name as typed (``MST2``, ``MST-2``, ``Midian``) as the registry names
+    it (``mst2``): case and dashes forgiven, its title taken too; a name of no system
+    is given back as typed (the error that follows says so)."""
+    _load()
+
+    def plain(text: str) -> str:
+        return "".join(ch for ch in text.lower() if ch.isalnum())
+
+    for name, system in _SYSTEMS.items():
+        if plain(typed) in (plain(name), plain(system.title)):
+            return name
+    return typed
+
+
 def system_of(sheet: object) -> AnySystem:
     """The rule system a sheet belongs to.
 

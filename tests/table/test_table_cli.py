@@ -336,3 +336,14 @@ def test_a_choice_for_one_combatant_from_the_terminal(tmp_path: Path) -> None:
     assert "TOPIC=CHOICE or WHO:TOPIC=CHOICE" in inn.refused("next", "--choose", ":stance=x")
     done = inn("run", "--to-end", "--seed", "4")
     assert done["phase"] == "over" and done["lines"][-1].startswith(("Winner", "Draw"))
+
+
+def test_a_system_is_named_as_people_type_it(tmp_path: Path) -> None:
+    """Issue 41, item 6: `--system MST2` was refused while names are not case-sensitive."""
+    for typed, system in (("MST2", "mst2"), ("MST-2", "mst2"), ("Midian", "midian")):
+        table = Table(tmp_path / f"{typed}.db", "Q", typed)
+        assert table("show")["system"] == system
+    refused = CliRunner().invoke(
+        cli, ["table", "new", "Q", "--system", "dnd", "--db", str(tmp_path / "x.db")]
+    )
+    assert refused.exit_code == 2 and "unknown rule system 'dnd'" in refused.stderr

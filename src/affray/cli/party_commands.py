@@ -14,6 +14,7 @@ import click
 from affray.cli.options import json_option, rolls_option, seed_option
 from affray.cli.output import console, emit_json, plain
 from affray.cli.table.opening import db_option, open_tables
+from affray.registry import spelled as registry_spelled
 
 if TYPE_CHECKING:
     from affray.table.parties import Parties, PartyDone
@@ -50,7 +51,8 @@ def party() -> None:
     "system",
     required=True,
     metavar="SYSTEM",
-    help="The rule system: mst2, midian, or one a plug-in adds.",
+    callback=lambda _ctx, _param, value: registry_spelled(value),
+    help="The rule system: mst2, midian, or one a plug-in adds (case forgiven).",
 )
 @db_option
 @json_option

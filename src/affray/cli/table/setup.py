@@ -24,6 +24,7 @@ from affray.cli.table.reports import (
     lines_of,
     registry_system,
 )
+from affray.registry import spelled as registry_spelled
 from affray.table.roster import MAX_AT_ONCE
 
 if TYPE_CHECKING:
@@ -39,7 +40,8 @@ if TYPE_CHECKING:
     "system",
     required=True,
     metavar="SYSTEM",
-    help="The rule system: mst2, midian, or one a plug-in adds.",
+    callback=lambda _ctx, _param, value: registry_spelled(value),
+    help="The rule system: mst2, midian, or one a plug-in adds (case forgiven).",
 )
 @click.option(
     "--option",
