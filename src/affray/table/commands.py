@@ -402,6 +402,9 @@ class Inputs:
     era: int = 3
     """The era a change is played in now: :data:`affray.table.state.ERA` (a test holds
     them equal; this module cannot import it)."""
+    rolled: tuple[tuple[int, str], ...] = ()
+    """The faces affray rolled, not the table: each one's place among ``faces`` and
+    what its die was (``d10 for Spearman's shock``); none for a log older than it."""
 
 
 def command_data(command: Command) -> dict[str, Any]:
@@ -445,11 +448,14 @@ def command_from_data(data: Mapping[str, Any]) -> Command:
 
 
 def inputs_data(inputs: Inputs) -> dict[str, Any]:
-    return {
+    found: dict[str, Any] = {
         "faces": list(inputs.faces),
         "answers": [[a.who, a.topic, a.label] for a in inputs.answers],
         "era": inputs.era,
     }
+    if inputs.rolled:
+        found["rolled"] = [[at, what] for at, what in inputs.rolled]
+    return found
 
 
 def inputs_from_data(data: Mapping[str, Any]) -> Inputs:
@@ -460,7 +466,8 @@ def inputs_from_data(data: Mapping[str, Any]) -> Inputs:
     era = int(data.get("era", 1))
     if not faces and not answers:  # most changes (a note, a set): one value, shared
         return _NO_INPUTS.get(era) or _NO_INPUTS.setdefault(era, Inputs((), (), era))
-    return Inputs(tuple(faces), tuple(Answered(*answer) for answer in answers), era)
+    rolled = tuple((int(at), str(what)) for at, what in data.get("rolled", ()))
+    return Inputs(tuple(faces), tuple(Answered(*answer) for answer in answers), era, rolled)
 
 
 _NO_INPUTS: dict[int, Inputs] = {}

@@ -223,6 +223,7 @@ def play(
     roll_missing: bool = True,
     choose_missing: bool = True,
     seconds: float | None = None,
+    rolled_before: Sequence[int] = (),
 ) -> Played:
     """``command`` played live.
 
@@ -236,6 +237,9 @@ def play(
             ``rolls``, that try goes on exactly where it stopped).
         choose_missing: the combatants' tactics answer what nothing else answers;
             off, such a question stops the command.
+        rolled_before: the places among ``rolls`` of faces affray rolled before (an
+            earlier try's, or a page's "roll it"): the change says so, with the faces
+            it rolls now (:attr:`Inputs.rolled`).
         seconds: for ``run --to-end``, how long it may take: past it, the fight stops
             at the end of a stretch of :data:`RUN_STRETCH` turns and the change logged
             is ``run --turns N`` of the turns played (the same dice and answers replay
@@ -271,6 +275,7 @@ def play(
         needed.so_far(
             dice.recorded, tuple(recorder.answers), tuple(str(d.purpose) for d in dice.log)
         )
+        needed.rolled_at = tuple(at for at, _ in _rolled(dice.log, len(rolls), rolled_before))
         if not isinstance(command, Run):  # a run would play on with made-up dice
             needed.did = did_so_far(rules, state, command, tuple(dice.log), needed.answered)
         raise
@@ -281,9 +286,22 @@ def play(
             f"left over: {left}",
             hint="give only the faces of the dice this command rolls, in order",
         )
-    inputs = Inputs(dice.recorded, tuple(recorder.answers), ERA)  # played by today's rules
+    rolled = _rolled(dice.log, len(rolls), rolled_before)
+    inputs = Inputs(dice.recorded, tuple(recorder.answers), ERA, rolled)  # today's rules
     unused = tuple(f"{who}:{topic}" if who else topic for who, topic in scripted.unused)
     return Played(command, inputs, after, tuple(events), unused, note)
+
+
+def _rolled(
+    log: Sequence[DieRoll], typed: int, before: Sequence[int]
+) -> tuple[tuple[int, str], ...]:
+    """The faces affray rolled: those past the ``typed`` ones, and those of ``before``."""
+    earlier = set(before)
+    return tuple(
+        (at, f"d{die.sides} for {die.purpose}")
+        for at, die in enumerate(log)
+        if at >= typed or at in earlier
+    )
 
 
 def did_so_far(

@@ -16,7 +16,8 @@ from affray.table.view import describe
 
 def entries(changes: Sequence[ChangeRow], fold: Fold) -> list[dict[str, Any]]:
     """One entry per change: ``{"version", "verb", "what", "lines", "in_effect", "at",
-    "faces", "answers"}`` (``answers``: ``{"who", "topic", "label"}`` each)."""
+    "faces", "answers", "rolled"}`` (``answers``: ``{"who", "topic", "label"}`` each;
+    ``rolled``: the faces affray rolled, ``{"at", "face", "die"}`` each)."""
     effective = {applied.version for applied in fold.done}
     result = []
     for change in changes:
@@ -29,6 +30,7 @@ def entries(changes: Sequence[ChangeRow], fold: Fold) -> list[dict[str, Any]]:
             in_effect = True
             faces: list[int] = []
             answers: list[dict[str, str]] = []
+            rolled: list[dict[str, Any]] = []
         else:
             what = describe(command_from_data(payload["command"]))
             lines = list(payload.get("lines", ()))
@@ -37,6 +39,11 @@ def entries(changes: Sequence[ChangeRow], fold: Fold) -> list[dict[str, Any]]:
             answers = [
                 {"who": who, "topic": topic, "label": label}
                 for who, topic, label in payload.get("answers", ())
+            ]
+            rolled = [
+                {"at": at, "face": faces[at], "die": die}
+                for at, die in payload.get("rolled", ())
+                if 0 <= at < len(faces)
             ]
         result.append(
             {
@@ -48,9 +55,18 @@ def entries(changes: Sequence[ChangeRow], fold: Fold) -> list[dict[str, Any]]:
                 "at": change.created,
                 "faces": faces,
                 "answers": answers,
+                "rolled": rolled,
             }
         )
     return result
+
+
+def rolled_line(item: dict[str, Any]) -> str | None:
+    """``affray rolled: 7 (the d10 for Spearman's shock)``: the faces no one at the table
+    rolled, or None."""
+    if not item.get("rolled"):
+        return None
+    return "affray rolled: " + "; ".join(f"{r['face']} (the {r['die']})" for r in item["rolled"])
 
 
 def text(table: TableRow, items: Sequence[dict[str, Any]]) -> str:
@@ -59,6 +75,9 @@ def text(table: TableRow, items: Sequence[dict[str, Any]]) -> str:
         mark = "" if item["in_effect"] else "  [undone]"
         out.append(f"{item['version']:>4}  {item['what']}{mark}")
         out.extend(f"        {line}" for line in item["lines"])
+        rolled = rolled_line(item)
+        if rolled:
+            out.append(f"        ({rolled})")
     return "\n".join(out)
 
 
@@ -78,6 +97,9 @@ def markdown(table: TableRow, items: Sequence[dict[str, Any]]) -> str:
                     out.extend([f"*Order:* {_md(heading['order'])}", ""])
             else:
                 out.append(f"- {_md(line.strip())}")
+        rolled = rolled_line(item)
+        if rolled:
+            out.append(f"  *{_md(rolled)}*")
     return "\n".join(out).rstrip() + "\n"
 
 

@@ -15,9 +15,10 @@ from affray.encounter.cursor import Cursor, Phase
 from affray.errors import RulesError
 from affray.table.commands import ALLOWED, Edge
 
-RULES_KEYS = ("max_rounds", "sides", *ALLOWED)
-"""Table options that are not the system's own: the round cap, each side's keys, and
-what the players are allowed at first (:class:`affray.table.commands.Allow`)."""
+RULES_KEYS = ("max_rounds", "sides", "physical_dice", *ALLOWED)
+"""Table options that are not the system's own: the round cap, each side's keys, whether
+every die is typed (``physical_dice``: affray rolls none), and what the players are
+allowed at first (:class:`affray.table.commands.Allow`)."""
 LEGACY_MAX_ROUNDS = 1_000_000
 """The round cap of changes logged before the table had one (era 1)."""
 CURSOR_ERA = 2
@@ -96,7 +97,7 @@ class Rules:
             isinstance(v, Mapping) for v in sides.values()
         ):
             raise RulesError("sides must map each side's name to its keys")
-        for key in ALLOWED:
+        for key in (*ALLOWED, "physical_dice"):
             if not isinstance(options.get(key, False), bool):
                 raise RulesError(f"{key} is {options[key]!r}", hint=f"{key} is true or false")
         cap = options.get("max_rounds", turns.DEFAULT_MAX_ROUNDS)

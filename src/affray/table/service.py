@@ -63,6 +63,7 @@ class Waiting:
             "rolls": list(self.needed.rolls),
             "rolled_for": list(self.needed.rolled_for),
             "did": list(self.needed.did),
+            "rolled_at": list(self.needed.rolled_at),
             "answered": [[a.who, a.topic, a.label] for a in self.needed.answered],
             "roll_rest": self.roll_rest,
             "tactics_rest": self.tactics_rest,
@@ -119,6 +120,8 @@ class Importing:
 
 
 RUN_SECONDS = 10.0
+PHYSICAL_DICE = "physical_dice"
+"""The table option that says affray rolls no die at all: every face is typed."""
 """How long one ``run --to-end`` may play before it stops (at a stretch's end) and logs
 the turns played: a run again goes on."""
 
@@ -138,6 +141,9 @@ class Done:
     note: str | None = None
     """Something the person who asked should know (the rules an import could not set, a
     run stopped short)."""
+    rolled: tuple[tuple[int, str], ...] = ()
+    """The faces affray rolled (not the table), each with its die (``d10 for
+    Spearman's shock``), in order."""
 
 
 PLAY_TRIES = 3
@@ -422,6 +428,7 @@ class Tables:
         roll_missing: bool = True,
         choose_missing: bool = True,
         expected: int | None = None,
+        rolled_before: Sequence[int] = (),
     ) -> Done:
         """Play ``command`` on the table as it stands and log it: it is played outside
         the write lock, which is taken only to check that the table has not moved on
@@ -433,6 +440,13 @@ class Tables:
             AffrayError: the rules refuse it (nothing applied).
         """
         command = self._named(table, command)
+        if self.fold(table).rules.options.get(PHYSICAL_DICE):
+            if rolled_before:
+                raise TableError(
+                    "this table's dice are all physical: affray rolls none of them",
+                    hint="roll the die and type its face (the table option physical_dice)",
+                )
+            roll_missing = False  # a die not typed is asked for, never rolled
         for last in [False] * (PLAY_TRIES - 1) + [True]:
             # played outside the write lock (and outside the fold's, so that reads go on
             # meanwhile); if the table changed in the meantime, played again, the last
@@ -455,6 +469,7 @@ class Tables:
                         roll_missing=roll_missing,
                         choose_missing=choose_missing,
                         seconds=RUN_SECONDS,
+                        rolled_before=rolled_before,
                     )
                 except InputNeededError as needed:
                     waiting = Waiting(
@@ -490,6 +505,7 @@ class Tables:
             (),
             played.unused_choices,
             played.note,
+            tuple((played.inputs.faces[at], what) for at, what in played.inputs.rolled),
         )
 
     def _at(self, table: TableRow) -> tuple[Fold, int, TableState]:
@@ -530,6 +546,7 @@ class Tables:
         tactics_rest: bool = False,
         expected: int | None = None,
         question: str | None = None,
+        rolled_one: bool = False,
     ) -> Done:
         """Go on with the command the table waits on: the faces it used so far, then
         ``rolls``; the answer to the question it stopped on (the entry of ``choices``
@@ -539,7 +556,8 @@ class Tables:
         stops again, it waits again.
 
         ``question``: the id of the question this answers (as the table gave it); if
-        the table asks another now, nothing is applied.
+        the table asks another now, nothing is applied. ``rolled_one``: the last of
+        ``rolls`` is a face affray rolled for the one who answers (a page's "roll it").
 
         Raises:
             TableError: nothing waits.
@@ -554,6 +572,14 @@ class Tables:
                 "no command is waiting for a die or an answer",
                 hint="give the command again (act, next, ...) with its dice",
             )
+        if (roll_rest or rolled_one) and self.fold(table).rules.options.get(PHYSICAL_DICE):
+            raise TableError(
+                "this table's dice are all physical: affray rolls none of them",
+                hint="roll the die and type its face (the table option physical_dice)",
+            )
+        rolled_before = list(data.get("rolled_at", []))
+        if rolled_one and rolls:  # the last of them, rolled after any typed beside it
+            rolled_before.append(len(data["rolls"]) + len(rolls) - 1)
         answered = [Answered(*a) for a in data["answered"]]
         rest = list(choices)
         asked = data["needs"].get("choice")
@@ -579,6 +605,7 @@ class Tables:
             roll_missing=bool(data["roll_rest"]) or roll_rest,
             choose_missing=bool(data["tactics_rest"]) or tactics_rest,
             expected=expected,
+            rolled_before=rolled_before,
         )
 
     def link(self, table: TableRow, who: str) -> tuple[str, str]:

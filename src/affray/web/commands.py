@@ -82,6 +82,7 @@ class Request:
     roll_rest: bool = False  # an answer: roll every die after these, for the rest
     tactics_rest: bool = False  # an answer: the tactics answer what is left
     question: str | None = None  # an answer: the id of the question it answers
+    rolled_one: bool = False  # an answer: its face is one the page rolled ("roll it")
 
 
 def parse(
@@ -119,6 +120,7 @@ def parse(
                 roll_rest=_bool(data, "roll_rest", False),
                 tactics_rest=_bool(data, "tactics_rest", False),
                 question=question or None,
+                rolled_one=_bool(data, "rolled_one", False),
             )
         case "cancel":
             return Request(verb)

@@ -74,6 +74,11 @@ def check_form(data: Mapping[str, Any]) -> None:
             )
 
 
+def rolled_here(data: Mapping[str, Any]) -> bool:
+    """Whether the form asks the page to roll its die ("roll it for me")."""
+    return str(data.get("roll_die", "")).strip().isdigit()
+
+
 def faces(data: Mapping[str, Any], dice: Dice, *, typed: list[str] | None = None) -> list[str]:
     """The faces a form gives: ``typed`` (faces given before), then the face typed in
     the form, or, for "roll it for me" (``roll_die``: its sides; it wins over a face

@@ -19,7 +19,7 @@ from affray.table import TableRow
 from affray.table.commands import command_from_data
 from affray.table.view import describe
 from affray.web.access import access
-from affray.web.forms import faces, read_form
+from affray.web.forms import faces, read_form, rolled_here
 from affray.web.odds import Answer
 from affray.web.streams import stream
 from affray.web.tracker import Tracker, tracker_of
@@ -252,6 +252,8 @@ async def do(request: Request) -> Response:
     data = await read_form(request, uploads=True)
     typed = [r for r in str(data.get("rolls", "")).split(",") if r.strip()]
     data["rolls"] = ",".join(faces(data, tracker.dice, typed=typed))
+    if rolled_here(data):  # the change says that face is affray's
+        data["rolled_one"] = "1"
     interactive = data.get("verb") in INTERACTIVE
     data.setdefault("roll_missing", "0" if interactive else "1")
     data.setdefault("choose_missing", "0" if interactive else "1")

@@ -13,7 +13,7 @@ from affray.errors import AffrayError, InputNeededError, QuestionConflictError
 from affray.table import TableRow
 from affray.table.players_log import players_log
 from affray.web.access import access, token
-from affray.web.forms import faces, read_form
+from affray.web.forms import faces, read_form, rolled_here
 from affray.web.roles import Role
 from affray.web.streams import stream
 from affray.web.tracker import Tracker, tracker_of
@@ -179,6 +179,8 @@ async def _own(request: Request, verb: str) -> Response:
     message = None
     if verb == "answer":
         data["rolls"] = ",".join(faces(data, tracker.dice))
+        if rolled_here(data):  # the change says that face is affray's
+            data["rolled_one"] = "1"
         own = tracker.answer_as
     else:
         data["actor"] = role.me

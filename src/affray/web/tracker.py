@@ -158,7 +158,11 @@ class Tracker:
             if len(request.rolls) != 1 or request.choices:
                 raise TableError("give the one face of the die that is asked", hint="e.g. 14")
             return self.tables.answer(
-                row, rolls=request.rolls, expected=expected, question=request.question
+                row,
+                rolls=request.rolls,
+                expected=expected,
+                question=request.question,
+                rolled_one=request.rolled_one,
             )
         # a question waits: its one answer (its label is enough), and nothing more
         labels = [choice.partition("=")[2] or choice for choice in request.choices]
@@ -249,6 +253,7 @@ class Tracker:
                 tactics_rest=request.tactics_rest,
                 expected=expected,
                 question=request.question,
+                rolled_one=request.rolled_one,
             )
         if request.verb == "cancel":
             self.tables.cancel(row)

@@ -120,6 +120,11 @@ class CommandPayload(Model):
         default=[], description="What happened, as the rules' events (for readers)."
     )
     lines: list[str] = Field(default=[], description="What happened, narrated (for readers).")
+    rolled: list[Annotated[list[int | str], Field(min_length=2, max_length=2)]] = Field(
+        default=[],
+        description="The faces affray rolled, not the table: each one's place among faces "
+        "(from 0) and its die (for readers; absent before affray said it).",
+    )
 
 
 class MovePayload(Model):
