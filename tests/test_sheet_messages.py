@@ -43,7 +43,7 @@ def test_a_member_table_with_a_bad_count_is_one_problem_said_in_the_files_words(
         f"error: {path}: side 1 (\"A\"), member 1, key 'count': should be a whole number "
         "(got true)\n"
         'Tip: write whole numbers without quotes or a decimal point: 3, not "3" or 3.0; '
-        "docs/encounters.md lists every key and what it takes\n"
+        "docs/encounters.md (`affray docs encounters`) lists every key and what it takes\n"
     )
 
 

@@ -280,6 +280,9 @@ class RuleSystem(Generic[SheetT, StateT, RulesetT, TacticsT]):
     health: Health[SheetT, StateT] | None = None
     rest: Rest[SheetT, StateT] | None = None
     stat_block: StatBlock[SheetT] | None = None
+    exact_compiles_first: Callable[[], bool] | None = None
+    """Whether the first exact odds of a whole fight will compile the system's machine
+    code first (a command says so before the wait)."""
     ladders: Ladders | None = None
     """The keys of a sheet a designer moves, each a ladder of values in order
     (``solve``, ``sensitivity``, ``frontier``: :mod:`affray.ladders`)."""

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from affray.cli.estimates import announce_duels, wrote
+from affray.cli.estimates import duels_announcer, wrote
 from affray.cli.narrated import ai_seed, narrated_duel
 from affray.cli.options import (
     dice_source,
@@ -336,7 +336,7 @@ def _simulate(
     fast = engine == "fast" and system.simulate is not None
     progress = ProgressBar(count, "duels", threshold=20_000 if fast else 2_000)
     # where no progress bar shows, say before the work how long a long run will take
-    announce = announce_duels if as_json or not progress.showing else None
+    announce = duels_announcer(bar=progress.showing and not as_json)
     with progress as advance:
         run = RunSpec(count, seed, workers, progress=advance, announce=announce)
         answer = answer_duel(system, a, b, method="monte-carlo", run=run, engine=engine)

@@ -23,17 +23,43 @@ def announce_duels(estimate: Estimate) -> None:
     """One line on stderr for a long run (a progress bar says as much at a terminal)."""
     if estimate.seconds > estimate_after():
         click.echo(estimate_line(estimate), err=True)
+        faster()
 
 
-def announcer(what: str) -> Callable[[Estimate], None]:
-    """:func:`announce_duels` for a run of other things than duels (``fight``)."""
+def announcer(what: str, *, bar: bool = False) -> Callable[[Estimate], None]:
+    """:func:`announce_duels` for a run of other things than duels (``fight``); with
+    ``bar`` (a progress bar shows how long), only what would make it faster."""
 
     def announce(estimate: Estimate) -> None:
         if estimate.seconds > estimate_after():
-            line = about(estimate.seconds, estimate.duels, what, estimate.workers)
-            click.echo(line, err=True)
+            if not bar:
+                line = about(estimate.seconds, estimate.duels, what, estimate.workers)
+                click.echo(line, err=True)
+            faster()
 
     return announce
+
+
+def duels_announcer(*, bar: bool = False) -> Callable[[Estimate], None]:
+    """:func:`announce_duels`, or with ``bar`` only what would make the run faster."""
+    return faster_only if bar else announce_duels
+
+
+def faster_only(estimate: Estimate) -> None:
+    if estimate.seconds > estimate_after():
+        faster()
+
+
+def faster() -> None:
+    """A long run without the compiled engines says what to install."""
+    from affray.extras import installed
+
+    if not installed("numba"):
+        click.echo(
+            "tip: pip install 'affray[fast]' (numba) compiles the fast engines: about "
+            "twenty times faster",
+            err=True,
+        )
 
 
 def estimate_after() -> float:

@@ -189,6 +189,9 @@ def _exact(path: str, max_rounds: int | None, as_json: bool) -> None:
             hint=f"simulate it instead: affray fight {path} -n 100000",
         )
     cursor = Cursor(setup.encounter, max_rounds or setup.max_rounds)
+    first = setup.system.exact_compiles_first
+    if first is not None and first():  # as fight -n says it
+        click.echo("compiling the exact engine first: once per machine, about 15 s", err=True)
     took = time.perf_counter()
     odds = solve(setup.ruleset, cursor, tactics=setup.tactics, first=None)
     took = time.perf_counter() - took
@@ -241,7 +244,7 @@ def _by_round(
     if seed is None:
         seed = secrets.randbelow(1_000_000)
     progress = ProgressBar(count, "fights", threshold=200)
-    announce = announcer("fight") if as_json or not progress.showing else None
+    announce = announcer("fight", bar=progress.showing and not as_json)
     with progress as advance:
         totals, used = simulate_by_round(
             start,
@@ -329,7 +332,7 @@ def _simulate(
     if seed is None:  # every run says the seed that repeats it: a short one
         seed = secrets.randbelow(1_000_000)
     progress = ProgressBar(count, "fights", threshold=500)
-    announce = announcer("fight") if as_json or not progress.showing else None
+    announce = announcer("fight", bar=progress.showing and not as_json)
     with progress as advance:
         odds = simulate_fights(
             start,

@@ -7,6 +7,7 @@ command needs them, so ``affray --help`` is instant.
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import Any
 
@@ -29,10 +30,19 @@ class UserError(click.ClickException):
 
         stream = file or sys.stderr
         click.echo(plain_lines(f"error: {self.error.message}"), file=stream)
-        tip = self.error.hint or default_tip(self.error)
+        tip = readable(self.error.hint or default_tip(self.error))
         click.echo(plain_lines(f"Tip: {tip}"), file=stream)
         for line in getattr(self.error, "did", ()):  # a command stopped for a die
             click.echo(plain_lines(f"so far: {line.strip()}"), file=stream)
+
+
+_DOC = re.compile(r"\bdocs/((?:rules/)?[a-z0-9_-]+)\.md\b")
+
+
+def readable(tip: str) -> str:
+    """A tip whose pages can be read where affray is installed: ``docs/sheets.md`` says
+    ``affray docs sheets`` beside it (the pages ship with affray)."""
+    return _DOC.sub(lambda found: f"{found[0]} (`affray docs {found[1]}`)", tip, count=1)
 
 
 def default_tip(error: AffrayError) -> str:
@@ -147,6 +157,7 @@ def _register() -> None:
     from affray.cli import (
         design_commands,
         dice_commands,
+        docs_command,
         duel_command,
         examples_command,
         explore_command,
@@ -169,6 +180,7 @@ def _register() -> None:
     cli.add_command(party_commands.party)
     cli.add_command(serve_command.serve_command)
     cli.add_command(examples_command.examples_command)
+    cli.add_command(docs_command.docs_command)
 
 
 _register()

@@ -71,10 +71,18 @@ def parse_document(text: str, kind: str, where: str | None = None) -> dict[str, 
             else json.loads(text, object_pairs_hook=_refuse_duplicates)
         )
     except tomllib.TOMLDecodeError as error:
-        raise SheetError(f"not valid TOML: {error}", path=where) from None
+        raise SheetError(
+            f"not valid TOML: {error}",
+            path=where,
+            hint="fix the syntax there (key = value, text in quotes, [[tables]] in double "
+            "brackets); docs/sheets.md and docs/encounters.md show whole files",
+        ) from None
     except json.JSONDecodeError as error:
         raise SheetError(
-            f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})", path=where
+            f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})",
+            path=where,
+            hint='fix the syntax there ("key": value, text in double quotes, no trailing '
+            "commas); docs/sheets.md and docs/encounters.md show whole files",
         ) from None
     except (RecursionError, MemoryError):  # defensive: the depth check runs first
         raise SheetError("nested too deeply", path=where) from None

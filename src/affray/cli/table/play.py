@@ -180,7 +180,7 @@ def odds_command(
     if count is None:
         count = default_fights(fold.rules, state)
     progress = ProgressBar(count * (1 + turns), "fights", threshold=500)
-    announce = announcer("fight") if as_json or not progress.showing else None
+    announce = announcer("fight", bar=progress.showing and not as_json)
     with progress as advance:
         found = table_odds(
             path,

@@ -193,6 +193,12 @@ def _exact_work(
     return exact_limit(ruleset, cursor, tactics, first).work
 
 
+def _exact_compiles_first() -> bool:
+    from affray.rulesystems.mst2.odds.encounter_kernel import needs_compiling
+
+    return needs_compiling()
+
+
 def _live_odds(
     ruleset: Mst2Ruleset, encounter: Mst2Encounter, /, *, who: str, action: Action
 ) -> LiveOdds | None:
@@ -289,6 +295,7 @@ SYSTEM: RuleSystem[Fighter, FighterState, Mst2Ruleset, Mst2Tactics] = RuleSystem
     rest=rest,
     stat_block=stat_block,
     ladders=ladders,
+    exact_compiles_first=_exact_compiles_first,
     who_first="{a} attacks first",
     # at a table the game master gives a circumstance by fiat (a player's link could
     # award itself one): the question is asked only with the option, and of him

@@ -108,6 +108,14 @@ def compiled() -> bool:
     return _compiled
 
 
+def needs_compiling() -> bool:
+    """Whether the first exact fight will compile the sweep (10 to 20 s, once per
+    machine and per change of this file)."""
+    from affray.sim import jit
+
+    return _compiled and jit.needs_compiling(sweep_blocks)
+
+
 @_inline
 def _add(out: Floats, carry: Floats, i: int, k: int, value: float) -> None:
     """``out[i, k] += value``, the rounding error kept in ``carry`` (Neumaier): an
