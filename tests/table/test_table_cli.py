@@ -161,7 +161,8 @@ def test_refused_commands_change_nothing(mst2: Table) -> None:
     err = mst2.refused("act", "Spearman", "attack", "--rolls", "14", "--no-roll")
     assert "the next die is a d8" in err
     err = mst2.refused("act", "Spearman", "attack", "--rolls", "1,1,1,1,1,1,1")
-    assert "left over" in err
+    assert "rules rolled only 1 die; left over: 1, 1, 1, 1, 1, 1" in err
+    assert "(what happened: Spearman attacks Sellsword (spear): d20 1+2=3 vs evasion 11" in err
     assert "TOPIC is one of: action, circumstance" in mst2.refused(
         "act", "Spearman", "attack", "--choose", "mood=x"
     )

@@ -280,11 +280,18 @@ def play(
             needed.did = did_so_far(rules, state, command, tuple(dice.log), needed.answered)
         raise
     if dice.used < len(rolls):
+        from affray.narration.telling import narrate_text
+        from affray.table.events import TABLE
+
         left = ", ".join(str(face) for face in rolls[dice.used :])
+        told = [line.strip() for line in narrate_text(events, rules.system.narration, TABLE)]
+        why = f": {told[-1]}" if told else ""
+        count = f"{dice.used} {'die' if dice.used == 1 else 'dice'}"
         raise ScriptedDiceError(
-            f"{len(rolls)} faces given, but the rules rolled only {dice.used} dice; "
-            f"left over: {left}",
-            hint="give only the faces of the dice this command rolls, in order",
+            f"{len(rolls)} faces given, but the rules rolled only {count}; left over: {left}"
+            + (f" (what happened{why})" if why else ""),
+            hint="give only the faces of the dice this command rolls, in order (a miss "
+            "rolls no damage, a fall no more dice)",
         )
     rolled = _rolled(dice.log, len(rolls), rolled_before)
     inputs = Inputs(dice.recorded, tuple(recorder.answers), ERA, rolled)  # today's rules
