@@ -114,9 +114,11 @@ def test_the_rules_of_an_era_are_made_once_and_mst2_has_one_set() -> None:
     assert older is midian.at(2)  # once per era: a fold asks at every change
     assert midian.at(ERA) is midian
     assert isinstance(older.ruleset, MidianRuleset) and older.ruleset.options.fidelity == 2
-    assert isinstance(midian.ruleset, MidianRuleset) and midian.ruleset.options.fidelity == 3
+    assert isinstance(midian.ruleset, MidianRuleset) and midian.ruleset.options.fidelity == 4
     assert older.ruleset.options == replace(midian.ruleset.options, fidelity=2)
     assert midian.at(1).ruleset.options == older.ruleset.options
+    third = midian.at(3).ruleset  # round 3's rules for a change logged in era 3
+    assert isinstance(third, MidianRuleset) and third.options.fidelity == 3
     mst2 = Rules.of("mst2", {})
     assert mst2.at(2) is mst2
 
@@ -168,4 +170,4 @@ def test_a_change_played_now_is_of_the_era_of_now() -> None:
     from affray.table.commands import Inputs
     from affray.table.state import ERA
 
-    assert Inputs().era == ERA == 3
+    assert Inputs().era == ERA == 4

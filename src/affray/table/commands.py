@@ -399,7 +399,7 @@ class Inputs:
 
     faces: tuple[int, ...] = ()
     answers: tuple[Answered, ...] = field(default=())
-    era: int = 3
+    era: int = 4
     """The era a change is played in now: :data:`affray.table.state.ERA` (a test holds
     them equal; this module cannot import it)."""
     rolled: tuple[tuple[int, str], ...] = ()

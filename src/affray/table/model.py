@@ -23,11 +23,11 @@ LEGACY_MAX_ROUNDS = 1_000_000
 """The round cap of changes logged before the table had one (era 1)."""
 CURSOR_ERA = 2
 """The first era of the one turn cursor (the round cap, a decided fight closing its round)."""
-ERA = 3
+ERA = 4
 """How the table plays a command: 1, before the one turn cursor (a fight decided in
 mid-round did not close its round, and there was no round cap); 2, the cursor's; 3,
-Midian's third round of fidelity to its text. A ruleset whose rules changed since plays a
-change logged in an older era as it played then (:meth:`Rules.at`)."""
+Midian's third round of fidelity to its text; 4, its fourth. A ruleset whose rules
+changed since plays a change logged in an older era as it played then (:meth:`Rules.at`)."""
 
 
 @dataclass(frozen=True, slots=True)

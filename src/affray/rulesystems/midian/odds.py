@@ -139,7 +139,7 @@ def attack_odds(
         allowed = allowed_defences(
             critical=attack.critical,
             from_behind=where.from_behind or where.ganging >= 2,
-            no_active=where.surprised or where.set_against_charge,
+            no_active=where.surprised or where.set_against_charge or where.defence_given_up,
         )
         choices = options(defender, pool, allowed=allowed)
         choice = best_defence(choices, attack) if defend and choices else None

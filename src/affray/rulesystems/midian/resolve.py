@@ -71,11 +71,15 @@ def best_defence(choices: Sequence[Choice], attack: AttackRolled) -> Choice | No
     return choices[0] if choices else None
 
 
-FIDELITY = 3
-"""The round of fidelity to the chapter these rules play: 3, the third round's (charges need
-a run-up, nobody acts while getting up, waiting lowers initiative, untrained fists,
-bleeding below 0 life points may be bound); 2, the rules before it, which a table's
-changes logged then replay with (docs/table.md, "Old tables")."""
+FIDELITY = 4
+"""The round of fidelity to the chapter these rules play: 4, the fourth round's (a weapon
+set against a charge has given up its defence, fallen or not); 3, the third round's
+(charges need a run-up, nobody acts while getting up, waiting lowers initiative,
+untrained fists, bleeding below 0 life points may be bound); 2, the rules before it. A
+table's changes logged in an older round replay with its rules (docs/table.md, "Old
+tables")."""
+ROUND3 = 3
+"""The third round of fidelity (:data:`FIDELITY`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +115,9 @@ class Situation:
     defender_stance: Stance = Stance.NORMAL
     untrained_brawl: bool = False
     surprised: bool = False
+    defence_given_up: bool = False
+    """The defender set its weapon against this charge: "you also get no active
+    defence", fallen since or not (round 4 of fidelity)."""
     ganging: int = 0
     large_target: bool = False
     extra_damage: tuple[Modifier, ...] = ()
@@ -189,7 +196,7 @@ def resolve_attack(
     Before round 3 of ``fidelity`` a sheet without a weapon strikes with its fists'
     dice, and its bare-hand parry does not hurt."""
     pool = pool or DefencePool.fresh(defender, stance=situation.defender_stance)
-    round3 = fidelity >= FIDELITY
+    round3 = fidelity >= ROUND3
     brawl = situation.untrained_brawl or (round3 and attacker.untrained_brawler)
     modifiers = attack_modifiers(
         attacker,
@@ -220,7 +227,9 @@ def resolve_attack(
         allowed = allowed_defences(
             critical=attack.critical,
             from_behind=situation.from_behind or situation.ganging >= 2,
-            no_active=situation.surprised or situation.set_against_charge,
+            no_active=situation.surprised
+            or situation.set_against_charge
+            or situation.defence_given_up,
         )
         choices = options(defender, pool, allowed=allowed)
         # evasion stands against shots; against blows only with a skill that allows it

@@ -82,12 +82,13 @@ class MidianRuleset:
 
     def at_era(self, era: int) -> MidianRuleset:
         """These rules as a table played a change logged in its ``era``
-        (:data:`affray.table.state.ERA`): round 3 of fidelity came with era 3, so a
-        change of an older era replays with round 2 (docs/table.md, "Old tables")."""
-        if era >= 3:
+        (:data:`affray.table.state.ERA`): round 3 of fidelity came with era 3 and round
+        4 with era 4, so a change of an older era replays with the round of its own
+        (docs/table.md, "Old tables")."""
+        if era >= FIDELITY:
             return self
         other = copy.copy(self)
-        other.options = replace(self.options, fidelity=2)
+        other.options = replace(self.options, fidelity=3 if era == 3 else 2)
         return other
 
     def uninterrupted(self) -> MidianRuleset:

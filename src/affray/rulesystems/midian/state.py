@@ -8,7 +8,7 @@ from affray.encounter import Answers, Encounter, Outcome
 from affray.rulesystems.midian.character import UNARMED, Character
 from affray.rulesystems.midian.defence import DefencePool
 from affray.rulesystems.midian.injury import Health, RollKind
-from affray.rulesystems.midian.resolve import FIDELITY, Readings
+from affray.rulesystems.midian.resolve import FIDELITY, ROUND3, Readings
 from affray.rulesystems.midian.situations import MAX_GANG
 
 CHARGE_RUN_UP = 20
@@ -84,7 +84,12 @@ class MidianOptions:
     @property
     def round3(self) -> bool:
         """Whether the third round of fidelity's rules hold (docs/rules/midian.md)."""
-        return self.fidelity >= FIDELITY
+        return self.fidelity >= ROUND3
+
+    @property
+    def round4(self) -> bool:
+        """Whether the fourth round of fidelity's rules hold (docs/rules/midian.md)."""
+        return self.fidelity >= 4
 
 
 MidianEncounter = Encounter[Character, MidianState]
@@ -141,7 +146,7 @@ def knock_down(
     ground). Fallen, its weapon is no longer set against a charge. (Before round 3 of
     ``fidelity``: two round ends, the weapon still set.)"""
     state = encounter.states[cid]
-    if fidelity < FIDELITY:
+    if fidelity < ROUND3:
         return encounter.with_state(cid, replace(state, down_rounds=KNOCKED_DOWN_ROUNDS))
     to_come = cid in encounter.queue and state.pool.actions > 0
     down = KNOCKED_DOWN_ROUNDS + (0 if to_come else 1)

@@ -119,8 +119,9 @@ def melee(
                 encounter, more = strike(
                     options, encounter, target, cid, answers, Situation(set_against_charge=True)
                 )
-            else:
-                encounter, more = strike(options, encounter, cid, target, answers, situation)
+            else:  # the set weapon gave up its defence: a fall does not give it back
+                given_up = replace(situation, defence_given_up=options.round4)
+                encounter, more = strike(options, encounter, cid, target, answers, given_up)
             events.extend(more)
         encounter = _turned_around(_unset(encounter, target), target)
     else:

@@ -113,8 +113,8 @@ class CommandPayload(Model):
     era: int = Field(
         default=1,
         ge=1,
-        description="How the table played it (3: the Midian rules of fidelity round 3; "
-        "2: the one turn cursor; absent: 1).",
+        description="How the table played it (4: the Midian rules of fidelity round 4; 3: "
+        "of round 3; 2: the one turn cursor; absent: 1).",
     )
     events: list[dict[str, Any]] = Field(
         default=[], description="What happened, as the rules' events (for readers)."
