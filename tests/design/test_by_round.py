@@ -81,7 +81,7 @@ def test_fight_by_round_json(tmp_path: Path) -> None:
     found = json.loads(result.stdout)
     assert found["n"] == 300 and found["by_round"]
     row = found["by_round"][0]
-    assert set(row) == {"round", "sides", "standing"}
+    assert set(row) == {"round", "sides", "draw", "standing"}
     assert set(row["sides"]) == {"Guards", "Bandits"}
     assert plot.read_bytes().startswith(b"\x89PNG")
     refused = run("fight", str(EXAMPLES / "encounters/ford.toml"), "--exact", "--by-round")

@@ -60,7 +60,7 @@ def test_each_fight_is_reached_as_often_as_the_one_before_is_won() -> None:
     assert found["p_survive"] == fights[-1]["p_won"]
     assert any(s["kind"] == "rest" for s in found["steps"])
     # the first fight's party is fresh; the second carries what the first left
-    assert all(not values for values in fights[0]["carried"].values())
+    assert all(not any(values.values()) for values in fights[0]["carried"].values())
     assert any(values.get("wounds", 0) > 0 for values in fights[1]["carried"].values())
     for member in found["members"].values():
         assert 0.0 <= member["p_standing"] <= 1.0

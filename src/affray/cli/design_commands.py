@@ -107,7 +107,7 @@ class Where:
         if seconds > self.budget:
             raise AffrayError(
                 f"this would take {about(seconds, left, self.what, sharing)}, past the "
-                f"budget of {self.budget:,.0f} s",
+                f"budget of {self.budget:,.1f} s",
                 hint="try fewer values (--values, --range), fewer duels (-n), more "
                 "workers (--dask), or a larger --budget",
             )
@@ -253,7 +253,11 @@ def _solve_encounter(
 
     if side is None:
         raise click.UsageError("--for SIDE names the side whose chance is sought")
-    asked = Settings("exact" if count is None else "monte-carlo", count or ENCOUNTER_N, seed or 1)
+    asked = Settings(
+        "exact" if count is None else "monte-carlo",
+        count or ENCOUNTER_N,
+        1 if seed is None else seed,
+    )
     sweep = plan(path, vary, listed, span, asked)[0]
     where = Where(dask, workers, budget, "fight" if count is not None else "encounter")
     with where.progress(sweep.cell_count) as advance:
@@ -289,14 +293,16 @@ def _say_solved(solved: Any, whose: str) -> None:
     for point in solved.points:
         out.print(f"  {point.value!s:>24}  {_chance_text(point.chance)}")
     if not solved.crossings:
-        out.print(f"The chance never reaches {solved.target:.1%} over these values.")
+        shown = [p.chance.p for p in solved.points if p.chance.p is not None]
+        side = "above" if shown and min(shown) >= solved.target else "below"
+        out.print(f"The chance stays {side} {solved.target:.1%} over these values: no crossing.")
     for crossing in solved.crossings:
         line = (
             f"Crossing between {crossing.below.value} ({_chance_text(crossing.below.chance)}) "
             f"and {crossing.above.value} ({_chance_text(crossing.above.chance)})"
         )
         if crossing.equivalent is not None:
-            key = solved.vary.split(".", 1)[1]
+            key = solved.vary.rpartition(".")[2]
             line += f": {key} {crossing.equivalent:.1f}"
         if not crossing.told_apart:
             line += "; the two cannot be told apart at this many duels (more: -n)"
@@ -412,7 +418,11 @@ def _encounter_sensitivity(
 
     if side is None:
         raise click.UsageError("--for SIDE names the side whose chance is weighed")
-    asked = Settings("exact" if count is None else "monte-carlo", count or ENCOUNTER_N, seed or 1)
+    asked = Settings(
+        "exact" if count is None else "monte-carlo",
+        count or ENCOUNTER_N,
+        1 if seed is None else seed,
+    )
     where = Where(dask, workers, budget, "encounter")
     with where.progress(sensitivity_count(path, asked)) as advance:
         return sensitivity_encounter(

@@ -106,10 +106,10 @@ def fight_command(
             "(exact odds of a whole fight round by round are not worked out)"
         )
     if by_round:
-        if rolls is not None or show_odds or engine == "fast":
+        if rolls is not None or show_odds or engine == "fast" or exact:
             raise click.UsageError(
-                "--by-round simulates with the reference engine: leave out --rolls, --odds "
-                "and --engine fast"
+                "--by-round simulates with the reference engine: leave out --exact, --rolls, "
+                "--odds and --engine fast"
             )
         assert count is not None
         _by_round(encounter_file, count, seed, max_rounds, workers, plot, as_json)
@@ -280,15 +280,20 @@ def _by_round(
         return
     shown = []
     for row in rows[:SHOWN_ROUNDS]:
-        going = max(0.0, 1 - sum(row["sides"].values()))
+        going = max(0.0, 1 - sum(row["sides"].values()) - row["draw"])
         shown.append(
-            (str(row["round"]), *(percent(row["sides"][s]) for s in sides), percent(going))
+            (
+                str(row["round"]),
+                *(percent(row["sides"][s]) for s in sides),
+                percent(row["draw"]),
+                percent(going),
+            )
         )
         if going < 0.001:
             break
     table(
         f"{name}: {count:,} simulated fights (seed {used}, reference engine), round by round",
-        ("round", *(f"won by {side}" for side in sides), "still going"),
+        ("round", *(f"won by {side}" for side in sides), "a draw", "still going"),
         shown,
     )
     if rows:

@@ -104,6 +104,8 @@ class Day:
     members: tuple[Member, ...]
     steps: tuple[Step, ...]
     where: str
+    fresh: tuple[Mapping[str, Any], ...] = ()
+    """Each member's carried values fresh (what it carries when it carries nothing)."""
 
     @property
     def sheets(self) -> dict[str, Mapping[str, Any]]:
@@ -135,6 +137,13 @@ def load_day(path: str | Path, party: Sequence[Member] | None = None) -> Day:
             hint='party = "The Company", or [[members]] with sheet = "sellsword.toml"',
         )
     members = tuple(party or ()) if table.party is not None else _members(table, file)
+    if not members:
+        raise SheetError(
+            f"the party {table.party!r} has no members",
+            path=where,
+            key="party",
+            hint="add one: affray party add PARTY SHEET",
+        )
     systems = {_system_of(m) for m in members}
     if len(systems) != 1:
         raise SheetError(
@@ -147,7 +156,10 @@ def load_day(path: str | Path, party: Sequence[Member] | None = None) -> Day:
     )
     if not any(step.kind == "fight" for step in steps):
         raise SheetError("a day needs a fight", path=where, key="steps", hint='encounter = "…"')
-    return Day(system, members, steps, where)
+    chosen = registry.system(system)
+    ruleset = chosen.duel_ruleset()
+    fresh = tuple(fresh_values(chosen, ruleset, replace(m, values={})) for m in members)
+    return Day(system, members, steps, where, fresh)
 
 
 def _system_of(member: Member) -> str:
@@ -298,7 +310,10 @@ def play_day(day: Day, rng: random.Random, tactics_seed: int) -> DayTotals:
             state = _with(state, values)
             continue
         reached[number] += 1
-        carried_now[number] = {m.id: _summed(m.values) for m in state.members}
+        carried_now[number] = {
+            m.id: _summed(day.fresh[i] if i < len(day.fresh) else {}, m.values)
+            for i, m in enumerate(state.members)
+        }
         victory, values, standing = _fight(day, step, state, rng, tactics_seed + number)
         state = _with(state, values)
         if not victory:
@@ -315,14 +330,16 @@ def play_day(day: Day, rng: random.Random, tactics_seed: int) -> DayTotals:
     )
 
 
-def _summed(values: Mapping[str, Any]) -> dict[str, float]:
-    """A member's carried values as sums: a number as it is, a word (a condition) as
+def _summed(fresh: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str, float]:
+    """A member's carried values as sums: each number as it is (as fresh where it
+    carries none: full hit points are not 0), and a word it carries (a condition) as
     one day that carried it (``condition: out``)."""
     found = {}
-    for key, value in values.items():
+    for key, value in {**fresh, **values}.items():
         if isinstance(value, int | float) and not isinstance(value, bool):
             found[key] = float(value)
-        elif isinstance(value, str):
+    for key, value in values.items():
+        if isinstance(value, str):
             found[f"{key}: {value}"] = 1.0
     return found
 

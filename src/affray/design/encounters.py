@@ -5,7 +5,7 @@ encounters and they are within its budget, else simulated)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -20,6 +20,7 @@ from affray.explore.encounter_sweep import COUNT, EncounterSweep, load_encounter
 from affray.explore.grid import cells
 from affray.explore.run import Progress, work_out
 from affray.explore.sweep import Axis
+from affray.ladders import Rung
 from affray.quoting import quoted
 from affray.sheets import load_document
 
@@ -64,9 +65,10 @@ def plan(
     values: Sequence[str] | None,
     span: tuple[int, int] | None,
     how: Settings,
-) -> tuple[EncounterSweep, bool]:
-    """The encounter with the values to try of its member's key, and whether the key
-    is a number.
+) -> tuple[EncounterSweep, bool, list[Any]]:
+    """The encounter with the values to try of its member's key, whether the key is a
+    number, and each value as people read it (a Midian weapon by its name, where the
+    sheet takes its table).
 
     Raises:
         AffrayError: the side, the member or the key is not the encounter's; a value
@@ -74,7 +76,7 @@ def plan(
     """
     path = Path(encounter)
     side, member, key = parse_member_key(vary)
-    found = load_document(path)
+    found = _encounter_file(path)
     sides = [str(s.get("name")) for s in found.get("sides", []) if isinstance(s, dict)]
     match = next((s for s in sides if s.lower() == side.lower()), None)
     if match is None:
@@ -97,14 +99,37 @@ def plan(
             low, high = sorted(span) if span is not None else COUNTS
             tried = list(range(max(low, 1), high + 1))
         integer = True
+        labels = list(tried)
     else:
         sheet = Sheet(mine.sheet.data, mine.label, probe.system)
         moving = ladder(sheet, key)
-        rungs = [r for r in rungs_of(moving, values, span) if set(r.patch) == {key}]
-        tried = [r.value for r in rungs]
+        rungs = rungs_of(moving, values, span)
+        if any(set(r.patch) != {key} for r in rungs):
+            sets = ", ".join(sorted({k for r in rungs for k in r.patch}))
+            raise AffrayError(
+                f"{key} moves {sets} together, which an encounter's member cannot",
+                hint=f"ask it of a duel: affray solve SHEET OPPONENT --vary a.{key} ...",
+            )
+        tried = [r.patch[key] for r in rungs]
+        labels = [r.value for r in rungs]
         integer = moving.kind == "integer"
     sweep = _sweep(path, match, member, key, tried, how.n, how.seed)
-    return sweep, integer
+    return sweep, integer, labels
+
+
+def _encounter_file(path: Path) -> Mapping[str, Any]:
+    """An encounter file's data.
+
+    Raises:
+        AffrayError: it is a sheet, not an encounter (a duel needs two sheets).
+    """
+    found = load_document(path)
+    if "sides" not in found:
+        raise AffrayError(
+            f"{path} is a sheet, not an encounter file",
+            hint="give two sheets (A B) for a duel, or an encounter file with --for SIDE",
+        )
+    return found
 
 
 def _whole(text: str) -> int:
@@ -135,7 +160,7 @@ def solve_encounter(
     Raises:
         AffrayError: ``side`` is none of the encounter's; see :func:`plan`.
     """
-    sweep, integer = plan(encounter, vary, values, span, how)
+    sweep, integer, labels = plan(encounter, vary, values, span, how)
     whose = _side(sweep, encounter, side)
     exact = how.method == "exact" and registry.system(sweep.system).exact_fights is not None
     grid = list(cells(sweep))
@@ -147,11 +172,11 @@ def solve_encounter(
     results = iter(work_out(jobs, backend, progress=progress, announce=announce))
     place = sweep.sides.index(whose)
     points = []
-    for cell in grid:
+    for cell, label in zip(grid, labels, strict=True):
         chance = (
             Chance(None, error=cell.error) if cell.job is None else _chance(next(results), place)
         )
-        points.append(Point(cell.values[0], chance))
+        points.append(Point(label, chance))
     method = (
         "exact" if all(p.chance.exact for p in points if p.chance.p is not None) else "monte-carlo"
     )
@@ -199,7 +224,7 @@ def sensitivity_plan(encounter: str, how: Settings) -> tuple[EncounterSweep, lis
         AffrayError: the file is invalid.
     """
     path = Path(encounter)
-    found = load_document(path)
+    found = _encounter_file(path)
     first = next((s for s in found.get("sides", []) if isinstance(s, dict)), {})
     sweep = _sweep(path, str(first.get("name", "")), 1, COUNT, [1], how.n, how.seed)
     ladders = registry.system(sweep.system).ladders
@@ -218,7 +243,7 @@ def sensitivity_plan(encounter: str, how: Settings) -> tuple[EncounterSweep, lis
             if any(r is not None and set(r.patch) != {ladder_.key} for r in steps):
                 continue  # a step that sets two keys (a weapon and its grip): not here
             now = ladder_.rungs[ladder_.at].value
-            down, up = (None if r is None else r.value for r in steps)
+            down, up = steps
             moves.append(Moved(member.side, member.number, label, ladder_.key, now, down, up))
     return sweep, moves
 
@@ -245,7 +270,8 @@ def sensitivity_encounter(
     for move in moves:
         for value in (move.down, move.up):
             if value is not None:
-                axes.append(Axis(move.side, move.key, (value,), None, move.member))
+                setting = value.patch[move.key] if isinstance(value, Rung) else value
+                axes.append(Axis(move.side, move.key, (setting,), None, move.member))
     flat = [next(iter(cells(replace(sweep, axes=(axis,))))) for axis in axes]
     exact = how.method == "exact" and registry.system(sweep.system).exact_fights is not None
     jobs = [
@@ -262,7 +288,10 @@ def sensitivity_encounter(
     base, rest = chances[0], iter(chances[1:])
     rows = []
     for move in moves:
-        found = [None if v is None else Move(v, next(rest)) for v in (move.down, move.up)]
+        found = [
+            None if v is None else Move(v.value if isinstance(v, Rung) else v, next(rest))
+            for v in (move.down, move.up)
+        ]
         rows.append(Row(move.side, move.key, move.now, found[0], found[1], move.label))
     centre = base.p if base.p is not None else 0.5
     rows.sort(key=lambda row: -row.effect(centre))

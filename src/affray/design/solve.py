@@ -194,7 +194,9 @@ def rungs_of(
         return [Rung(v, {found.key: v}) for v in range(low, high + 1)]
     if values is None:
         return list(found.rungs)
-    picked = []
+    if not values:
+        raise AffrayError("--values names no value", hint=f"its values: {_listed(found)}")
+    picked: list[Rung] = []
     for text in values:
         rung = next((r for r in found.rungs if str(r.value).lower() == text.strip().lower()), None)
         if rung is None and found.kind == "integer":
@@ -209,8 +211,13 @@ def rungs_of(
                 f"{quoted(text)} is not a value of {found.key}",
                 hint=f"its values: {_listed(found)}",
             )
-        picked.append(rung)
-    return picked
+        if all(rung.value != other.value for other in picked):  # each value once
+            picked.append(rung)
+    # in the ladder's order (a number's by its value): neighbours are neighbours
+    place = {r.value: i for i, r in enumerate(found.rungs)}
+    if found.kind == "integer":
+        return sorted(picked, key=lambda r: float(r.value))
+    return sorted(picked, key=lambda r: place.get(r.value, len(place)))
 
 
 def _listed(found: Ladder) -> str:

@@ -72,16 +72,20 @@ class RoundTotals:
 
     def rows(self, sides: tuple[str, ...], ids: tuple[str, ...]) -> list[dict[str, Any]]:
         """Each round from the first to the last any fight reached: each side's chance
-        to have won by its end, and each combatant's to be standing after it (a fight
-        over by then counts as it ended)."""
+        to have won by its end, the chance of a draw by then (the round cap, or no one
+        left), and each combatant's to be standing after it (a fight over by then counts
+        as it ended)."""
         n = max(self.n, 1)
         won = dict.fromkeys(sides, 0)
+        drawn = 0
         over = dict.fromkeys(ids, 0)
         found = []
         for r in range(1, self.last + 1):
             for side, count in self.ended.get(r, {}).items():
                 if side in won:
                     won[side] += count
+                elif side == "":
+                    drawn += count
             for cid, count in self.final.get(r, {}).items():
                 if cid in over:
                     over[cid] += count
@@ -90,6 +94,7 @@ class RoundTotals:
                 {
                     "round": r,
                     "sides": {side: won[side] / n for side in sides},
+                    "draw": drawn / n,
                     "standing": {cid: (over[cid] + going.get(cid, 0)) / n for cid in ids},
                 }
             )

@@ -68,7 +68,10 @@ def weapons(now: Mapping[str, Any] | None) -> Ladder:
     for weapon in _bestiary_weapons(resources.files(__package__) / "bestiary"):
         seen.setdefault(str(weapon["name"]), weapon)
     order = sorted(seen.items(), key=lambda item: (_mean(item[1]), item[0]))
-    rungs = tuple(Rung(name, {"weapon": dict(table)}) for name, table in order)
+    # the character's own skill goes with whatever it wields: the weapons are weighed,
+    # not the bestiary's skills with them
+    skill = {"skill": now.get("skill", 0)} if now is not None else {}
+    rungs = tuple(Rung(name, {"weapon": {**dict(table), **skill}}) for name, table in order)
     mine = None if now is None else str(now.get("name", "weapon"))
     at = next((i for i, (name, _) in enumerate(order) if name == mine), None)
     return Ladder("weapon", "ordered", rungs, at)
