@@ -310,7 +310,7 @@ TABLE_CASES: list[tuple[str, Edit | str, str, str]] = [
         "a face that is text",
         _set("log.4.payload.faces.0", "x"),
         'log[4].payload.faces[0]: input should be a valid integer (it is "x")',
-        "docs/exchange.md describes every key",
+        "docs/exchange.md (`affray docs exchange`) describes every key",
     ),
     (
         "a key of its own",
