@@ -216,13 +216,19 @@ def test_memory_is_flat_in_n() -> None:
     a, b = example("knight.json"), example("ogre.toml")
 
     def peak(n: int, compiled: bool) -> int:
+        """The least of three peaks: tracemalloc sees every thread's allocations, and a
+        thread another test left behind (a server's, a pool's) may allocate meanwhile
+        (CI saw 83 KB beside 6 KB once); memory that grows with n grows in all three."""
         simulate_fast(a, b, 10, seed=3, compiled=compiled)  # tables and kernel loaded
-        tracemalloc.start()
-        try:
-            simulate_fast(a, b, n, seed=3, compiled=compiled)
-            return tracemalloc.get_traced_memory()[1]
-        finally:
-            tracemalloc.stop()
+        found = []
+        for _ in range(3):
+            tracemalloc.start()
+            try:
+                simulate_fast(a, b, n, seed=3, compiled=compiled)
+                found.append(tracemalloc.get_traced_memory()[1])
+            finally:
+                tracemalloc.stop()
+        return min(found)
 
     for compiled in (True, False):
         one, six = peak(CHUNK, compiled), peak(6 * CHUNK, compiled)
