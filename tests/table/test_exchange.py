@@ -313,6 +313,12 @@ TABLE_CASES: list[tuple[str, Edit | str, str, str]] = [
         "docs/exchange.md (`affray docs exchange`) describes every key",
     ),
     (
+        "a rolled face at no place",
+        _set("log.4.payload.rolled", [["x", "d8 for a power die"]]),
+        "log[4].payload.rolled[0]: value error, should be [place, die]",
+        "docs/exchange.md (`affray docs exchange`) describes every key",
+    ),
+    (
         "a key of its own",
         _set("log.1.payload.mood", "grim"),
         "log[1].payload.mood: is not a key of the format",

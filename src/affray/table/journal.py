@@ -43,7 +43,7 @@ def entries(changes: Sequence[ChangeRow], fold: Fold) -> list[dict[str, Any]]:
             rolled = [
                 {"at": at, "face": faces[at], "die": die}
                 for at, die in payload.get("rolled", ())
-                if 0 <= at < len(faces)
+                if isinstance(at, int) and 0 <= at < len(faces)
             ]
         result.append(
             {

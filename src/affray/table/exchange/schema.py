@@ -10,7 +10,7 @@ from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as package_version
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 
 from affray.errors import SheetError
 
@@ -101,6 +101,14 @@ class TableHeader(Model):
     archived: bool = False
 
 
+def _placed(entry: list[int | str]) -> list[int | str]:
+    """A face affray rolled: ``[place, die]``, a place from 0 and a die's words."""
+    at, die = entry
+    if not isinstance(at, int) or isinstance(at, bool) or at < 0 or not isinstance(die, str):
+        raise ValueError("should be [place, die]: a whole number from 0, then text")
+    return entry
+
+
 class CommandPayload(Model):
     """What a command's change keeps: the command, every die face it used (typed in
     or rolled) and every answer, in order; with them the change replays exactly."""
@@ -120,7 +128,9 @@ class CommandPayload(Model):
         default=[], description="What happened, as the rules' events (for readers)."
     )
     lines: list[str] = Field(default=[], description="What happened, narrated (for readers).")
-    rolled: list[Annotated[list[int | str], Field(min_length=2, max_length=2)]] = Field(
+    rolled: list[
+        Annotated[list[int | str], Field(min_length=2, max_length=2), AfterValidator(_placed)]
+    ] = Field(
         default=[],
         description="The faces affray rolled, not the table: each one's place among faces "
         "(from 0) and its die (for readers; absent before affray said it).",
