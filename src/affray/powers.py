@@ -20,7 +20,7 @@ __all__ = [
     "TacticsT",
 ]
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
@@ -144,6 +144,24 @@ class FromCursor(Protocol[SheetT, StateT, RulesetC, TacticsC, ResultCo]):
         tactics: Mapping[str, TacticsC],
         first: First | None,
     ) -> ResultCo: ...
+
+
+class FightEnds(Protocol[SheetT, StateT, RulesetC, TacticsC]):
+    """One fight from each of ``cursors`` (one encounter before it starts, its
+    combatants' states differing: a day's fight as each day's party comes to it),
+    played by the system's fast engine, the tactics choosing every turn, its dice from
+    ``seed``: the encounter at each one's end. Raises NotModelledError naming what it
+    does not play."""
+
+    def __call__(
+        self,
+        ruleset: RulesetC,
+        cursors: Sequence[Cursor[SheetT, StateT]],
+        /,
+        *,
+        tactics: Mapping[str, TacticsC],
+        seed: int,
+    ) -> Sequence[Encounter[SheetT, StateT]]: ...
 
 
 class OddsOfAction(Protocol[SheetT, StateT, RulesetC]):
@@ -274,6 +292,11 @@ class RuleSystem(Generic[SheetT, StateT, RulesetT, TacticsT]):
     simulate: SimulateDuels[SheetT] | None = None
     fast_fights: FromCursor[SheetT, StateT, RulesetT, TacticsT, FastFights] | None = None
     exact_fights: FromCursor[SheetT, StateT, RulesetT, TacticsT, ExactFights] | None = None
+    fight_ends: FightEnds[SheetT, StateT, RulesetT, TacticsT] | None = None
+    """Many fights of one encounter, each from its own states, to their ends (a day
+    of fights on the fast engine)."""
+    fight_ends_compiles_first: Callable[[], bool] | None = None
+    """Whether ``fight_ends`` will compile the system's machine code first."""
     exact_work: FromCursor[SheetT, StateT, RulesetT, TacticsT, int] | None = None
     live_odds: OddsOfAction[SheetT, StateT, RulesetT] | None = None
     edit: Edit[SheetT, StateT] | None = None

@@ -110,3 +110,89 @@ def test_a_bad_day_is_refused_before_any_fight(tmp_path: Path) -> None:
         assert result.exit_code == 2, result.output
         assert said in result.stderr, result.stderr
         assert "Traceback" not in result.output
+
+
+def _sigma(p: float, n: int, m: int) -> float:
+    return math.sqrt(p * (1 - p) / n + p * (1 - p) / m)
+
+
+def _agree(fast: float, reference: float, n: int, m: int) -> None:
+    p = (fast * n + reference * m) / (n + m)
+    assert abs(fast - reference) < 4 * max(_sigma(p, n, m), 2e-3), (fast, reference)
+
+
+def test_the_fast_engine_plays_the_day_the_reference_engine_plays() -> None:
+    """Every fight of every day on the fast MST-2 group engine, each from the wounds
+    its party carries: each fight's chance to be won, each member's to be standing,
+    and the wounds carried agree with the reference engine's days within 4σ."""
+    n, m = 20_000, 1_500
+    fast = day_json(str(DAYS / "road.toml"), "-n", str(n), "--seed", "21", "--engine", "fast")
+    slow = day_json(str(DAYS / "road.toml"), "-n", str(m), "--seed", "22", "--engine", "reference")
+    assert fast["engine"] == "fast MST-2 group engine"
+    assert slow["engine"] == "reference engine"
+    _agree(fast["p_survive"], slow["p_survive"], n, m)
+    for quick, played in zip(fast["steps"], slow["steps"], strict=True):
+        if quick["kind"] == "rest":
+            continue
+        _agree(quick["p_won"], played["p_won"], n, m)
+        for member, values in played["carried"].items():
+            for key in ("wounds", "condition: out"):
+                if key in values or key in quick["carried"][member]:
+                    a = quick["carried"][member].get(key, 0.0)
+                    b = values.get(key, 0.0)
+                    assert abs(a - b) < 0.25 + 0.1 * abs(b), (member, key, a, b)
+    for member, found in slow["members"].items():
+        _agree(fast["members"][member]["p_standing"], found["p_standing"], n, m)
+
+
+def test_the_fast_engine_draws_the_lethalitys_second_check(tmp_path: Path) -> None:
+    """With the optional lethality, who falls is incapacitated, dying or dead by the
+    text's second check: the fast engine's days carry each as often as the reference
+    engine's (within 4σ)."""
+    encounter = tmp_path / "lethal.toml"
+    encounter.write_text(
+        (DAYS / "bandits.toml")
+        .read_text()
+        .replace('system = "mst2"', 'system = "mst2"\nlethality = "optional"')
+        .replace('"../', f'"{DAYS.as_posix()}/../')
+    )
+    path = day(
+        tmp_path,
+        '[[members]]\nsheet = "EX/mst2/sellsword.toml"\n[[members]]\nsheet = '
+        f'"EX/mst2/archer.toml"\n[[steps]]\nencounter = "{encounter.as_posix()}"\n'
+        f'[[steps]]\nencounter = "{encounter.as_posix()}"\n',
+    )
+    n, m = 20_000, 2_000
+    fast = day_json(str(path), "-n", str(n), "--seed", "4", "--engine", "fast")
+    slow = day_json(str(path), "-n", str(m), "--seed", "5", "--engine", "reference")
+    carried = fast["steps"][1]["carried"]["Archer"]
+    conditions = [k for k in carried if k.startswith("condition: ")]
+    assert {"condition: incapacitated", "condition: dead"} <= set(conditions), carried
+    reached_fast = fast["steps"][1]["p_reached"]
+    reached_slow = slow["steps"][1]["p_reached"]
+    for key in conditions:
+        a = carried[key] * reached_fast  # of every day, not of those that reached it
+        b = slow["steps"][1]["carried"]["Archer"].get(key, 0.0) * reached_slow
+        _agree(a, b, n, m)
+
+
+def test_a_system_without_a_fast_day_engine_is_said(tmp_path: Path) -> None:
+    """Midian's days are the reference engine's; asking for a fast one is refused
+    clearly, and the default plays them."""
+    encounter = tmp_path / "brawl.toml"
+    encounter.write_text(
+        'name = "A brawl"\nsystem = "midian"\n[[sides]]\nname = "party"\nmembers = '
+        f'["{EXAMPLES.as_posix()}/midian/guard.toml"]\n[[sides]]\nname = "Dockers"\n'
+        f'members = ["{EXAMPLES.as_posix()}/midian/brawler.toml"]\n'
+    )
+    path = day(
+        tmp_path,
+        '[[members]]\nsheet = "EX/midian/guard.toml"\n'
+        f'[[steps]]\nencounter = "{encounter.as_posix()}"\n',
+    )
+    result = run("day", str(path), "-n", "5", "--engine", "fast")
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    assert "a day of Midian fights" in result.stderr, result.stderr
+    found = day_json(str(path), "-n", "5", "--seed", "1")
+    assert found["engine"] == "reference engine" and found["n"] == 5

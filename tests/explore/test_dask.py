@@ -222,3 +222,15 @@ def test_ctrl_c_stops_a_local_cluster_at_once(write_sweep: WriteSweep, tmp_path:
     assert process.returncode == 130 and "Traceback" not in err
     assert took < 3  # loose for a busy machine: measured 0.2 s
     assert workers and gone(workers, within=5)
+
+
+def test_a_day_on_dask_is_the_day_here(scheduler: str) -> None:
+    """``affray day --dask``: the days' chunks on a local cluster and on a running
+    scheduler give the answer this machine's processes give for the seed."""
+    road = str(Path(__file__).resolve().parents[2] / "examples" / "days" / "road.toml")
+    here = run_json("day", road, "-n", "3000", "--seed", "8", "--workers", "1")
+    local = run_json("day", road, "-n", "3000", "--seed", "8", "--dask", "local", "--workers", "2")
+    remote = run_json("day", road, "-n", "3000", "--seed", "8", "--dask", scheduler)
+    assert here["n"] == 3000 and here["engine"] == "fast MST-2 group engine"
+    assert local == here
+    assert remote == here

@@ -7,12 +7,15 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
 from affray.cli.options import json_option, seed_option
 from affray.quoting import possessive
+
+if TYPE_CHECKING:
+    from affray.design.day import Engine
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -589,6 +592,21 @@ def _say_frontier(found: Any) -> None:
     help="The table database a saved party is read from (default: AFFRAY_DB, or tables.db "
     "in your data directory).",
 )
+@click.option(
+    "--engine",
+    type=click.Choice(["auto", "fast", "reference"]),
+    default="auto",
+    show_default=True,
+    help="The fights' engine: auto takes the system's fast engine where it has one for a "
+    "day, else the reference engine.",
+)
+@click.option(
+    "--dask",
+    metavar="local|ADDRESS",
+    default=None,
+    help="Play the days on Dask: 'local' starts a cluster here; tcp://HOST:PORT uses a "
+    "running scheduler.",
+)
 @json_option
 def day_command(
     day_file: str,
@@ -596,6 +614,8 @@ def day_command(
     seed: int | None,
     workers: int | None,
     db: str | None,
+    engine: str,
+    dask: str | None,
     as_json: bool,
 ) -> None:
     """A party through a DAY of fights and rests, simulated N times.
@@ -611,12 +631,16 @@ def day_command(
 
     from affray.cli.estimates import estimate_after
     from affray.cli.output import ProgressBar
-    from affray.design.day import load_day, simulate_days
+    from affray.design.day import day_compiles_first, day_engine, load_day, simulate_days
 
+    where = Where(dask, workers, BUDGET_S, "day")
     party = _saved_party(day_file, db)
     day = load_day(day_file, party)
+    used = day_engine(day, cast("Engine", engine))
     if seed is None:
         seed = secrets.randbelow(1_000_000)
+    if used != "reference engine" and day_compiles_first(day):
+        click.echo(f"compiling the {used} first: once per machine, about 20 s", err=True)
 
     def estimate(found: Any) -> None:
         seconds = getattr(found, "seconds", 0.0)
@@ -624,19 +648,25 @@ def day_command(
             click.echo(f"about {seconds:.0f} s for {count:,} days; Ctrl-C stops", err=True)
 
     bar = ProgressBar(count, "days", threshold=200)
+    cluster = where.backend()() if dask is not None else None
     try:
         with bar as advance:
             odds = simulate_days(
                 day,
                 count,
                 seed=seed,
-                workers=workers or os.cpu_count() or 1,
+                workers=where.count,
                 progress=advance,
                 estimate=estimate,
+                engine=cast("Engine", engine),
+                on=cluster,
             )
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
         sys.exit(130)
+    finally:
+        if cluster is not None:
+            cluster.close()
     found = odds.to_dict()
     if as_json:
         from affray.cli.output import emit_json
@@ -667,8 +697,8 @@ def _say_day(found: Mapping[str, Any]) -> None:
 
     out = console()
     out.print(
-        f"{found['n']:,} days (seed {found['seed']}): the party gets through every fight "
-        f"{found['p_survive']:.1%} of them"
+        f"{found['n']:,} days (seed {found['seed']}, {found['engine']}): the party gets "
+        f"through every fight {found['p_survive']:.1%} of them"
     )
     for step in found["steps"]:
         if step["kind"] == "rest":

@@ -19,7 +19,9 @@ Each fight starts from the wounds the last one left (what a party carries from a
 table: :func:`affray.table.party_rules.carried`), and a rest heals them as ``party
 rest`` does. A member who falls stays down as the rules' lethality says (a rest brings
 back who can come back). A fight the party does not win (a loss, a rout, a draw at the
-round cap) ends its day there. Every fight is played by the reference engine.
+round cap) ends its day there. The fights are played on the system's fast engine where
+it has one for a day (MST-2's group engine, every day's fight at once), else on the
+reference engine, day by day.
 """
 
 from __future__ import annotations
@@ -41,19 +43,21 @@ from affray import registry
 from affray.dice import RandomDice
 from affray.encounter import Answers, Cursor, Phase
 from affray.encounter.cursor import proceed, sides_fighting
-from affray.errors import AffrayError, SheetError
+from affray.errors import AffrayError, NotModelledError, SheetError
 from affray.quoting import quoted
 from affray.sheets import load_document
 from affray.sheets.combatants import resolve_reference
 from affray.sheets.encounters import EncounterSetup, encounter_from_data, tactics_dice
 from affray.sheets.validation import Strict, validate
-from affray.sim.chunks import Estimate, run_chunks
+from affray.sim.chunks import Estimate, Submits, run_chunks
 from affray.table.party_rules import Member, PartyState, carried, changed, fresh_values, rest
 
 PARTY = "party"
 """The side of an encounter file the party takes."""
 DAY_CHUNK = 20
-"""Days a worker plays between two reports (the unit of seeding)."""
+"""Days a worker plays between two reports on the reference engine (the unit of
+seeding)."""
+REFERENCE = "reference engine"
 
 
 class MemberEntry(Strict):
@@ -401,13 +405,101 @@ def _fresh(encounter: str, member: Member, setup: EncounterSetup[Any, Any]) -> d
 
 
 def _days(day: Day, entropy: int, index: int, size: int) -> DayTotals:
-    """``size`` days with chunk ``index``'s own generator (seeded from the run's)."""
+    """``size`` days with chunk ``index``'s own generator (seeded from the run's), every
+    fight on the reference engine."""
     stream = np.random.SeedSequence(entropy, spawn_key=(index,))
     rng = random.Random(int(stream.generate_state(2, dtype=np.uint64)[0]))
     total = DayTotals()
     for k in range(size):
         total = total + play_day(day, rng, (entropy * 1_000_003 + index) * 997 + k)
     return total
+
+
+def _days_fast(day: Day, entropy: int, index: int, size: int) -> DayTotals:
+    """``size`` days with chunk ``index``'s own generators, step by step: each fight of
+    every day still going at once on the system's fast engine (``fight_ends``), each
+    from the wounds its day's party carries; the rests by the system's healing rules."""
+    system = registry.system(day.system)
+    assert system.fight_ends is not None
+    stream = np.random.SeedSequence(entropy, spawn_key=(index,))
+    seeds = [int(s) for s in stream.generate_state(1 + len(day.steps), dtype=np.uint32)]
+    rng = random.Random(seeds[0])
+    dice = RandomDice(rng)
+    parties = [PartyState(day.members)] * size
+    going = list(range(size))
+    reached: Counter[int] = Counter()
+    won: Counter[int] = Counter()
+    carried_sums: dict[int, dict[str, dict[str, float]]] = {}
+    standing: list[list[str]] = [[] for _ in range(size)]
+    for number, step in enumerate(day.steps, start=1):
+        if not going:
+            break
+        if step.kind == "rest":
+            options = json.loads(step.options)
+            for d in going:
+                values, _ = rest(system, parties[d], step.days, dice, options)
+                parties[d] = _with(parties[d], values)
+            continue
+        reached[number] += len(going)
+        sums = carried_sums.setdefault(number, {})
+        for d in going:
+            for i, member in enumerate(parties[d].members):
+                into = sums.setdefault(member.id, {})
+                fresh = day.fresh[i] if i < len(day.fresh) else {}
+                for key, value in _summed(fresh, member.values).items():
+                    into[key] = into.get(key, 0.0) + value
+        setup = _setup(step.encounter, step.base, day.where, json.dumps(day.sheets, sort_keys=True))
+        cursors = [_start(step, day, setup, parties[d]) for d in going]
+        ends = system.fight_ends(setup.ruleset, cursors, tactics=setup.tactics, seed=seeds[number])
+        still = []
+        for d, end in zip(going, ends, strict=True):
+            ruleset = setup.ruleset
+            values = {
+                m.id: changed(carried(system, ruleset, end, m.id), _fresh(step.encounter, m, setup))
+                for m in parties[d].members
+            }
+            parties[d] = _with(parties[d], values)
+            standing[d] = [m.id for m in parties[d].members if ruleset.fighting(end, m.id)]
+            if list(sides_fighting(end, ruleset)) == [PARTY]:
+                won[number] += 1
+                still.append(d)
+        going = still
+    return DayTotals(
+        size,
+        dict(reached),
+        dict(won),
+        len(going),
+        dict(Counter(name for names in standing for name in names)),
+        carried_sums,
+    )
+
+
+_STARTS: dict[tuple[str, str], Cursor[Any, Any]] = {}
+_MOST_STARTS = 20_000
+"""Starts kept a process (a day's parties come to a fight in far fewer states)."""
+
+
+def _start(
+    step: Step, day: Day, setup: EncounterSetup[Any, Any], party: PartyState
+) -> Cursor[Any, Any]:
+    """The fight of ``step`` before it starts, its party as ``party`` carries it (one
+    cursor a process for each state the party comes in: the same values, the same
+    cursor)."""
+    values = json.dumps([m.values for m in party.members], sort_keys=True)
+    key = (step.encounter, json.dumps(day.sheets, sort_keys=True) + values)
+    found = _STARTS.get(key)
+    if found is None:
+        encounter = setup.encounter
+        for member in party.members:
+            if member.values:
+                assert setup.system.edit is not None
+                encounter = setup.system.edit(
+                    encounter, member.id, dict(member.values), where=f"party member {member.id}"
+                )
+        if len(_STARTS) >= _MOST_STARTS:
+            _STARTS.clear()
+        found = _STARTS[key] = Cursor(encounter, setup.max_rounds)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -417,6 +509,7 @@ class DayOdds:
     day: Day
     totals: DayTotals
     seed: int
+    engine: str = REFERENCE
 
     def to_dict(self) -> dict[str, Any]:
         n = max(self.totals.n, 1)
@@ -443,6 +536,7 @@ class DayOdds:
         return {
             "n": self.totals.n,
             "seed": self.seed,
+            "engine": self.engine,
             "p_survive": self.totals.survived / n,
             "steps": steps,
             "members": {
@@ -450,6 +544,37 @@ class DayOdds:
                 for m in self.day.members
             },
         }
+
+
+Engine = Literal["auto", "fast", "reference"]
+FAST_DAY_CHUNK = 1_000
+"""Days a worker plays between two reports on the fast engine (its unit of seeding)."""
+
+
+def day_engine(day: Day, engine: Engine = "auto") -> str:
+    """The engine ``day``'s fights are played on, for people: the system's fast engine
+    where it has one for a day (``auto``, ``fast``), else the reference engine.
+
+    Raises:
+        NotModelledError: ``fast`` was asked and the system has none for a day.
+    """
+    system = registry.system(day.system)
+    if engine == "reference":
+        return REFERENCE
+    if system.fight_ends is None:
+        if engine == "fast":
+            raise NotModelledError(
+                f"fast {system.title} engine", (f"a day of {system.title} fights",)
+            )
+        return REFERENCE
+    return f"fast {system.title} group engine"
+
+
+def day_compiles_first(day: Day) -> bool:
+    """Whether the day's fast engine compiles its machine code before its first fight
+    (once per machine: a command says so before the wait)."""
+    first = registry.system(day.system).fight_ends_compiles_first
+    return first is not None and first()
 
 
 def simulate_days(
@@ -460,20 +585,41 @@ def simulate_days(
     workers: int = 1,
     progress: Any = None,
     estimate: Any = None,
+    engine: Engine = "auto",
+    on: Submits | None = None,
 ) -> DayOdds:
-    """``n`` days, in seeded chunks (the answer depends on the seed and ``n`` only,
-    never on the workers)."""
+    """``n`` days, in seeded chunks, on ``workers`` processes here or ``on`` a cluster
+    (the answer depends on the seed, ``n`` and the engine only, never on the workers
+    or where they are).
+
+    Raises:
+        NotModelledError: ``engine="fast"`` and the system has no fast engine for a day.
+    """
+    used_engine = day_engine(day, engine)
+    fast = used_engine != REFERENCE
     totals, used = run_chunks(
-        partial(_days, day),
+        partial(_days_fast if fast else _days, day),
         n,
-        DAY_CHUNK,
+        FAST_DAY_CHUNK if fast else DAY_CHUNK,
         seed=seed,
         workers=workers,
         progress=progress,
         estimate=estimate,
         zero=DayTotals(),
+        on=on,
     )
-    return DayOdds(day, totals, used)
+    return DayOdds(day, totals, used, used_engine)
 
 
-__all__ = ["Day", "DayOdds", "DayTotals", "Estimate", "load_day", "play_day", "simulate_days"]
+__all__ = [
+    "Day",
+    "DayOdds",
+    "DayTotals",
+    "Engine",
+    "Estimate",
+    "day_compiles_first",
+    "day_engine",
+    "load_day",
+    "play_day",
+    "simulate_days",
+]

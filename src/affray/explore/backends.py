@@ -175,6 +175,11 @@ class Dask:
             self.name = f"the Dask scheduler at {where} ({self.workers} worker threads)"
         self.client.run(warm_up)  # imports done before the first batch, on every worker
 
+    def submit(self, job: Callable[..., Any], /, *args: int) -> Any:
+        """``job(*args)`` on a worker (a run's chunk: :func:`affray.sim.chunks.run_chunks`
+        ``on`` this cluster); its future."""
+        return self.client.submit(job, *args, pure=False)
+
     def run(self, make: NextBatch) -> Iterator[tuple[Batch, list[Result]]]:
         import distributed
         from distributed import KilledWorker

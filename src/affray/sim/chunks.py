@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
@@ -125,19 +125,38 @@ def pilot(job: Job[TotalsT], entropy: int, n: int, chunk: int, workers: int) -> 
     change), doubling them until a round takes :data:`PILOT_SECONDS` or reaches a
     chunk or ``n``, or the run is sure to be quick; then scale to the run. A slow
     duel (a long fight of tough fighters) is timed on itself: the pilot takes about
-    twice :data:`PILOT_SECONDS` or one duel, whichever is longer."""
+    twice :data:`PILOT_SECONDS` or two duels, whichever is longer (a slow first duel is
+    timed again, since a process's first call may pay for loading what it needs)."""
     size = 1
     spare = free_cores()
+    first = True
     while True:
         started = time.perf_counter()
         job(entropy, PILOT_INDEX, size)
         took = time.perf_counter() - started
+        if first and took >= PILOT_SECONDS:  # the first call may have paid for loading
+            first = False  # (imports, machine code from the cache): timed once more
+            started = time.perf_counter()
+            job(entropy, PILOT_INDEX, size)
+            took = min(took, time.perf_counter() - started)
+        first = False
         found = estimate_run(size, took, n, chunk, workers, spare)
         # overheads make a few duels look slower per duel than many: a run that looks
         # quick from them is quick
         if took >= PILOT_SECONDS or found.seconds < PILOT_SECONDS or size >= min(chunk, n):
             return found
         size = min(size * 2, chunk, n)
+
+
+class Submits(Protocol):
+    """Somewhere else chunks run (a Dask cluster): ``submit(job, *args)`` starts one
+    and hands back its future (``result()`` waits for its totals); ``workers`` run at
+    once. Whoever made it stops it (a Ctrl-C included)."""
+
+    @property
+    def workers(self) -> int: ...
+
+    def submit(self, job: Callable[..., TotalsT], /, *args: int) -> Any: ...
 
 
 def run_chunks(
@@ -150,9 +169,11 @@ def run_chunks(
     progress: Callable[[int], None] | None = None,
     estimate: Callable[[Estimate], None] | None = None,
     zero: TotalsT | None = None,
+    on: Submits | None = None,
 ) -> tuple[TotalsT, int]:
     """Run ``n`` duels (or fights) as chunks of ``chunk`` and add up their totals,
-    from ``zero`` (no duels yet: :class:`DuelStats` by default).
+    from ``zero`` (no duels yet: :class:`DuelStats` by default), on ``workers``
+    processes of this machine or ``on`` somewhere else (a Dask cluster).
 
     With ``estimate``, a :func:`pilot` first says how long the run will take.
 
@@ -162,10 +183,15 @@ def run_chunks(
     """
     entropy = int(np.random.SeedSequence(seed).entropy)  # type: ignore[arg-type]
     total: TotalsT = zero if zero is not None else DuelStats()  # type: ignore[assignment]
-    workers = min(workers, -(-n // chunk), os.cpu_count() or 1)
+    if on is not None:
+        workers = max(1, min(on.workers, -(-n // chunk)))
+    else:
+        workers = min(workers, -(-n // chunk), os.cpu_count() or 1)
     if estimate is not None:
         estimate(pilot(job, entropy, n, chunk, workers))
     todo = chunks(n, chunk)
+    if on is not None:
+        return _in_flight(on, job, entropy, todo, total, progress), entropy
     if workers <= 1:
         for index, size in todo:
             total = total + job(entropy, index, size)
@@ -175,26 +201,50 @@ def run_chunks(
     others = set(multiprocessing.active_children())  # not the pool's: left alone
     pool = ProcessPoolExecutor(max_workers=workers, initializer=quiet_worker)
     try:
-        pending: deque[tuple[Future[TotalsT], int]] = deque()
-        for index, size in todo:
-            with interrupt_after():
-                pending.append((pool.submit(job, entropy, index, size), size))
-            if len(pending) >= workers * IN_FLIGHT_PER_WORKER:
-                break
-        while pending:
-            future, size = pending.popleft()
-            total = total + future.result()
-            if progress is not None:
-                progress(size)
-            following = next(todo, None)
-            if following is not None:
-                with interrupt_after():
-                    pending.append((pool.submit(job, entropy, *following), following[1]))
+        total = _in_flight(_Pool(pool, workers), job, entropy, todo, total, progress)
     except BaseException:
         stop_pool(pool, spare=others)
         raise
     pool.shutdown()
     return total, entropy
+
+
+@dataclass(frozen=True, slots=True)
+class _Pool:
+    """This machine's worker processes, as :class:`Submits`: a Ctrl-C is held while a
+    chunk is handed over (:func:`interrupt_after`)."""
+
+    pool: ProcessPoolExecutor
+    workers: int
+
+    def submit(self, job: Callable[..., TotalsT], /, *args: int) -> Future[TotalsT]:
+        with interrupt_after():
+            return self.pool.submit(job, *args)
+
+
+def _in_flight(
+    on: Submits,
+    job: Job[TotalsT],
+    entropy: int,
+    todo: Iterator[tuple[int, int]],
+    total: TotalsT,
+    progress: Callable[[int], None] | None,
+) -> TotalsT:
+    """The chunks run ``on`` workers, a few in flight a worker, added in order."""
+    pending: deque[tuple[Any, int]] = deque()
+    for index, size in todo:
+        pending.append((on.submit(job, entropy, index, size), size))
+        if len(pending) >= on.workers * IN_FLIGHT_PER_WORKER:
+            break
+    while pending:
+        future, size = pending.popleft()
+        total = total + future.result()
+        if progress is not None:
+            progress(size)
+        following = next(todo, None)
+        if following is not None:
+            pending.append((on.submit(job, entropy, *following), following[1]))
+    return total
 
 
 @contextmanager

@@ -6,7 +6,7 @@ master's powers and bestiary (its command group has an entry point of its own,
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -155,6 +155,27 @@ def _fast_fights(
     return mst2_fast_fights(ruleset, cursor, tactics, first)
 
 
+def _fight_ends(
+    ruleset: Mst2Ruleset,
+    cursors: Sequence[Cursor[Fighter, FighterState]],
+    /,
+    *,
+    tactics: Mapping[str, Mst2Tactics],
+    seed: int,
+) -> Sequence[Mst2Encounter]:
+    """Fights of a day on the fast MST-2 group engine (loaded only when asked)."""
+    from affray.rulesystems.mst2.sim.ends import mst2_fight_ends
+
+    return mst2_fight_ends(ruleset, cursors, tactics=tactics, seed=seed)
+
+
+def _fight_ends_compiles_first() -> bool:
+    from affray.rulesystems.mst2.sim.fights_kernel import fight_ends
+    from affray.sim.jit import needs_compiling
+
+    return needs_compiling(fight_ends)
+
+
 def _exact_fights(
     ruleset: Mst2Ruleset,
     cursor: Cursor[Fighter, FighterState],
@@ -288,6 +309,8 @@ SYSTEM: RuleSystem[Fighter, FighterState, Mst2Ruleset, Mst2Tactics] = RuleSystem
     rounds=_rounds,
     simulate=_simulate,
     fast_fights=_fast_fights,
+    fight_ends=_fight_ends,
+    fight_ends_compiles_first=_fight_ends_compiles_first,
     exact_fights=_exact_fights,
     exact_work=_exact_work,
     live_odds=_live_odds,

@@ -287,8 +287,10 @@ def _act(
     fighting: Ints,
     survive: Floats,
     engaged: Ints,
+    fled: Ints,
 ) -> None:
-    """Carry out ``action`` for ``who`` (fighting, with foes fighting)."""
+    """Carry out ``action`` for ``who`` (fighting, with foes fighting); one who gets
+    away is marked in ``fled``."""
     if action == ATTACK:
         _melee(who, target, reach, need, melee, wounded, fighting, survive, engaged)
     elif action == SHOOT:
@@ -297,6 +299,7 @@ def _act(
         _counters(who, side, reach, need, melee, wounded, fighting, survive, engaged)
         if fighting[who] == 1:
             fighting[who] = 0  # it gets away
+            fled[who] = 1
         _release(who, engaged)
     elif action in (STEP_AWAY, NON_COMBAT):
         _counters(who, side, reach, need, melee, wounded, fighting, survive, engaged)
@@ -365,6 +368,87 @@ def _sides_left(side: Ints, sides: int, fighting: Ints) -> int:
     return left
 
 
+def _play(
+    sides: int,
+    side: Ints,
+    reach: Ints,
+    missile: Ints,
+    need: Ints,
+    melee: Floats,
+    shot: Floats,
+    survive: Floats,
+    mean: Floats,
+    policy: Ints,
+    archer: Ints,
+    retreat: Ints,
+    shuffled: int,
+    max_rounds: int,
+    start_round: int,
+    start_at: int,
+    start_queue: Ints,
+    first_action: int,
+    first_target: int,
+    wounded: Ints,
+    fighting: Ints,
+    engaged: Ints,
+    fled: Ints,
+    queue: Ints,
+    choice: Ints,
+) -> tuple[int, int]:
+    """One fight from the start already in ``wounded``, ``fighting`` and ``engaged``
+    (played on them: they hold its end); returns :func:`_sides_left` at its end and
+    its last round."""
+    count = side.size
+    round_number = start_round
+    left = _sides_left(side, sides, fighting)
+    queued = 0
+    at = 0
+    if start_at == AT_TURN:
+        queued = start_queue.size
+        queue[:queued] = start_queue
+    first = start_at == AT_TURN and first_action >= 0
+    while left >= 2:
+        if at >= queued:  # the round is over (closed: nothing ends an MST-2 round)
+            if round_number >= max_rounds:
+                break  # the round cap: a draw
+            round_number += 1
+            queued = 0
+            for c in range(count):
+                if fighting[c] == 1:
+                    queue[queued] = c
+                    queued += 1
+            if shuffled == 1:
+                for i in range(queued - 1, 0, -1):
+                    j = _die(i + 1) - 1
+                    queue[i], queue[j] = queue[j], queue[i]
+            at = 0
+            continue
+        who = queue[at]
+        at += 1
+        if fighting[who] == 0:
+            continue
+        if first:
+            first = False
+            action, target = first_action, first_target
+            if target >= 0 and fighting[target] == 0:
+                action = -1
+        else:
+            action = -1
+            target = -1
+        if action < 0:
+            _choose(
+                who, side, missile, policy, archer, retreat, wounded, fighting, mean,
+                engaged, choice,
+            )  # fmt: skip
+            action, target = choice[0], choice[1]
+        _act(
+            who, action, target, side, reach, need, melee, shot, wounded, fighting,
+            survive, engaged, fled,
+        )  # fmt: skip
+        left = _sides_left(side, sides, fighting)
+    return left, round_number
+
+
 def _fight_chunk(
     seed: int,
     size: int,
@@ -404,6 +488,7 @@ def _fight_chunk(
     wounded = np.empty(count, np.int64)
     fighting = np.empty(count, np.int64)
     engaged = np.empty((count, count), np.int64)
+    fled = np.zeros(count, np.int64)
     queue = np.empty(max(count, start_queue.size), np.int64)
     choice = np.empty(2, np.int64)
     draws = 0
@@ -412,53 +497,11 @@ def _fight_chunk(
         wounded[:] = start_wounds
         fighting[:] = start_fighting
         engaged[:, :] = start_engaged
-        round_number = start_round
-        left = _sides_left(side, sides, fighting)
-        queued = 0
-        at = 0
-        if start_at == AT_TURN:
-            queued = start_queue.size
-            queue[:queued] = start_queue
-        first = start_at == AT_TURN and first_action >= 0
-        while left >= 2:
-            if at >= queued:  # the round is over (closed: nothing ends an MST-2 round)
-                if round_number >= max_rounds:
-                    break  # the round cap: a draw
-                round_number += 1
-                queued = 0
-                for c in range(count):
-                    if fighting[c] == 1:
-                        queue[queued] = c
-                        queued += 1
-                if shuffled == 1:
-                    for i in range(queued - 1, 0, -1):
-                        j = _die(i + 1) - 1
-                        queue[i], queue[j] = queue[j], queue[i]
-                at = 0
-                continue
-            who = queue[at]
-            at += 1
-            if fighting[who] == 0:
-                continue
-            if first:
-                first = False
-                action, target = first_action, first_target
-                if target >= 0 and fighting[target] == 0:
-                    action = -1
-            else:
-                action = -1
-                target = -1
-            if action < 0:
-                _choose(
-                    who, side, missile, policy, archer, retreat, wounded, fighting, mean,
-                    engaged, choice,
-                )  # fmt: skip
-                action, target = choice[0], choice[1]
-            _act(
-                who, action, target, side, reach, need, melee, shot, wounded, fighting,
-                survive, engaged,
-            )  # fmt: skip
-            left = _sides_left(side, sides, fighting)
+        left, round_number = _play(
+            sides, side, reach, missile, need, melee, shot, survive, mean, policy, archer,
+            retreat, shuffled, max_rounds, start_round, start_at, start_queue, first_action,
+            first_target, wounded, fighting, engaged, fled, queue, choice,
+        )  # fmt: skip
         if left <= -2:
             wins[-left - 2] += 1
         else:
@@ -468,6 +511,50 @@ def _fight_chunk(
         for c in range(count):
             standing[c] += fighting[c]
     return draws, total_rounds
+
+
+def _fight_ends(
+    seed: int,
+    sides: int,
+    side: Ints,
+    reach: Ints,
+    missile: Ints,
+    need: Ints,
+    melee: Floats,
+    shot: Floats,
+    survive: Floats,
+    mean: Floats,
+    policy: Ints,
+    archer: Ints,
+    retreat: Ints,
+    shuffled: int,
+    max_rounds: int,
+    start_engaged: Ints,
+    start_round: int,
+    start_at: int,
+    start_queue: Ints,
+    wounded: Ints,
+    fighting: Ints,
+    fled: Ints,
+    rounds: Ints,
+) -> None:
+    """Fight one fight from each row of ``wounded`` and ``fighting`` (the same fight,
+    its combatants' wounds differing: a day's fights), leaving each fight's end in its
+    row: the wounds, who is still fighting, who got away (``fled``), and the last
+    round in ``rounds``. The tactics choose every turn."""
+    np.random.seed(seed)
+    count = side.size
+    engaged = np.empty((count, count), np.int64)
+    queue = np.empty(max(count, start_queue.size), np.int64)
+    choice = np.empty(2, np.int64)
+    for k in range(wounded.shape[0]):
+        engaged[:, :] = start_engaged
+        _, last = _play(
+            sides, side, reach, missile, need, melee, shot, survive, mean, policy, archer,
+            retreat, shuffled, max_rounds, start_round, start_at, start_queue, -1, -1,
+            wounded[k], fighting[k], engaged, fled[k], queue, choice,
+        )  # fmt: skip
+        rounds[k] = last
 
 
 _die = jit.inline(_die)
@@ -484,5 +571,9 @@ _shoot = jit.inline(_shoot)
 _act = jit.inline(_act)
 _choose = jit.inline(_choose)
 _sides_left = jit.inline(_sides_left)
+_play = jit.inline(_play)
 fight_chunk: Callable[..., tuple[int, int]] = jit.entry(_fight_chunk)
 """Fight a chunk of fights (the arguments of :func:`_fight_chunk`), compiled."""
+fight_ends: Callable[..., None] = jit.entry(_fight_ends)
+"""Fight one fight from each of many starts, keeping each one's end (the arguments of
+:func:`_fight_ends`), compiled."""
