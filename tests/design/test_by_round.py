@@ -84,5 +84,58 @@ def test_fight_by_round_json(tmp_path: Path) -> None:
     assert set(row) == {"round", "sides", "draw", "standing"}
     assert set(row["sides"]) == {"Guards", "Bandits"}
     assert plot.read_bytes().startswith(b"\x89PNG")
-    refused = run("fight", str(EXAMPLES / "encounters/ford.toml"), "--exact", "--by-round")
+    refused = run("fight", str(EXAMPLES / "encounters/ford.toml"), "--by-round")
     assert refused.exit_code == 2 and "--by-round goes with -n N" in refused.stderr
+    both = run("fight", str(EXAMPLES / "encounters/ford.toml"), "--exact", "-n", "9", "--by-round")
+    assert both.exit_code == 2 and "one of --exact and -n" in both.stderr
+
+
+def test_an_exact_fight_by_round_ends_at_its_totals_and_agrees_with_simulation(
+    tmp_path: Path,
+) -> None:
+    """``fight ENC --exact --by-round`` on the ford: each side's chance to have won by
+    each round grows to the exact fight's totals (1e-9), who stands after the last
+    round is who stands at the end; each round agrees with the reference engine's
+    fights counted round by round within 4σ (sides and standing), and a fight capped
+    at round 3 is row 3 of the uncapped one (a draw there is what is still going)."""
+    ford = str(EXAMPLES / "encounters/ford.toml")
+    plot = tmp_path / "exact.png"
+    found = json.loads(
+        run("fight", ford, "--exact", "--by-round", "--json", "--plot", str(plot)).stdout
+    )
+    assert found["method"] == "exact" and plot.read_bytes().startswith(b"\x89PNG")
+    rows = found["by_round"]
+    total = json.loads(run("fight", ford, "--exact", "--json").stdout)
+    last = rows[-1]
+    for side, odds in total["sides"].items():
+        assert abs(last["sides"][side] - odds["p_wins"]) < 1e-9
+    for cid, odds in total["combatants"].items():
+        assert abs(last["standing"][cid] - odds["p_standing"]) < 1e-9
+    for one, two in itertools.pairwise(rows):
+        assert all(two["sides"][s] >= one["sides"][s] - 1e-12 for s in one["sides"])
+        assert all(two["standing"][c] <= one["standing"][c] + 1e-12 for c in one["standing"])
+    capped = json.loads(run("fight", ford, "--exact", "--max-rounds", "3", "--json").stdout)
+    third = rows[2]
+    assert third["round"] == 3
+    for side, odds in capped["sides"].items():
+        assert abs(third["sides"][side] - odds["p_wins"]) < 1e-12
+    going = 1 - sum(third["sides"].values()) - third["draw"]
+    assert abs(capped["p_draw"] - (third["draw"] + going)) < 1e-12
+    n = 4_000
+    simulated = json.loads(
+        run("fight", ford, "-n", str(n), "--seed", "5", "--by-round", "--json").stdout
+    )["by_round"]
+    for row, known in zip(simulated[:8], rows[:8], strict=True):
+        assert row["round"] == known["round"]
+        for group in ("sides", "standing"):
+            for key, p in known[group].items():
+                sigma = math.sqrt(max(p * (1 - p), 1e-4) / n)
+                assert abs(row[group][key] - p) < 4 * sigma, (row["round"], key)
+
+
+def test_an_exact_fight_by_round_is_refused_where_there_is_none() -> None:
+    brawl = str(EXAMPLES / "encounters/tavern_brawl.toml")
+    result = run("fight", brawl, "--exact", "--by-round")
+    assert result.exit_code == 2, result.output
+    assert "no exact odds of whole encounters" in result.stderr
+    assert "--by-round" in result.stderr and "Traceback" not in result.output

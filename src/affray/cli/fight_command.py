@@ -72,8 +72,9 @@ if TYPE_CHECKING:
 @click.option(
     "--by-round",
     is_flag=True,
-    help="With -n: each side's chance to have won by the end of each round, and each "
-    "combatant's to be standing after it (the reference engine plays the fights).",
+    help="With -n or --exact: each side's chance to have won by the end of each round, "
+    "and each combatant's to be standing after it (simulated, the reference engine plays "
+    "the fights).",
 )
 @plot_option("(with -n) how many rounds the fights lasted, and who was left standing")
 @json_option
@@ -100,18 +101,18 @@ def fight_command(
     from affray.cli.output import emit_json
     from affray.sheets import load_encounter
 
-    if by_round and count is None:
+    if by_round and count is None and not exact:
         raise click.UsageError(
-            "--by-round goes with -n N: the simulated fights, counted round by round "
-            "(exact odds of a whole fight round by round are not worked out)"
+            "--by-round goes with -n N (the simulated fights, counted round by round) or "
+            "--exact (the exact odds, round by round)"
         )
     if by_round:
-        if rolls is not None or show_odds or engine == "fast" or exact:
+        if rolls is not None or show_odds or engine == "fast" or (exact and count is not None):
             raise click.UsageError(
-                "--by-round simulates with the reference engine: leave out --exact, --rolls, "
-                "--odds and --engine fast"
+                "--by-round is either exact (--exact) or simulated by the reference engine "
+                "(-n N): leave out --rolls, --odds and --engine fast, and one of --exact "
+                "and -n"
             )
-        assert count is not None
         _by_round(encounter_file, count, seed, max_rounds, workers, plot, as_json)
         return
     if exact:
@@ -219,19 +220,22 @@ SHOWN_ROUNDS = 30
 
 def _by_round(
     path: str,
-    count: int,
+    count: int | None,
     seed: int | None,
     max_rounds: int | None,
     workers: int | None,
     plot: str | None,
     as_json: bool,
 ) -> None:
-    """``fight ENC -n N --by-round``: the fights counted round by round."""
+    """``fight ENC -n N --by-round`` (the fights counted round by round) or ``fight ENC
+    --exact --by-round`` (the exact odds of each round)."""
     import os
     import secrets
+    from typing import Any
 
     from affray.cli.output import ProgressBar, emit_json, percent, table
-    from affray.sim.by_round import simulate_by_round
+    from affray.errors import AffrayError
+    from affray.sim.by_round import exact_by_round, simulate_by_round
     from affray.sim.fights import encounter_file, set_out
 
     if plot is not None:
@@ -239,44 +243,61 @@ def _by_round(
 
         check_plot_path(plot)
     start = encounter_file(path, max_rounds)
-    encounter = set_out(start).cursor.encounter
+    fighting = set_out(start)
+    encounter = fighting.cursor.encounter
     sides, ids = encounter.sides, tuple(c.id for c in encounter.combatants)
-    if seed is None:
-        seed = secrets.randbelow(1_000_000)
-    progress = ProgressBar(count, "fights", threshold=200)
-    announce = announcer("fight", bar=progress.showing and not as_json)
-    with progress as advance:
-        totals, used = simulate_by_round(
-            start,
-            count,
-            seed=seed,
-            workers=workers or os.cpu_count() or 1,
-            progress=advance,
-            estimate=announce,
+    name = fighting.name
+    if count is None:
+        if fighting.system.exact_fights is None:
+            title = fighting.system.title
+            raise AffrayError(
+                f"{title} has no exact odds of whole encounters",
+                hint=f"simulate them round by round instead: affray fight {path} -n 10000 "
+                "--by-round",
+            )
+        first = fighting.system.exact_compiles_first
+        if first is not None and first():
+            click.echo("compiling the exact engine first: once per machine, about 15 s", err=True)
+        bar = ProgressBar(fighting.cursor.max_rounds, "rounds", threshold=1)
+        with bar as advance:
+            rows = exact_by_round(fighting, progress=advance)
+        found: dict[str, Any] = {"method": "exact", "by_round": rows}
+        title = f"{name}: exact odds, round by round"
+        heading = "exact odds of each round"
+    else:
+        if seed is None:
+            seed = secrets.randbelow(1_000_000)
+        progress = ProgressBar(count, "fights", threshold=200)
+        announce = announcer("fight", bar=progress.showing and not as_json)
+        with progress as advance:
+            totals, used = simulate_by_round(
+                start,
+                count,
+                seed=seed,
+                workers=workers or os.cpu_count() or 1,
+                progress=advance,
+                estimate=announce,
+            )
+        rows = totals.rows(sides, ids)
+        found = {
+            "method": "monte-carlo",
+            "engine": "reference",
+            "n": totals.n,
+            "seed": used,
+            "by_round": rows,
+        }
+        title = (
+            f"{name}: {count:,} simulated fights (seed {used}, reference engine), round by round"
         )
-    rows = totals.rows(sides, ids)
-    name = set_out(start).name
+        heading = f"{count:,} simulated fights, round by round"
     if plot is not None:
         from affray.plots import plot_by_round
 
         lines = [{"round": row["round"], **row["sides"]} for row in rows]
-        plot_by_round(
-            lines,
-            {side: side for side in sides},
-            plot,
-            title=f"{name}: {count:,} simulated fights, round by round",
-        )
+        plot_by_round(lines, {side: side for side in sides}, plot, title=f"{name}: {heading}")
         wrote(plot, as_json)
     if as_json:
-        emit_json(
-            {
-                "method": "monte-carlo",
-                "engine": "reference",
-                "n": totals.n,
-                "seed": used,
-                "by_round": rows,
-            }
-        )
+        emit_json(found)
         return
     shown = []
     for row in rows[:SHOWN_ROUNDS]:
@@ -292,7 +313,7 @@ def _by_round(
         if going < 0.001:
             break
     table(
-        f"{name}: {count:,} simulated fights (seed {used}, reference engine), round by round",
+        title,
         ("round", *(f"won by {side}" for side in sides), "a draw", "still going"),
         shown,
     )

@@ -1,10 +1,13 @@
-"""Fights counted round by round (``affray fight ENC -n N --by-round``): for each round,
-each side's chance to have won by its end and each combatant's to be standing after
-it (ti4calc's "state after N rounds", osrs-dps-calc's time to kill).
+"""Fights counted round by round (``affray fight ENC -n N|--exact --by-round``): for
+each round, each side's chance to have won by its end and each combatant's to be
+standing after it (ti4calc's "state after N rounds", osrs-dps-calc's time to kill).
 
-The fast engines count each fight's end only, so these fights are the reference
-engine's, in seeded chunks like any other run (the answer depends on the seed and the
-number of fights, never on the workers).
+Simulated, the fights are the reference engine's (the fast engines count each fight's
+end only), in seeded chunks like any other run (the answer depends on the seed and the
+number of fights, never on the workers). Exact, round N is the exact odds of the same
+fight with its round cap at N (:func:`exact_by_round`): a fight capped at N plays its
+first N rounds as the uncapped one does, so who has won by then, and who stands after
+round N, are that capped fight's chances to win and to stand.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -21,6 +24,7 @@ import numpy as np
 from affray.dice import RandomDice
 from affray.encounter import Answers, Phase
 from affray.encounter.cursor import proceed, sides_fighting
+from affray.errors import NotModelledError
 from affray.sheets.encounters import tactics_dice
 from affray.sim.chunks import Estimate, run_chunks
 from affray.sim.fights import Fighting, Start, set_out
@@ -169,3 +173,49 @@ def simulate_by_round(
         estimate=estimate,
         zero=RoundTotals(),
     )
+
+
+GONE = 1e-12
+"""Exact rows stop once the chance a fight is still going is under this (the rows after
+it are the totals')."""
+
+
+def exact_by_round(
+    fighting: Fighting, *, progress: Callable[[int], None] | None = None
+) -> list[dict[str, Any]]:
+    """Each round's row (as :meth:`RoundTotals.rows`) of the exact odds of ``fighting``
+    from where it stands, to its round cap or until it is all but surely over
+    (:data:`GONE`); ``progress`` hears each round done.
+
+    Raises:
+        NotModelledError: the system has no exact odds of a whole fight.
+        RulesError: past the exact chain's limits (its message names them).
+    """
+    exact = fighting.system.exact_fights
+    if exact is None:
+        title = fighting.system.title
+        raise NotModelledError(f"exact {title} encounter chain", (f"{title} fights",))
+    cursor = fighting.cursor
+    cap = cursor.max_rounds
+    rows = []
+    for last in range(max(cursor.round, 1), cap + 1):
+        odds = exact(
+            fighting.ruleset,
+            replace(cursor, max_rounds=last),
+            tactics=fighting.tactics,
+            first=fighting.first,
+        )
+        going = odds.p_going if last < cap else 0.0
+        rows.append(
+            {
+                "round": last,
+                "sides": dict(odds.p_wins),
+                "draw": max(0.0, odds.p_draw - going),
+                "standing": dict(odds.p_standing),
+            }
+        )
+        if progress is not None:
+            progress(1)
+        if going < GONE:
+            break
+    return rows

@@ -79,10 +79,15 @@ class ExactFights(Protocol):
         p_draw: no one left fighting, or the round cap reached.
         mean_rounds: the expected round the fight ends in.
         p_standing: each combatant's chance to be fighting at the end.
+        p_going: the chance the fight is still going at the round cap (a part of
+            ``p_draw``).
     """
 
     @property
     def p_wins(self) -> Mapping[str, float]: ...
+
+    @property
+    def p_going(self) -> float: ...
 
     @property
     def p_draw(self) -> float: ...

@@ -79,6 +79,8 @@ class ExactFightOdds:
         unswept: the probability of the blocks the compiled sweep let go as too
             unlikely to matter (:data:`FLOOR_TOTAL`: at most 1e-14 in all), by which
             the chances here may fall short.
+        p_going: the chance the fight is still going at the round cap (a part of
+            ``p_draw``): what fights to a cap of N rounds say of round N.
     """
 
     p_wins: Mapping[str, float]
@@ -88,6 +90,7 @@ class ExactFightOdds:
     method: str = "sweep"
     states: int = 0
     unswept: float = 0.0
+    p_going: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON of ``affray fight --exact`` (docs/encounters.md)."""

@@ -130,12 +130,15 @@ def _answer(
     standing = dict.fromkeys(game.ids, 0.0)
     draw = 0.0
     rounds = 0.0
+    going = 0.0
     for (winner, left, capped), (p, weighted) in result.items():
         rounds += weighted
+        if capped:
+            going += p
         if winner is None or capped:
             draw += p
         else:
             wins[game.sides[winner]] += p
         for i in left:
             standing[game.ids[i]] += p
-    return ExactFightOdds(wins, draw, rounds, standing, method, states, unswept)
+    return ExactFightOdds(wins, draw, rounds, standing, method, states, unswept, going)

@@ -111,6 +111,7 @@ def _decided(game: _Game, fighting: Family, rounds: int) -> ExactFightOdds:
         float(rounds),
         {cid: float(i in fighting) for i, cid in enumerate(game.ids)},
         "decided",
+        p_going=float(len(sides) > 1),  # over at the cap, still fought
     )
 
 
@@ -208,6 +209,7 @@ def _decided_draw(game: _Game, fighting: Family, rounds: int) -> ExactFightOdds:
         float(rounds),
         {cid: float(i in fighting) for i, cid in enumerate(game.ids)},
         "decided",
+        p_going=1.0,
     )
 
 
