@@ -23,13 +23,37 @@ def test_a_midian_weapon_moves_in_an_encounter_by_its_name() -> None:
     assert all(p["p"] is not None for p in points)
 
 
-def test_a_weapon_and_its_grip_cannot_move_in_an_encounter() -> None:
-    result = run(
-        "solve", str(EXAMPLES / "encounters/ford.toml"), "--vary", "Bandits.weapon",
-        "--for", "Bandits", "--target", "0.5", "-n", "50",
+def test_a_weapon_and_its_grip_move_together_in_an_encounter(tmp_path: Path) -> None:
+    """An MST-2 weapon sets its grip too: solved in an encounter, each point is the
+    exact fight with both set (the ford's bandits with a two-handed battle axe equal
+    that fight written out), and the encounter's sensitivity moves the weapon."""
+    ford = str(EXAMPLES / "encounters/ford.toml")
+    found = json.loads(
+        run(
+            "solve", ford, "--vary", "Bandits.weapon", "--for", "Bandits", "--target", "0.5",
+            "--values", "club,battle axe (two-handed)", "--json",
+        ).stdout
     )  # fmt: skip
-    assert result.exit_code == 2
-    assert "moves grip, weapon together" in result.stderr and "affray solve" in result.stderr
+    points = {p["value"]: p["p"] for p in found["points"]}
+    assert set(points) == {"club", "battle axe (two-handed)"} and found["method"] == "exact"
+    bandit = tmp_path / "axe-bandit.toml"
+    bandit.write_text(
+        'system = "mst2"\nname = "Bandit"\nskill = 1\nweapon = "battle axe"\n'
+        'grip = "two-handed"\narmor = "leather"\nrole = "civilian"\n'
+    )
+    written = tmp_path / "ford.toml"
+    written.write_text(
+        (EXAMPLES / "encounters/ford.toml")
+        .read_text()
+        .replace('"../mst2/', f'"{(EXAMPLES / "mst2").as_posix()}/')
+        .replace('["2 bandits"]', f'["{bandit.as_posix()}", "{bandit.as_posix()}"]')
+    )
+    fought = json.loads(run("fight", str(written), "--exact", "--json").stdout)
+    assert abs(points["battle axe (two-handed)"] - fought["sides"]["Bandits"]["p_wins"]) < 1e-12
+    plain = json.loads(run("fight", ford, "--exact", "--json").stdout)
+    assert abs(points["club"] - plain["sides"]["Bandits"]["p_wins"]) < 1e-12
+    sensitivity = json.loads(run("sensitivity", ford, "--for", "Bandits", "--json").stdout)
+    assert any(row["key"] == "weapon" for row in sensitivity["rows"]), sensitivity["rows"]
 
 
 def test_a_midian_weapon_is_weighed_with_the_sheets_own_skill() -> None:

@@ -121,3 +121,21 @@ def test_an_encounters_sensitivity_is_fight_exact_of_each_moved_file(tmp_path: P
         if all(m is None or m["p"] is not None for m in (r["down"], r["up"]))
     ]
     assert effects == sorted(effects, reverse=True)
+
+
+def test_a_count_past_the_exact_chain_says_why_it_is_simulated() -> None:
+    """Exact odds asked, and a count past the chain's limit: that value is simulated,
+    and the answer says so and why (in words and in the JSON)."""
+    args = [
+        "solve", str(EXAMPLES / "encounters/ford.toml"), "--vary", "Bandits.count",
+        "--for", "Guards", "--target", "0.5", "--values", "2,4",
+    ]  # fmt: skip
+    words = run(*args)
+    assert words.exit_code == 0, words.output
+    assert "exact where the exact odds reach, else simulated" in words.stdout
+    assert "Simulated at 4: exact odds refused" in words.stdout
+    assert "at most 5 combatants" in words.stdout
+    found = json.loads(run(*args, "--json").stdout)
+    two, four = found["points"]
+    assert "note" not in two and "n" not in two
+    assert "at most 5 combatants" in four["note"] and four["n"] > 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
@@ -261,9 +261,9 @@ def _solve_encounter(
         count or ENCOUNTER_N,
         1 if seed is None else seed,
     )
-    sweep = plan(path, vary, listed, span, asked)[0]
+    tried = plan(path, vary, listed, span, asked)[2]
     where = Where(dask, workers, budget, "fight" if count is not None else "encounter")
-    with where.progress(sweep.cell_count) as advance:
+    with where.progress(len(tried)) as advance:
         solved = solve_encounter(
             path,
             vary,
@@ -288,7 +288,8 @@ def _say_solved(solved: Any, whose: str) -> None:
     from affray.cli.output import console
 
     out = console()
-    how = "exact" if solved.method == "exact" else "simulated, 95% intervals"
+    chances = [p.chance for p in solved.points]
+    how = _how(chances)
     out.print(
         f"{possessive(whose)} chance to win as {solved.vary} moves ({how}); "
         f"target {solved.target:.1%}"
@@ -314,6 +315,36 @@ def _say_solved(solved: Any, whose: str) -> None:
         out.print(
             "The chance is not monotonic in this key: it rises and falls, so each crossing is told."
         )
+    _say_notes(chances, [str(p.value) for p in solved.points])
+
+
+def _how(chances: Sequence[Any]) -> str:
+    """How the chances were found, in words: exact, simulated, or some of each."""
+    found = [c for c in chances if c.p is not None]
+    if all(c.exact for c in found):
+        return "exact"
+    if any(c.exact for c in found):
+        return "exact where the exact odds reach, else simulated with 95% intervals"
+    return "simulated, 95% intervals"
+
+
+def _say_notes(chances: Sequence[Any], values: Sequence[str]) -> None:
+    """Why values were simulated where exact odds were asked, once for all of them."""
+    from affray.cli.output import console
+
+    said = [
+        (value, chance.note)
+        for chance, value in zip(chances, values, strict=True)
+        if getattr(chance, "note", None)
+    ]
+    if not said:
+        return
+    where = ", ".join(value for value, _ in said)
+    first, note = said[0]
+    if len({n for _, n in said}) == 1:
+        console().print(f"Simulated at {where}: {note}")
+    else:  # the same limit, its figures differing value by value: the first told
+        console().print(f"Simulated at {where}; at {first}: {note}")
 
 
 def _chance_text(chance: Any) -> str:
@@ -443,7 +474,9 @@ def _say_sensitivity(found: Any) -> None:
 
     out = console()
     base = found.base.p
-    how = "exact" if found.method == "exact" else "simulated"
+    moved = [m for row in found.rows for m in (row.down, row.up) if m is not None]
+    chances = [found.base, *(m.chance for m in moved)]
+    how = _how(chances)
     out.print(f"{possessive(found.a)} chance to win against {found.b}: {base:.2%} ({how})")
     out.print(f"{'sheet':<14} {'key':<22} {'now':>14}  {'one down':>24}  {'one up':>24}")
     for row in found.rows:
@@ -457,6 +490,7 @@ def _say_sensitivity(found: Any) -> None:
             else:
                 cells.append(f"{move.value}: {move.chance.p:.1%} ({move.chance.p - base:+.1%})")
         out.print(f"{whose[:14]:<14} {row.key:<22} {row.now!s:>14}  {cells[0]:>24}  {cells[1]:>24}")
+    _say_notes(chances, ["as it is", *(f"{m.value}" for m in moved)])
 
 
 @click.command("frontier")

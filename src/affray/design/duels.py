@@ -59,6 +59,7 @@ class Chance:
         low, high: its 95 % interval when simulated (else equal to ``p``).
         n: the duels it rests on (None: exact).
         seed: the seed that repeats it (``affray duel -n N --seed SEED``).
+        note: why it is simulated where exact odds were asked.
     """
 
     p: float | None
@@ -67,6 +68,8 @@ class Chance:
     n: int | None = None
     seed: int | None = None
     error: str | None = None
+    note: str | None = None
+    """Why it is simulated where exact odds were asked (the exact chain refused it)."""
 
     @property
     def exact(self) -> bool:
@@ -78,6 +81,8 @@ class Chance:
             found |= {"ci95": [self.low, self.high], "n": self.n, "seed": self.seed}
         if self.error is not None:
             found["error"] = self.error
+        if self.note is not None:
+            found["note"] = self.note
         return found
 
 

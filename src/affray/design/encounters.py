@@ -17,7 +17,7 @@ from affray.design.solve import Point, Solved, crossings, monotonic, rungs_of
 from affray.errors import AffrayError
 from affray.explore.compute import Result
 from affray.explore.encounter_sweep import COUNT, EncounterSweep, load_encounter_sweep
-from affray.explore.grid import cells
+from affray.explore.grid import Cell, cells
 from affray.explore.run import Progress, work_out
 from affray.explore.sweep import Axis
 from affray.ladders import Rung
@@ -65,10 +65,11 @@ def plan(
     values: Sequence[str] | None,
     span: tuple[int, int] | None,
     how: Settings,
-) -> tuple[EncounterSweep, bool, list[Any]]:
+) -> tuple[EncounterSweep, bool, list[Any], list[dict[str, Any]] | None]:
     """The encounter with the values to try of its member's key, whether the key is a
-    number, and each value as people read it (a Midian weapon by its name, where the
-    sheet takes its table).
+    number, each value as people read it (a Midian weapon by its name, where the
+    sheet takes its table), and for a sheet's key what each value sets (a patch:
+    an MST-2 weapon sets its grip too); None for a count (the sweep's own axis).
 
     Raises:
         AffrayError: the side, the member or the key is not the encounter's; a value
@@ -104,17 +105,19 @@ def plan(
         sheet = Sheet(mine.sheet.data, mine.label, probe.system)
         moving = ladder(sheet, key)
         rungs = rungs_of(moving, values, span)
-        if any(set(r.patch) != {key} for r in rungs):
-            sets = ", ".join(sorted({k for r in rungs for k in r.patch}))
-            raise AffrayError(
-                f"{key} moves {sets} together, which an encounter's member cannot",
-                hint=f"ask it of a duel: affray solve SHEET OPPONENT --vary a.{key} ...",
-            )
-        tried = [r.patch[key] for r in rungs]
         labels = [r.value for r in rungs]
         integer = moving.kind == "integer"
+        sweep = _sweep(path, match, member, COUNT, [1], how.n, how.seed)
+        return sweep, integer, labels, [dict(r.patch) for r in rungs]
     sweep = _sweep(path, match, member, key, tried, how.n, how.seed)
-    return sweep, integer, labels
+    return sweep, integer, labels, None
+
+
+def _cell(sweep: EncounterSweep, side: str, member: int, patch: Mapping[str, Any]) -> Cell:
+    """The encounter with one member's keys set as ``patch`` says (every key of a step:
+    an MST-2 weapon and its grip), as a sweep's one cell."""
+    axes = tuple(Axis(side, key, (value,), None, member) for key, value in patch.items())
+    return next(iter(cells(replace(sweep, axes=axes))))
 
 
 def _encounter_file(path: Path) -> Mapping[str, Any]:
@@ -160,10 +163,17 @@ def solve_encounter(
     Raises:
         AffrayError: ``side`` is none of the encounter's; see :func:`plan`.
     """
-    sweep, integer, labels = plan(encounter, vary, values, span, how)
+    sweep, integer, labels, patches = plan(encounter, vary, values, span, how)
     whose = _side(sweep, encounter, side)
     exact = how.method == "exact" and registry.system(sweep.system).exact_fights is not None
-    grid = list(cells(sweep))
+    if patches is None:
+        grid = list(cells(sweep))
+    else:
+        at = parse_member_key(vary)
+        mine = next(
+            m for m in sweep.members if m.side.lower() == at[0].lower() and m.number == at[1]
+        )
+        grid = [_cell(sweep, mine.side, mine.number, patch) for patch in patches]
     jobs = [
         replace(c.job, method="exact" if exact else "monte-carlo")
         for c in grid
@@ -201,7 +211,7 @@ def _chance(result: Result, place: int) -> Chance:
     if result.method == "exact":
         return Chance(p, p, p)
     low, high = wilson(p, result.n or 1)
-    return Chance(p, low, high, result.n, result.seed)
+    return Chance(p, low, high, result.n, result.seed, note=result.note)
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,11 +249,8 @@ def sensitivity_plan(encounter: str, how: Settings) -> tuple[EncounterSweep, lis
         for ladder_ in () if ladders is None else ladders(member.sheet.data):
             if ladder_.at is None:
                 continue
-            steps = (ladder_.down, ladder_.up)
-            if any(r is not None and set(r.patch) != {ladder_.key} for r in steps):
-                continue  # a step that sets two keys (a weapon and its grip): not here
             now = ladder_.rungs[ladder_.at].value
-            down, up = steps
+            down, up = ladder_.down, ladder_.up
             moves.append(Moved(member.side, member.number, label, ladder_.key, now, down, up))
     return sweep, moves
 
@@ -266,13 +273,12 @@ def sensitivity_encounter(
     sweep, moves = sensitivity_plan(encounter, how)
     whose = _side(sweep, encounter, side)
     first = sweep.members[0]
-    axes = [Axis(first.side, COUNT, (int(first.table.get(COUNT, 1)),), None, first.number)]
+    flat = [_cell(sweep, first.side, first.number, {COUNT: int(first.table.get(COUNT, 1))})]
     for move in moves:
         for value in (move.down, move.up):
             if value is not None:
-                setting = value.patch[move.key] if isinstance(value, Rung) else value
-                axes.append(Axis(move.side, move.key, (setting,), None, move.member))
-    flat = [next(iter(cells(replace(sweep, axes=(axis,))))) for axis in axes]
+                patch = dict(value.patch) if isinstance(value, Rung) else {move.key: value}
+                flat.append(_cell(sweep, move.side, move.member, patch))
     exact = how.method == "exact" and registry.system(sweep.system).exact_fights is not None
     jobs = [
         replace(c.job, method="exact" if exact else "monte-carlo")
