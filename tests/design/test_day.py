@@ -196,3 +196,21 @@ def test_a_system_without_a_fast_day_engine_is_said(tmp_path: Path) -> None:
     assert "a day of Midian fights" in result.stderr, result.stderr
     found = day_json(str(path), "-n", "5", "--seed", "1")
     assert found["engine"] == "reference engine" and found["n"] == 5
+
+
+def test_a_day_past_its_budget_is_refused_before_it_starts() -> None:
+    """A run estimated past ``--budget`` (on a few days first) is refused at once,
+    saying how long it would take; so is a question's."""
+    result = run(
+        "day", str(DAYS / "road.toml"), "-n", "10000000", "--engine", "reference",
+        "--budget", "1",
+    )  # fmt: skip
+    assert result.exit_code == 2, result.output
+    assert "this would take about" in result.stderr and "past the budget of 1.0 s" in result.stderr
+    assert "Ctrl-C" not in result.stderr and "Traceback" not in result.output
+    solve = run(
+        "solve", str(EXAMPLES / "encounters/ford.toml"), "--vary", "Bandits.count", "--for",
+        "Guards", "--target", "0.5", "-n", "5000000", "--budget", "1",
+    )  # fmt: skip
+    assert solve.exit_code == 2, solve.output
+    assert "past the budget of 1.0 s" in solve.stderr

@@ -109,7 +109,8 @@ class Where:
 
         if seconds > self.budget:
             raise AffrayError(
-                f"this would take {about(seconds, left, self.what, sharing)}, past the "
+                f"this would take {about(seconds, left, self.what, sharing, stops=False)}, "
+                "past the "
                 f"budget of {self.budget:,.1f} s",
                 hint="try fewer values (--values, --range), fewer duels (-n), more "
                 "workers (--dask), or a larger --budget",
@@ -641,6 +642,14 @@ def _say_frontier(found: Any) -> None:
     help="Play the days on Dask: 'local' starts a cluster here; tcp://HOST:PORT uses a "
     "running scheduler.",
 )
+@click.option(
+    "--budget",
+    type=click.FloatRange(min=0.1),
+    default=BUDGET_S,
+    show_default=True,
+    metavar="SECONDS",
+    help="Refuse a run that would take longer (estimated on a few days first).",
+)
 @json_option
 def day_command(
     day_file: str,
@@ -650,6 +659,7 @@ def day_command(
     db: str | None,
     engine: str,
     dask: str | None,
+    budget: float,
     as_json: bool,
 ) -> None:
     """A party through a DAY of fights and rests, simulated N times.
@@ -663,11 +673,12 @@ def day_command(
     """
     import secrets
 
-    from affray.cli.estimates import estimate_after
+    from affray.cli.estimates import about, estimate_after
     from affray.cli.output import ProgressBar
     from affray.design.day import day_compiles_first, day_engine, load_day, simulate_days
+    from affray.errors import AffrayError
 
-    where = Where(dask, workers, BUDGET_S, "day")
+    where = Where(dask, workers, budget, "day")
     party = _saved_party(day_file, db)
     day = load_day(day_file, party)
     used = day_engine(day, cast("Engine", engine))
@@ -678,8 +689,15 @@ def day_command(
 
     def estimate(found: Any) -> None:
         seconds = getattr(found, "seconds", 0.0)
+        if seconds > budget:
+            raise AffrayError(
+                f"this would take {about(seconds, count, 'day', found.workers, stops=False)}, "
+                "past the "
+                f"budget of {budget:,.1f} s",
+                hint="fewer days (-n), more workers (--dask), or a larger --budget",
+            )
         if not bar.showing and seconds > estimate_after():
-            click.echo(f"about {seconds:.0f} s for {count:,} days; Ctrl-C stops", err=True)
+            click.echo(about(seconds, count, "day", found.workers), err=True)
 
     bar = ProgressBar(count, "days", threshold=200)
     cluster = where.backend()() if dask is not None else None

@@ -75,14 +75,13 @@ def estimate_line(estimate: Estimate) -> str:
     return about(estimate.seconds, estimate.duels, "duel", estimate.workers)
 
 
-def about(seconds: float, count: int, what: str, workers: int) -> str:
+def about(seconds: float, count: int, what: str, workers: int, *, stops: bool = True) -> str:
     """``about 45 s for 1,000 cells on 2 workers; Ctrl-C stops``: a long run, before
-    it starts."""
+    it starts (``stops=False``: without how to stop it, for a run refused)."""
     things = f"{count:,} {what}{'' if count == 1 else 's'}"
-    return (
-        f"about {duration(seconds)} for {things} on {workers} "
-        f"worker{'' if workers == 1 else 's'}; Ctrl-C stops"
-    )
+    workers_said = f"{workers} worker{'' if workers == 1 else 's'}"
+    said = f"about {duration(seconds)} for {things} on {workers_said}"
+    return f"{said}; Ctrl-C stops" if stops else said
 
 
 def duration(seconds: float) -> str:
