@@ -93,12 +93,14 @@ def critical_effect(
         die = dice.roll(len(EFFECTS), f"critical effect on {character}")
         effect = EFFECTS[die.face - 1]
     detail = effect.detail
+    lasts = None
     if effect.duration:
         rounds = roll(effect.duration, dice, f"{effect.name}: rounds")
+        lasts = rounds.total
         unit = "round" if rounds.total == 1 else "rounds"
         detail = (
             f"{detail} for {rounds.total} {unit}"
             if "dies" not in detail
             else f"dies in {rounds.total} {unit}"
         )
-    return (CriticalEffect(character, effect.name.value, detail, die),)
+    return (CriticalEffect(character, effect.name.value, detail, die, lasts),)

@@ -157,6 +157,8 @@ class CriticalEffect(Event):
     effect: str
     detail: str
     die: DieRoll | None
+    rounds: int | None = None
+    """How many rounds it lasts, where the text gives a die for it."""
 
 
 @dataclass(frozen=True, slots=True)

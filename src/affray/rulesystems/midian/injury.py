@@ -85,6 +85,10 @@ class WillpowerRule(StrEnum):
 
 
 SHOCK_STEP = 5
+WINDED_PENALTY = 6
+"""Wind knocked out: "-6 to all rolls"."""
+OFF_BALANCE_PENALTY = 3
+"""Hit in the ear: "-3 attack and parry"."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +109,13 @@ class Health:
     willpower_checked: bool = False
     fell_to_zero: bool = False
     """Life points have been at 0 or below (hit points then wait for half of them)."""
+    winded: int = 0
+    """Rounds left with the wind knocked out: -6 to every roll (a critical's numbers)."""
+    off_balance: bool = False
+    """Hit in the ear: -3 to attacks and parries and no dodging, for the rest of the
+    fight (a critical's numbers)."""
+    dying_in: int = 0
+    """Rounds left to live with a severe throat wound (0: none; a critical's numbers)."""
 
     @classmethod
     def fresh(cls, character: Character) -> Health:
@@ -116,8 +127,14 @@ class Health:
 
     @property
     def penalty(self) -> int:
-        """This round's penalty to every roll: shock taken so far plus fatigue."""
-        return self.shock + self.fatigue
+        """This round's penalty to every roll: shock taken so far plus fatigue (and the
+        wind knocked out)."""
+        return self.shock + self.fatigue + (WINDED_PENALTY if self.winded else 0)
+
+    @property
+    def attack_penalty(self) -> int:
+        """The penalty to an attack roll: every roll's, and off balance's."""
+        return self.penalty + (OFF_BALANCE_PENALTY if self.off_balance else 0)
 
     @property
     def status(self) -> str:

@@ -12,7 +12,7 @@ defence open to it, a free parry or block first, otherwise one that costs an act
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from affray.dice import Dice
 from affray.events import Event
@@ -40,6 +40,7 @@ from affray.rulesystems.midian.defence import (
 )
 from affray.rulesystems.midian.events import AttackRolled, DefenceRolled, Evaded, RetestUsed
 from affray.rulesystems.midian.injury import (
+    OFF_BALANCE_PENALTY,
     Health,
     Retest,
     RollKind,
@@ -122,6 +123,14 @@ class Situation:
     large_target: bool = False
     extra_damage: tuple[Modifier, ...] = ()
     extra_attack: tuple[Modifier, ...] = ()
+
+
+def off_balance(choice: Choice) -> Choice:
+    """A defence of one hit in the ear: a parry at -3 (a critical's numbers)."""
+    if choice.kind is not Defence.PARRY:
+        return choice
+    penalty = Modifier("off balance (hit in the ear)", -OFF_BALANCE_PENALTY)
+    return replace(choice, modifiers=(*choice.modifiers, penalty))
 
 
 def situation_modifiers(attacker: Character, situation: Situation) -> tuple[Modifier, ...]:
@@ -231,7 +240,12 @@ def resolve_attack(
             or situation.set_against_charge
             or situation.defence_given_up,
         )
-        choices = options(defender, pool, allowed=allowed)
+        if health.off_balance:  # hit in the ear: no dodging
+            allowed = tuple(d for d in allowed if d is not Defence.DODGE)
+        choices = [
+            off_balance(c) if health.off_balance else c
+            for c in options(defender, pool, allowed=allowed)
+        ]
         # evasion stands against shots; against blows only with a skill that allows it
         evasion = pool.evasion_total if pool.stance is Stance.EVASION else None
         if evasion is not None and (situation.ranged or defender.melee_evasion):

@@ -18,8 +18,10 @@ from affray.encounter import Question
 from affray.encounter.events import TurnSkipped
 from affray.events import Event
 from affray.rulesystems.midian.defence import DefencePool, Stance, evade
+from affray.rulesystems.midian.events import StatusChanged
 from affray.rulesystems.midian.initiative import initiative_modifiers, order_slots, roll_initiative
-from affray.rulesystems.midian.injury import end_of_round
+from affray.rulesystems.midian.injury import WINDED_PENALTY, Health, end_of_round
+from affray.rulesystems.midian.modifiers import Modifier
 from affray.rulesystems.midian.retests import note_retests, retester
 from affray.rulesystems.midian.state import (
     MidianAnswers,
@@ -78,7 +80,10 @@ def begin_round(
             sheet,
             answers.dice,
             modifiers=initiative_modifiers(
-                sheet, shock=state.health.carried_shock, fatigue=state.health.fatigue
+                sheet,
+                shock=state.health.carried_shock,
+                fatigue=state.health.fatigue,
+                extra=winded(state.health),
             ),
         )
         events.append(rolled)
@@ -146,9 +151,35 @@ def end_round(
         retest = retester(encounter, c.id, answers)
         health, more = end_of_round(c.sheet, state.health, answers.dice, retest=retest)
         events.extend(more)
+        health, counted = count_down(c.id, health)
+        events.extend(counted)
         encounter = encounter.with_state(
             c.id, replace(state, health=health, down_rounds=max(0, state.down_rounds - 1))
         )
         encounter = note_retests(encounter, more)
         encounter = release_fallen(encounter, c.id)
     return encounter, events
+
+
+def winded(health: Health) -> tuple[Modifier, ...]:
+    """The wind knocked out, on an initiative roll (-6 to every roll)."""
+    return (Modifier("wind knocked out", -WINDED_PENALTY),) if health.winded else ()
+
+
+def count_down(cid: str, health: Health) -> tuple[Health, list[Event]]:
+    """A critical's rounds run down at the end of a round (``critical_numbers``): the
+    wind comes back, and a severe throat wound's last round ends in death."""
+    if not (health.winded or health.dying_in):
+        return health, []
+    events: list[Event] = []
+    winded_left = max(0, health.winded - 1)
+    if health.winded and not winded_left:
+        events.append(StatusChanged(cid, "has its wind back", "critical: wind knocked out"))
+    health = replace(health, winded=winded_left)
+    if health.dying_in:
+        left = health.dying_in - 1
+        health = replace(health, dying_in=left)
+        if not left and health.alive:
+            health = replace(health, alive=False, conscious=False)
+            events.append(StatusChanged(cid, "dead", "critical: severe throat wound"))
+    return health, events

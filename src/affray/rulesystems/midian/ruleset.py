@@ -68,6 +68,7 @@ class MidianRuleset:
         fumble_effects: bool = False,
         melee_cover: int = 0,
         fidelity: int = FIDELITY,
+        critical_numbers: bool = False,
     ) -> None:
         self.options = MidianOptions(
             rules or Readings(),
@@ -77,6 +78,7 @@ class MidianRuleset:
             fumble_effects,
             melee_cover,
             fidelity,
+            critical_numbers,
         )
         self.interruptible = True
 

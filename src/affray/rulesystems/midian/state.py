@@ -71,6 +71,10 @@ class MidianOptions:
         fidelity: the round of fidelity to the chapter played
             (:data:`~affray.rulesystems.midian.resolve.FIDELITY`; 2 for a table's changes
             logged before round 3).
+        critical_numbers: with ``critical_effects``, the effects the text gives numbers
+            for take effect too: the wind knocked out (-6 to every roll for 1d8
+            rounds), hit in the ear (-3 to attacks and parries, no dodging, for the rest
+            of the fight), a severe throat wound (death in 2d6 rounds).
     """
 
     rules: Readings = field(default_factory=Readings)
@@ -80,6 +84,7 @@ class MidianOptions:
     fumble_effects: bool = False
     melee_cover: int = 0
     fidelity: int = FIDELITY
+    critical_numbers: bool = False
 
     @property
     def round3(self) -> bool:

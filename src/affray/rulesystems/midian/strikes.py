@@ -21,7 +21,7 @@ from affray.rulesystems.midian.damage import damage_modifiers, roll_damage
 from affray.rulesystems.midian.defence import TAKE_IT, Choice, DefencePool, Stance, TakeIt
 from affray.rulesystems.midian.equipment import two_weapon_penalties
 from affray.rulesystems.midian.events import AttackRolled, StatusChanged
-from affray.rulesystems.midian.injury import take_damage
+from affray.rulesystems.midian.injury import Health, take_damage
 from affray.rulesystems.midian.modifiers import Modifier
 from affray.rulesystems.midian.resolve import (
     FIDELITY,
@@ -249,7 +249,7 @@ def attack_roll(
         answers.dice,
         situation=situation,
         rules=options.rules,
-        attacker_penalty=encounter.states[cid].health.penalty,
+        attacker_penalty=encounter.states[cid].health.attack_penalty,
         pool=getting_up(them.pool) if them.down_rounds else them.pool,
         choose_defence=defence_chooser(encounter, target, cid, answers),
         retest=retester(encounter, target, answers),
@@ -326,7 +326,14 @@ def strike(
     encounter = encounter.with_state(cid, replace(encounter.states[cid], focus=target))
     events = list(outcome.events)
     if outcome.critical and outcome.damage and options.critical_effects:
-        encounter, more = critical(encounter, cid, target, answers, fidelity=options.fidelity)
+        encounter, more = critical(
+            encounter,
+            cid,
+            target,
+            answers,
+            fidelity=options.fidelity,
+            numbers=options.critical_numbers,
+        )
         events.extend(more)
     if outcome.fumble and options.fumble_effects:
         encounter, more = fumble(encounter, cid, answers, fidelity=options.fidelity)
@@ -388,7 +395,7 @@ def _stray(
     """The shot strikes the ally in the way instead."""
     shooter, victim = armed(encounter, cid), encounter.sheet(obstacle)
     modifiers = damage_modifiers(
-        shooter, shooter.weapon, penalty=encounter.states[cid].health.penalty
+        shooter, shooter.weapon, penalty=encounter.states[cid].health.attack_penalty
     )
     damage = roll_damage(shooter, victim, answers.dice, critical=False, modifiers=modifiers)
     encounter, hurt_events = hurt(
@@ -439,10 +446,12 @@ def critical(
     answers: MidianAnswers,
     *,
     fidelity: int = FIDELITY,
+    numbers: bool = False,
 ) -> MidianOutcome:
     """A critical effect: rolled on the table, or chosen (the chapter lets the game
-    master pick); knocked down, knocked out and decapitated take effect, the others are
-    narrated."""
+    master pick); knocked down, knocked out and decapitated take effect, and with
+    ``numbers`` the effects the text gives numbers for (:data:`NUMBERED`); the others
+    are narrated."""
     template = "{who}'s critical hit on {about}: roll the effect, or choose one?"
     options: tuple[RollTheTable | Critical, ...] = (RollTheTable(), *Critical)
     question = Question.named(attacker, MidianTopic.CRITICAL, template, options, about=target)
@@ -460,7 +469,25 @@ def critical(
     elif effect is Critical.DECAPITATED:
         state = replace(state, health=replace(state.health, alive=False, conscious=False))
         events.append(StatusChanged(target, "dead", "critical: decapitated"))
+    elif numbers and effect in NUMBERED and state.health.alive:
+        state = replace(state, health=numbered(state.health, effect, rolled[0].rounds))
     return encounter.with_state(target, state), events
+
+
+NUMBERED = (Critical.WIND_KNOCKED_OUT, Critical.HIT_IN_THE_EAR, Critical.SEVERE_THROAT_WOUND)
+"""The critical effects the text gives numbers for (``critical_numbers``)."""
+
+
+def numbered(health: Health, effect: Critical, rounds: int | None) -> Health:
+    """``health`` with a numbered critical effect taken: the wind knocked out for
+    ``rounds`` more rounds (the longer of two), off balance, or ``rounds`` left to live
+    (the sooner of two throat wounds)."""
+    if effect is Critical.WIND_KNOCKED_OUT:
+        return replace(health, winded=max(health.winded, rounds or 1))
+    if effect is Critical.HIT_IN_THE_EAR:
+        return replace(health, off_balance=True)
+    left = rounds or 1
+    return replace(health, dying_in=min(health.dying_in, left) if health.dying_in else left)
 
 
 class Mishap(Enum):

@@ -14,6 +14,7 @@ from pydantic import Field
 
 from affray.dice import Dice
 from affray.encounter import Action, Attack, Shoot, Targeting
+from affray.errors import SheetError
 from affray.powers import EncounterKeys, LiveOdds, RuleSystem
 from affray.quoting import as_written
 from affray.rulesystems.midian.attack import HitRule
@@ -47,6 +48,7 @@ class EncounterOptions(EncounterSection):
     willpower: Literal["first", "each"] = "first"
     willpower_shock: Literal["earlier", "all"] = "earlier"
     critical_effects: bool = False
+    critical_numbers: bool = False
     fumble_effects: bool = False
     melee_cover: int = Field(default=0, ge=0, le=90)
 
@@ -72,6 +74,14 @@ def _sheet(data: Mapping[str, object], /, *, where: str | None) -> Character:
 
 def _ruleset(keys: EncounterKeys) -> MidianRuleset:
     options = validate(EncounterOptions, keys.options, keys.where)
+    if options.critical_numbers and not options.critical_effects:
+        raise SheetError(
+            "critical_numbers applies the numbers of the critical effects rolled, and "
+            "none are rolled",
+            path=keys.where,
+            key="critical_numbers",
+            hint="set critical_effects = true with it",
+        )
     surprised = [
         side
         for side, data in keys.sides.items()
@@ -90,6 +100,7 @@ def _ruleset(keys: EncounterKeys) -> MidianRuleset:
         critical_effects=options.critical_effects,
         fumble_effects=options.fumble_effects,
         melee_cover=options.melee_cover,
+        critical_numbers=options.critical_numbers,
     )
 
 
@@ -189,7 +200,7 @@ def _live_odds(
         encounter.sheet(target),
         health=defender.health,
         pool=defender.pool,
-        attacker_penalty=attacker.health.penalty,
+        attacker_penalty=attacker.health.attack_penalty,
         situation=situation,
     )
     what = "shot at" if shot else "against"

@@ -134,6 +134,8 @@ def refusals(
     encounter = cursor.encounter
     if options_.fumble_effects:
         found.append("fumble effects (fumble_effects = true)")
+    if options_.critical_numbers and options_.critical_effects:
+        found.append("the numbers of critical effects (critical_numbers = true)")
     if not cursor.decided_closes:
         found.append("a table whose decided fights do not close their round")
     if not options_.round3:
@@ -141,6 +143,9 @@ def refusals(
     for c in encounter.combatants:
         sheet, state = c.sheet, encounter.states[c.id]
         plan = tactics.get(c.id, MidianTactics())
+        health = state.health
+        if health.winded or health.off_balance or health.dying_in:
+            found.append(f"{c.id}'s critical effects (winded, off balance or dying)")
         if sheet.off_hand is not None:
             found.append(f"{c.id}'s two weapons")
         if sheet.regenerates:
