@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 from affray.dice import Dice
 from affray.encounter import (
     Action,
+    Answers,
     Chooser,
     Cursor,
     Encounter,
@@ -164,6 +165,35 @@ class FightEnds(Protocol[SheetT, StateT, RulesetC, TacticsC]):
     ) -> Sequence[Encounter[SheetT, StateT]]: ...
 
 
+@dataclass(frozen=True, slots=True)
+class HazardKind:
+    """A hazard the game master can bring on a combatant at a table (a fall, fire):
+    its name, what it is in words, and the keys it takes (``feet``, ``surface``)."""
+
+    name: str
+    words: str
+    keys: tuple[str, ...] = ()
+
+
+class ApplyHazard(Protocol[SheetT, StateT, RulesetC]):
+    """``who`` suffers the hazard ``kind`` (a name of the system's ``hazards``) with
+    ``values`` (its keys), its dice and questions (a retest) from ``answers``: the
+    encounter after it, and what happened. Raises RulesError for a kind or a value it
+    does not take."""
+
+    def __call__(
+        self,
+        ruleset: RulesetC,
+        encounter: Encounter[SheetT, StateT],
+        who: str,
+        kind: str,
+        values: Mapping[str, object],
+        /,
+        *,
+        answers: Answers[SheetT, StateT],
+    ) -> tuple[Encounter[SheetT, StateT], list[Event]]: ...
+
+
 class OddsOfAction(Protocol[SheetT, StateT, RulesetC]):
     """The exact odds of ``who``'s ``action``, about to be taken (live odds), or None
     when the system has none for it."""
@@ -295,6 +325,9 @@ class RuleSystem(Generic[SheetT, StateT, RulesetT, TacticsT]):
     fight_ends: FightEnds[SheetT, StateT, RulesetT, TacticsT] | None = None
     """Many fights of one encounter, each from its own states, to their ends (a day
     of fights on the fast engine)."""
+    hazards: tuple[HazardKind, ...] = ()
+    """The hazards a game master can bring on a combatant at a table (``hazard``)."""
+    hazard: ApplyHazard[SheetT, StateT, RulesetT] | None = None
     fight_ends_compiles_first: Callable[[], bool] | None = None
     """Whether ``fight_ends`` will compile the system's machine code first."""
     exact_work: FromCursor[SheetT, StateT, RulesetT, TacticsT, int] | None = None

@@ -245,6 +245,23 @@ class Set:
 
 
 @dataclass(frozen=True, slots=True)
+class Hazard:
+    """The game master brings a hazard of the table's system on ``who`` (a fall, fire:
+    its ``hazards``), with ``values`` (its keys: ``feet=30``); its dice are the
+    table's, typed in or rolled."""
+
+    who: str
+    kind: str
+    values: Mapping[str, Any] = field(default_factory=dict)
+    verb: ClassVar[str] = "hazard"
+
+    def __post_init__(self) -> None:
+        text(self.who, "who suffers the hazard")
+        text(self.kind, "the hazard")
+        _texts(self.values, "a value of the hazard")
+
+
+@dataclass(frozen=True, slots=True)
 class Remove:
     """``who`` leaves the table (not the fight's doing: no one won or lost it)."""
 
@@ -361,6 +378,7 @@ Command = (
     | Unmark
     | Note
     | Set
+    | Hazard
     | Remove
     | Rename
     | Hide
@@ -380,6 +398,7 @@ COMMANDS: Mapping[str, type[Command]] = {
         Unmark,
         Note,
         Set,
+        Hazard,
         Remove,
         Rename,
         Hide,
@@ -388,7 +407,7 @@ COMMANDS: Mapping[str, type[Command]] = {
         Allow,
     )
 }
-ROLLING = frozenset({"start", "act", "next", "run"})
+ROLLING = frozenset({"start", "act", "next", "run", "hazard"})
 """Verbs whose rules may roll dice and ask questions."""
 
 

@@ -31,6 +31,7 @@ from affray.table.commands import (
     Add,
     Command,
     Edge,
+    Hazard,
     Mark,
     Next,
     Note,
@@ -106,6 +107,11 @@ def apply(
             state, events = _mark(state, command)
         case Unmark():
             state, events = _unmark(state, command)
+        case Hazard():
+            was_over = state.started and state.phase(rules) is Phase.OVER
+            state, events = _hazard(rules, state, command, answers)
+            if state.started and not was_over and state.phase(rules) is Phase.OVER:
+                events.append(turns.ending(state.cursor, rules.ruleset))
         case Note(text=text, about=about):  # the state is as it was: notes are the log's
             events = [NoteAdded(text, state.resolve(about) if about is not None else None)]
         case _:
@@ -193,6 +199,29 @@ def _act(
 
     cursor, events = turns.act(state.cursor, rules.ruleset, answers, pick)
     return replace(state, cursor=cursor), events
+
+
+def _hazard(
+    rules: Rules, state: TableState, command: Hazard, answers: Answers[Any, Any]
+) -> tuple[TableState, list[Event]]:
+    """``who`` suffers the system's hazard (its dice from ``answers``); a fight it
+    decides is settled as a fiat's is."""
+    who = state.resolve(command.who)
+    system = rules.system
+    if system.hazard is None or not system.hazards:
+        raise RulesError(f"{system.title} has no hazards to bring on a combatant")
+    names = [h.name for h in system.hazards]
+    kind = command.kind.strip().lower()
+    if kind not in names:
+        raise RulesError(f"no hazard called {command.kind!r}", hint="one of: " + ", ".join(names))
+    encounter, events = system.hazard(
+        rules.ruleset, state.encounter, who, kind, dict(command.values), answers=answers
+    )
+    cursor = state.cursor.with_encounter(encounter)
+    if who == cursor.current:  # its turn can no longer be put off as it was before
+        cursor = replace(cursor, unbegun=None)
+    cursor, settled = turns.settle(cursor, rules.ruleset)
+    return replace(state, cursor=cursor), [*events, *settled]
 
 
 def _next(

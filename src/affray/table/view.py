@@ -14,6 +14,7 @@ from affray.table.commands import (
     Add,
     Allow,
     Command,
+    Hazard,
     Hide,
     Mark,
     Move,
@@ -193,6 +194,8 @@ def describe(command: Command) -> str:
             return f"note: {text}"
         case Set(who=who, values=values):
             return f"set {who} " + " ".join(f"{k}={v}" for k, v in values.items())
+        case Hazard(who=who, kind=kind, values=values):
+            return f"hazard {kind} on {who}" + "".join(f" {k}={v}" for k, v in values.items())
         case Allow(values=values):
             return "allow " + " ".join(f"{k}={'on' if v else 'off'}" for k, v in values.items())
         case Remove(who=who) | Hide(who=who) | Reveal(who=who):

@@ -27,6 +27,7 @@ from affray.table import (
 from affray.table.commands import (
     ALLOWED,
     Allow,
+    Hazard,
     Hide,
     Move,
     Remove,
@@ -54,6 +55,7 @@ VERBS = (
     "unmark",
     "note",
     "set",
+    "hazard",
     "remove",
     "rename",
     "hide",
@@ -193,6 +195,17 @@ def parse(
             if not isinstance(values, Mapping) or not values or len(values) > 20:
                 raise TableError('values must be {"KEY": VALUE, ...}', hint='e.g. {"wounds": 2}')
             return Request(verb, Set(_text(data, "who"), {str(k): v for k, v in values.items()}))
+        case "hazard":
+            values = data.get("values")
+            if values is None:  # the page's field: KEY=VALUE words, or none
+                pairs = data.get("pairs", "")
+                values = parse_pairs(pairs.split()) if isinstance(pairs, str) and pairs else {}
+            if not isinstance(values, Mapping) or len(values) > 20:
+                raise TableError('values must be {"KEY": VALUE, ...}', hint='e.g. {"feet": 30}')
+            hazard = Hazard(
+                _text(data, "who"), _text(data, "kind"), {str(k): v for k, v in values.items()}
+            )
+            return replace(answered, command=hazard)
         case "remove":
             return Request(verb, Remove(_text(data, "who")))
         case "hide":

@@ -89,6 +89,7 @@ def sheets(tracker: Tracker, row: TableRow) -> dict[str, Any]:
             for c in encounter.combatants
         },
         "quick_keys": system.quick_keys,
+        "hazards": system.hazards,
     }
 
 

@@ -78,6 +78,59 @@ def next_command(table_ref: str, db: str | None, as_json: bool, **given: Any) ->
     play_verb(table_ref, db, as_json, Next(), **given)
 
 
+@table.command("hazard")
+@click.argument("table_ref", metavar="TABLE")
+@click.argument("who")
+@click.argument("kind")
+@click.argument("pairs", nargs=-1, metavar="[KEY=VALUE...]")
+@dice_options
+@expect_option
+@db_option
+@json_option
+def hazard_command(
+    table_ref: str,
+    who: str,
+    kind: str,
+    pairs: Sequence[str],
+    db: str | None,
+    as_json: bool,
+    **given: Any,
+) -> None:
+    """The game master brings a hazard of the table's system on WHO: KIND and its
+    KEY=VALUE, e.g. fall feet=30, or a fire that burns at the end of every round until
+    put out, where the system has one (`table hazards TABLE` lists the system's
+    hazards and their keys). Its dice come from --rolls, as an action's do; `undo`
+    takes it back."""
+    from affray.cli.table.opening import pairs_given
+    from affray.table.commands import Hazard
+
+    values = pairs_given(pairs, flag="KEY=VALUE", example="feet=30") if pairs else {}
+    play_verb(table_ref, db, as_json, Hazard(who, kind, values), **given)
+
+
+@table.command("hazards")
+@click.argument("table_ref", metavar="TABLE")
+@db_option
+@json_option
+def hazards_command(table_ref: str, db: str | None, as_json: bool) -> None:
+    """The hazards the table's system lets the game master bring on a combatant, with
+    the keys each takes."""
+    from affray import registry
+
+    _, row = open_table(db, table_ref, write=False)
+    system = registry.system(row.system)
+    found = [{"kind": h.name, "keys": list(h.keys), "words": h.words} for h in system.hazards]
+    if as_json:
+        emit_json({"system": system.name, "hazards": found})
+        return
+    if not found:
+        click.echo(f"{system.title} has no hazards to bring on a combatant")
+        return
+    for hazard in found:
+        keys = " ".join(f"{k}=…" for k in hazard["keys"])
+        click.echo(f"{hazard['kind']} {keys}".rstrip() + f": {hazard['words']}")
+
+
 @table.command("run")
 @click.argument("table_ref", metavar="TABLE")
 @click.option(

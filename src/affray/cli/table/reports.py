@@ -110,6 +110,9 @@ def whats_next(shown: dict[str, Any]) -> str:
     table = shown["table"]
     match shown["phase"]:
         case "setup":
+            sides = {c["side"] for c in shown.get("combatants", ())}
+            if len(sides) >= 2:
+                return f"Next: `affray table start {table}` (or add more combatants)"
             return f"Next: add combatants, then `affray table start {table}`"
         case "turn":
             return f"Round {shown['round']}: {shown['turn']}'s turn"

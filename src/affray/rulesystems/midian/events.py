@@ -55,6 +55,20 @@ class SaveRolled(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class HazardRolled(Event):
+    """A hazard's damage (a fall, a round in flames): its dice, the total, what fire
+    resistance took off and what is taken (after the save, rolled beside it)."""
+
+    character: str
+    hazard: str
+    detail: str
+    dice: tuple[DieRoll, ...]
+    rolled: int
+    resisted: int
+    taken: int
+
+
+@dataclass(frozen=True, slots=True)
 class InitiativeRolled(Event):
     character: str
     die: DieRoll

@@ -178,6 +178,19 @@ def _m_tended(event: mid.WoundsTended) -> tuple[list[Segment], bool]:
     return [(event.character, "name"), ("'s wounds are bound: the bleeding stops", "")], False
 
 
+def _m_hazard(event: mid.HazardRolled) -> tuple[list[Segment], bool]:
+    faces = "+".join(str(d.face) for d in event.dice) or "0"
+    resisted = f", {event.resisted} resisted" if event.resisted else ""
+    return [
+        (event.character, "name"),
+        (
+            f" suffers {event.hazard} ({event.detail}): {faces} = {event.rolled}{resisted}"
+            f" → {event.taken} taken",
+            "wound",
+        ),
+    ], False
+
+
 def _m_critical(event: mid.CriticalEffect) -> tuple[list[Segment], bool]:
     roll = f" (d{event.die.sides}: {event.die.face})" if event.die else ""
     return [
@@ -203,4 +216,5 @@ NARRATION = (
     .on(mid.RetestUsed, _m_retest)
     .on(mid.WoundsTended, _m_tended)
     .on(mid.CriticalEffect, _m_critical)
+    .on(mid.HazardRolled, _m_hazard)
 )

@@ -19,6 +19,7 @@ from affray.encounter.events import TurnSkipped
 from affray.events import Event
 from affray.rulesystems.midian.defence import DefencePool, Stance, evade
 from affray.rulesystems.midian.events import StatusChanged
+from affray.rulesystems.midian.hazard_powers import burn_at_round_end
 from affray.rulesystems.midian.initiative import initiative_modifiers, order_slots, roll_initiative
 from affray.rulesystems.midian.injury import WINDED_PENALTY, Health, end_of_round
 from affray.rulesystems.midian.modifiers import Modifier
@@ -133,7 +134,8 @@ def begin_turn(encounter: MidianEncounter, cid: str) -> tuple[MidianEncounter, l
 def end_round(
     options: MidianOptions, encounter: MidianEncounter, answers: MidianAnswers
 ) -> MidianOutcome:
-    """Holds squeeze; then everyone bleeds, rolls system shock if due, counts down."""
+    """Holds squeeze; those on fire burn; then everyone bleeds, rolls system shock if
+    due, counts down."""
     events: list[Event] = []
     for c in encounter.combatants:
         state = encounter.states[c.id]
@@ -144,6 +146,8 @@ def end_round(
         ):
             encounter, more = squeeze(options, encounter, c.id, state.holding, answers)
             events.extend(more)
+    encounter, burnt = burn_at_round_end(options, encounter, answers)
+    events.extend(burnt)
     for c in encounter.combatants:
         state = encounter.states[c.id]
         if not state.health.alive or state.fled:

@@ -49,6 +49,14 @@ class MidianState:
     waited_to: int | None = None
     """The initiative it waited down to this round (its turns to come count from it;
     ``initiative`` keeps the roll)."""
+    on_fire: bool = False
+    """It burns at the end of every round until the fire is put out (a hazard the game
+    master brought: :mod:`affray.rulesystems.midian.hazard_powers`)."""
+    in_blaze: bool = False
+    """Burning in continuous contact (doused in burning tar, trapped in a blaze): each
+    round's save is against the damage of the contact so far."""
+    burnt: int = 0
+    """The fire damage of this fire so far (the save's target in continuous contact)."""
 
     @property
     def fighting(self) -> bool:

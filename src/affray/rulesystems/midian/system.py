@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import Field
 
 from affray.dice import Dice
-from affray.encounter import Action, Attack, Shoot, Targeting
+from affray.encounter import Action, Answers, Attack, Shoot, Targeting
 from affray.errors import SheetError
+from affray.events import Event
 from affray.powers import EncounterKeys, LiveOdds, RuleSystem
 from affray.quoting import as_written
 from affray.rulesystems.midian.attack import HitRule
@@ -22,6 +23,7 @@ from affray.rulesystems.midian.character import Character
 from affray.rulesystems.midian.defence import Stance
 from affray.rulesystems.midian.design import ladders
 from affray.rulesystems.midian.edits import CONDITIONS, edit, health
+from affray.rulesystems.midian.hazard_powers import HAZARDS
 from affray.rulesystems.midian.injury import WillpowerRule, WillpowerShock
 from affray.rulesystems.midian.narration import NARRATION
 from affray.rulesystems.midian.resolve import Readings
@@ -136,6 +138,22 @@ def _simulate(a: Character, b: Character, /, *, run: RunSpec) -> DuelAnswer:
     return DuelAnswer.simulated(stats, engine="fast", seed=used)
 
 
+def _hazard(
+    ruleset: MidianRuleset,
+    encounter: MidianEncounter,
+    who: str,
+    kind: str,
+    values: Mapping[str, object],
+    /,
+    *,
+    answers: Answers[Character, MidianState],
+) -> tuple[MidianEncounter, list[Event]]:
+    """A hazard the game master brings on ``who`` (loaded only when asked)."""
+    from affray.rulesystems.midian.hazard_powers import apply_hazard
+
+    return apply_hazard(ruleset.options, encounter, who, kind, values, answers)
+
+
 def _fast_fights(
     ruleset: MidianRuleset,
     cursor: Cursor[Character, MidianState],
@@ -243,6 +261,8 @@ SYSTEM: RuleSystem[Character, MidianState, MidianRuleset, MidianTactics] = RuleS
     fast_fights=_fast_fights,
     live_odds=_live_odds,
     edit=edit,
+    hazards=HAZARDS,
+    hazard=_hazard,
     health=health,
     rest=rest,
     stat_block=stat_block,

@@ -9,15 +9,22 @@ wound leads to the usual shock check.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+from pydantic import Field
 
 from affray.dice import Dice
-from affray.errors import RulesError
+from affray.encounter import Encounter
+from affray.errors import RulesError, SheetError
 from affray.events import Event
+from affray.powers import HazardKind
 from affray.rulesystems.mst2.events import HazardStruck
 from affray.rulesystems.mst2.fighter import Fighter
 from affray.rulesystems.mst2.shock import suffer_wounds
 from affray.rulesystems.mst2.state import FighterState, Lethality
+from affray.sheets.validation import Strict, validate
 
 FIRE_POWER = (12,)
 TOXICITY = {"mild": 1, "moderate": 2, "severe": 3}
@@ -101,3 +108,78 @@ def burn(
     outcome = suffer_wounds(fighter, state, wounds, dice, source=hazard, lethality=lethality)
     struck = HazardStruck(fighter.name, hazard, "1d12", rolled, protection, wounds)
     return HazardResult(outcome.state, wounds, outcome.shock_total, (struck, *outcome.events))
+
+
+# -- at a table: the game master's hazards (``affray table hazard``) ----------------------
+
+FALL, POISON, BURNED, ON_FIRE = "fall", "poison", "burned", "on-fire"
+
+HAZARDS = (
+    HazardKind(FALL, "a fall: 1 wound per full 10 feet, ignoring armour", ("feet",)),
+    HazardKind(POISON, "poison: 1 to 3 wounds by toxicity, ignoring armour", ("toxicity",)),
+    HazardKind(BURNED, "burned once: 1d12 against protection", ("armor_mitigates",)),
+    HazardKind(
+        ON_FIRE,
+        "a round on fire: 1d12 against protection (bring it each round it burns)",
+        ("armor_mitigates",),
+    ),
+)
+
+
+class _Fall(Strict):
+    DOCS: ClassVar[str] = "docs/table.md"
+
+    feet: int = Field(ge=0, le=100_000)
+
+
+class _Poison(Strict):
+    DOCS: ClassVar[str] = "docs/table.md"
+
+    toxicity: int | Literal["mild", "moderate", "severe"]
+
+
+class _Fire(Strict):
+    DOCS: ClassVar[str] = "docs/table.md"
+
+    armor_mitigates: bool = True
+
+
+def apply_hazard(
+    lethality: Lethality,
+    encounter: Encounter[Fighter, FighterState],
+    who: str,
+    kind: str,
+    values: Mapping[str, object],
+    dice: Dice,
+) -> tuple[Encounter[Fighter, FighterState], list[Event]]:
+    """``who`` suffers the hazard ``kind`` with ``values`` (:data:`HAZARDS` lists them),
+    the wounds' shock check by the table's lethality.
+
+    Raises:
+        RulesError: no such kind, or a value it does not take.
+    """
+    fighter, state = encounter.sheet(who), encounter.states[who]
+    where = f"hazard {kind}"
+    try:
+        if kind == FALL:
+            feet = validate(_Fall, values, where).feet
+            result = fall(fighter, state, feet, dice, lethality=lethality)
+        elif kind == POISON:
+            toxicity = validate(_Poison, values, where).toxicity
+            result = poison(fighter, state, toxicity, dice, lethality=lethality)
+        elif kind in (BURNED, ON_FIRE):
+            mitigates = validate(_Fire, values, where).armor_mitigates
+            result = burn(
+                fighter,
+                state,
+                dice,
+                on_fire=kind == ON_FIRE,
+                armor_mitigates=mitigates,
+                lethality=lethality,
+            )
+        else:
+            kinds = ", ".join(h.name for h in HAZARDS)
+            raise RulesError(f"no hazard called {kind!r}", hint=f"one of: {kinds}")
+    except SheetError as error:
+        raise RulesError(error.message, hint=error.hint) from None
+    return encounter.with_state(who, result.state), list(result.events)

@@ -14,14 +14,16 @@ from pydantic import Field
 
 from affray.dice import Dice
 from affray.encounter import Action, Attack, Shoot, Targeting
+from affray.events import Event
 from affray.powers import EncounterKeys, LiveOdds, RestOption, RuleSystem
 from affray.rulesystems.mst2.catalog import Missile
 from affray.rulesystems.mst2.design import ladders
 from affray.rulesystems.mst2.edits import CONDITIONS, edit
 from affray.rulesystems.mst2.fighter import Fighter
+from affray.rulesystems.mst2.hazards import HAZARDS, apply_hazard
 from affray.rulesystems.mst2.healing import rest
 from affray.rulesystems.mst2.narration import NARRATION
-from affray.rulesystems.mst2.ruleset import Mst2Encounter, Mst2Ruleset, TurnOrder
+from affray.rulesystems.mst2.ruleset import Mst2Answers, Mst2Encounter, Mst2Ruleset, TurnOrder
 from affray.rulesystems.mst2.sheet import Mst2Sheet, mst2_fighter
 from affray.rulesystems.mst2.stat_block import stat_block
 from affray.rulesystems.mst2.state import FighterState, Lethality
@@ -139,6 +141,20 @@ def _simulate(a: Fighter, b: Fighter, /, *, run: RunSpec) -> DuelAnswer:
         estimate=run.announce,
     )
     return DuelAnswer.simulated(stats, engine="fast", seed=used)
+
+
+def _hazard(
+    ruleset: Mst2Ruleset,
+    encounter: Mst2Encounter,
+    who: str,
+    kind: str,
+    values: Mapping[str, object],
+    /,
+    *,
+    answers: Mst2Answers,
+) -> tuple[Mst2Encounter, list[Event]]:
+    """A hazard the game master brings on ``who``, by the table's lethality."""
+    return apply_hazard(ruleset.lethality, encounter, who, kind, values, answers.dice)
 
 
 def _fast_fights(
@@ -315,6 +331,8 @@ SYSTEM: RuleSystem[Fighter, FighterState, Mst2Ruleset, Mst2Tactics] = RuleSystem
     exact_work=_exact_work,
     live_odds=_live_odds,
     edit=edit,
+    hazards=HAZARDS,
+    hazard=_hazard,
     rest=rest,
     stat_block=stat_block,
     ladders=ladders,

@@ -80,6 +80,7 @@ CommandVerb = Literal[
     "unmark",
     "note",
     "set",
+    "hazard",
     "remove",
     "rename",
     "hide",

@@ -146,6 +146,8 @@ def refusals(
         health = state.health
         if health.winded or health.off_balance or health.dying_in:
             found.append(f"{c.id}'s critical effects (winded, off balance or dying)")
+        if state.on_fire:
+            found.append(f"{c.id} on fire (it burns at each round's end)")
         if sheet.off_hand is not None:
             found.append(f"{c.id}'s two weapons")
         if sheet.regenerates:
