@@ -481,8 +481,10 @@ def test_a_run_to_the_end_that_takes_too_long_stops_and_logs_the_turns_it_played
 
 def test_an_action_the_fast_engine_does_not_play_is_named_and_kept_short(tmp_path: Path) -> None:
     """Issue 41, item 1: the README's Midian table took minutes, its `wait` falling back
-    to the reference engine with the fast engine's count of fights, unsaid. Such an
-    action plays at most a table's reference count, and says who played it."""
+    to the reference engine with the fast engine's count of fights, unsaid. The fast
+    engine plays a wait now (the rules' own move, then the engine); an action it does
+    not play (a disarm) plays at most a table's reference count, and says who played
+    it."""
     db = str(tmp_path / "t.db")
     runner = CliRunner()
 
@@ -492,13 +494,54 @@ def test_an_action_the_fast_engine_does_not_play_is_named_and_kept_short(tmp_pat
         return result
 
     table("new", "W", "--system", "midian")
-    for sheet, side in (("guard", "watch"), ("brawler", "rowdies"), ("dockhand", "rowdies")):
-        table("add", "w", str(EXAMPLES / f"midian/{sheet}.toml"), "--side", side)
-    table("start", "w", "--seed", "4")
+    table("add", "w", str(EXAMPLES / "midian/guard.toml"), "--side", "watch")
+    table("add", "w", "bandit", "--side", "rowdies")
+    table("start", "w", "--rolls", "9,1", "--choose", "stance=normal")
     found = json.loads(table("odds", "w", "-n", "1500", "--seed", "1", "--json").stdout)
     assert found["engine"] == "fast Midian group engine" and found["n"] == 1500
     by_name = {a["action"]: a for a in found["actions"]}
-    assert by_name["wait"]["engine"] == "reference engine" and by_name["wait"]["n"] == 1000
-    assert by_name["attack"]["n"] == 1500 and "engine" not in by_name["attack"]
+    assert by_name["disarm"]["engine"] == "reference engine" and by_name["disarm"]["n"] == 1000
+    for fast in ("attack", "wait"):
+        assert by_name[fast]["n"] == 1500 and "engine" not in by_name[fast]
     told = table("odds", "w", "-n", "1500", "--seed", "1").stdout
     assert "1,000 (reference engine)" in told
+
+
+def test_a_wait_on_the_fast_engine_is_the_reference_engines_wait(tmp_path: Path) -> None:
+    """The fast engine's fights after a wait (the rules' move, then the engine) agree
+    with the reference engine's within 4σ: the waiter acts after the one it waited
+    for, its later turns with it."""
+    import math
+
+    from affray.sim.fights import simulate_fights
+    from affray.table import Store, Tables
+    from affray.table.odds import TableAt
+
+    db = str(tmp_path / "t.db")
+    runner = CliRunner()
+    for args in (
+        ("new", "W", "--system", "midian"),
+        ("add", "w", str(EXAMPLES / "midian/guard.toml"), "--side", "watch"),
+        ("add", "w", str(EXAMPLES / "midian/brawler.toml"), "--side", "rowdies"),
+        ("add", "w", str(EXAMPLES / "midian/dockhand.toml"), "--side", "rowdies"),
+        ("start", "w", "--seed", "4"),
+    ):
+        assert runner.invoke(cli, ["table", *args, "--db", db]).exit_code == 0
+    tables = Tables(Store(db))
+    row = tables.table("w")
+    fold = tables.fold(row)
+    current = fold.state.cursor.current
+    assert current is not None
+    wait = next(
+        (a.name, a.target)
+        for a in fold.rules.ruleset.actions(fold.state.encounter, current)
+        if a.name == "wait"
+    )
+    at = TableAt(db, row.id, fold.version, wait)
+    fast = simulate_fights(at, 20_000, seed=3, workers=1)
+    reference = simulate_fights(at, 1_500, seed=4, engine="reference", workers=2)
+    assert fast.engine == "fast Midian group engine" and reference.engine == "reference engine"
+    for side in ("watch", "rowdies"):
+        p, q = fast.p_wins(side), reference.p_wins(side)
+        sigma = math.sqrt(max(p * (1 - p), 1e-4) * (1 / 20_000 + 1 / 1_500))
+        assert abs(p - q) < 4 * sigma, (side, p, q)

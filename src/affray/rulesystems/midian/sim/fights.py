@@ -75,7 +75,7 @@ import numpy.typing as npt
 
 from affray.dice import distribution, parse
 from affray.dice.syntax import constant_total, dice_terms
-from affray.encounter import Cursor, Phase, Targeting
+from affray.encounter import Action, Answers, Cursor, Phase, Targeting
 from affray.errors import AffrayError, DiceLimitError, NotModelledError, RulesError
 from affray.rulesystems.midian.attack import armour_class, attack_modifiers
 from affray.rulesystems.midian.character import Character, Encumbrance
@@ -187,6 +187,48 @@ def refusals(
     if first is not None and cursor.phase(ruleset) is Phase.TURN and first[0] not in FIRST_ACTIONS:
         found.append(f"the first action {first[0]!r}")
     return tuple(found)
+
+
+WAIT = "wait"
+"""A first action played by the rules before the engine starts: it rolls no die (the
+waiter's turn moves after the one it waits for, its later turns with it)."""
+
+
+def _waited(
+    ruleset: MidianRuleset,
+    cursor: Cursor[Character, MidianState],
+    tactics: Mapping[str, MidianTactics],
+    first: First,
+) -> Cursor[Character, MidianState]:
+    """The fight once the combatant whose turn it is has waited as ``first`` says: the
+    reference rules' own move (no die is rolled; a question on the way is the tactics
+    AI's), every fight going on from there alike.
+
+    Raises:
+        NotModelledError: the wait is not open to it, or a die would be rolled.
+    """
+    from affray.dice import ScriptedDice
+    from affray.encounter import cursor as turns
+    from affray.rulesystems.midian.tactics import MidianAI
+
+    who = cursor.current
+    assert who is not None
+
+    def pick(encounter: MidianEncounter) -> Action:
+        for action in ruleset.actions(encounter, who):
+            if (action.name, action.target) == first:
+                return action
+        raise NotModelledError(ENGINE, (f"the first action {first[0]!r} (target {first[1]!r})",))
+
+    no_dice = ScriptedDice([])
+    answers = Answers(no_dice, MidianAI(ruleset, no_dice, tactics))
+    try:
+        after, _ = turns.act(cursor, ruleset, answers, pick)
+    except NotModelledError:
+        raise
+    except AffrayError:
+        raise NotModelledError(ENGINE, ("a wait that rolls a die before the next turn",)) from None
+    return after
 
 
 def _parries_bare_handed(sheet: Character) -> bool:
@@ -351,6 +393,8 @@ def midian_fast_fights(
         NotModelledError: they need something this engine does not play
             (:func:`refusals`); the reference engine plays them.
     """
+    if first is not None and first[0] == WAIT and cursor.phase(ruleset) is Phase.TURN:
+        cursor, first = _waited(ruleset, cursor, tactics, first), None
     reasons = refusals(ruleset, cursor, tactics, first)
     if reasons:
         raise NotModelledError(ENGINE, reasons)
