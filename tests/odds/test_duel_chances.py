@@ -180,3 +180,26 @@ def test_float_chances_are_made_chances_where_they_are_summed(p_a: float, p_b: f
     assert min(a, b, draw) >= 0.0 and max(a, b, draw) <= 1.0
     assert a + b + draw <= 1.0 and math.isclose(a + b + draw, 1.0)
     assert math.isclose(a, max(p_a, 0.0), abs_tol=1e-15)
+
+
+def test_a_tiny_draw_on_the_cap_is_reported_as_the_chain_holds_it(tmp_path: Path) -> None:
+    """Issue 41, item 2: the knight and the archer capped at 140 rounds draw with a
+    chance of about 1.06e-13, real mass on the cap, that was once zeroed as rounding
+    (under 1e-12, from ``1 - p_a - p_b``). It is the mass the chain itself holds at the
+    cap, and the exact encounter chain (another implementation) finds the same."""
+
+    from affray.sheets.combatants import resolve_reference
+
+    knight = resolve_reference("mst2:knight").sheet()
+    archer = resolve_reference("mst2:archer").sheet()
+    found = duel_chances(knight, archer, max_rounds=140)
+    assert found.capped and 1e-13 < found.p_draw < 1.1e-13
+    assert abs(found.p_a_wins + found.p_b_wins + found.p_draw - 1.0) < 1e-15
+    encounter = tmp_path / "ka.toml"
+    encounter.write_text(
+        'name = "KA"\nsystem = "mst2"\nmax_rounds = 140\n[[sides]]\nname = "A"\n'
+        'members = ["knight"]\n[[sides]]\nname = "B"\nmembers = ["archer"]\n'
+    )
+    other = run_json("fight", str(encounter), "--exact")
+    assert abs(other["p_draw"] - found.p_draw) < 1e-6 * found.p_draw
+    assert abs(other["sides"]["A"]["p_wins"] - found.p_a_wins) < 1e-12
