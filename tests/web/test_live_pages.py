@@ -175,3 +175,30 @@ def test_a_second_game_master_window_never_drops_what_the_first_began(
     expect(tablet.locator("#last")).to_contain_text("undone")
     for page in (laptop, tablet):
         page.close()
+
+
+def test_a_hazard_from_the_menu_lands_on_both_pages(
+    pages: tuple[Page, Page, list[str]], server: Server
+) -> None:
+    """Issue 41, item 7: the Hazard form of a combatant's menu (the system's hazards to
+    pick) brings a fall on the spearman; both pages show its wounds."""
+    gm, phone, _ = pages
+    gm.locator('tr[data-id="Spearman"] details.gm-menu summary').click()
+    menu = gm.locator('tr[data-id="Spearman"] details.gm-menu')
+    form = menu.locator("form").filter(has=gm.locator('select[name="kind"]'))
+    expect(form.locator('select[name="kind"] option')).to_have_text(
+        ["fall", "poison", "burned", "on-fire"]
+    )
+    form.locator('select[name="kind"]').select_option("fall")
+    form.locator('input[name="pairs"]').fill("feet=30")
+    shots(gm, "gm-hazard")
+    form.locator("button").click()
+    version_shown(gm, 3)
+    expect(
+        gm.locator(
+            'tr[data-id="Spearman"] [data-key="wounds"], '
+            'tr[data-id="Spearman"] [data-cell="wounds"] .value'
+        )
+    ).to_have_text("3")
+    version_shown(phone, 3)
+    expect(gm.locator("#log")).to_contain_text("falling")
