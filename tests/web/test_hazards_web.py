@@ -15,6 +15,7 @@ def test_a_hazard_from_the_board_is_one_change_undone_by_undo(
 ) -> None:
     db = setup.db
     gm = client.get(f"/t/ford?token={setup.ford.gm_token}").text
+    assert "Setting up: start round 1 when everyone is here." in gm  # two sides are there
     assert 'name="kind"' in gm and '<option value="fall"' in gm and '<option value="poison"' in gm
     player = client.get(f"/p/ford?token={setup.ford.player_token}").text
     assert 'value="hazard"' not in player and '<option value="fall"' not in player
