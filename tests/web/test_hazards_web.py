@@ -27,7 +27,7 @@ def test_a_hazard_from_the_board_is_one_change_undone_by_undo(
             "verb": "hazard",
             "who": "Spearman",
             "kind": "fall",
-            "pairs": "feet=20",
+            "hazard_values": "feet=20",
             "expected_version": str(before["version"]),
         },
         headers={"Authorization": f"Bearer {setup.ford.gm_token}"},

@@ -190,7 +190,7 @@ def test_a_hazard_from_the_menu_lands_on_both_pages(
         ["fall", "poison", "burned", "on-fire"]
     )
     form.locator('select[name="kind"]').select_option("fall")
-    form.locator('input[name="pairs"]').fill("feet=30")
+    form.locator('input[name="hazard_values"]').fill("feet=30")
     shots(gm, "gm-hazard")
     form.locator("button").click()
     version_shown(gm, 3)

@@ -198,7 +198,7 @@ def parse(
         case "hazard":
             values = data.get("values")
             if values is None:  # the page's field: KEY=VALUE words, or none
-                pairs = data.get("pairs", "")
+                pairs = data.get("hazard_values", "")
                 values = parse_pairs(pairs.split()) if isinstance(pairs, str) and pairs else {}
             if not isinstance(values, Mapping) or len(values) > 20:
                 raise TableError('values must be {"KEY": VALUE, ...}', hint='e.g. {"feet": 30}')
