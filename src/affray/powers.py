@@ -325,6 +325,9 @@ class RuleSystem(Generic[SheetT, StateT, RulesetT, TacticsT]):
     fight_ends: FightEnds[SheetT, StateT, RulesetT, TacticsT] | None = None
     """Many fights of one encounter, each from its own states, to their ends (a day
     of fights on the fast engine)."""
+    effects: Callable[[Encounter[SheetT, StateT], str], Sequence[str]] | None = None
+    """What lasts on a combatant beside its figures, in words (Midian: on fire, winded
+    for 2 more rounds): shown with its conditions; ``set`` clears each."""
     hazards: tuple[HazardKind, ...] = ()
     """The hazards a game master can bring on a combatant at a table (``hazard``)."""
     hazard: ApplyHazard[SheetT, StateT, RulesetT] | None = None

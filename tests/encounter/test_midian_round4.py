@@ -103,16 +103,23 @@ def test_the_wind_knocked_out_is_minus_6_to_every_roll_for_its_rounds() -> None:
     assert -(health.shock + 6) in [m.value for m in attack.modifiers], attack.modifiers
     after, told = end_rounds(encounter, rules, 2)
     assert after.states["Foe"].health.winded == 0
-    assert [e.status for e in told if isinstance(e, ev.StatusChanged)] == ["has its wind back"]
+    assert [e.status for e in told if isinstance(e, ev.StatusChanged)] == ["no longer winded"]
 
 
 def test_hit_in_the_ear_is_minus_3_to_attack_and_parry_and_no_dodge() -> None:
     from affray.rulesystems.midian.defence import Defence, DefencePool, Stance, options
     from affray.rulesystems.midian.resolve import off_balance
 
-    encounter, _ = critical_on_foe("hit in the ear", ())
+    encounter, rules = critical_on_foe("hit in the ear", ())
     health = encounter.states["Foe"].health
-    assert health.off_balance and health.attack_penalty == health.penalty + 3
+    assert health.off_balance
+    # the foe's own blow: -3 to its attack roll, none to its damage
+    hits = Answers(ScriptedDice([19, 4]), FirstChoice())  # a natural 19: it hits
+    _, events = rules.ruleset.perform(encounter, "Foe", Attack("Knight"), hits)
+    attack = next(e for e in events if isinstance(e, ev.AttackRolled))
+    assert ("off balance (hit in the ear)", -3) in [(m.label, m.value) for m in attack.modifiers]
+    damage = next(e for e in events if isinstance(e, ev.DamageRolled))
+    assert all("off balance" not in m.label for m in damage.modifiers)
     foe = encounter.sheet("Foe")
     parry = next(
         c for c in options(foe, DefencePool(1, 0, 1, Stance.NORMAL)) if c.kind is Defence.PARRY

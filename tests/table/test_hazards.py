@@ -62,7 +62,10 @@ def test_a_saved_fall_is_halved(tmp_path: Path) -> None:
     assert before["hit_points"] - state(db, "Guard")["hit_points"] == 4
 
 
-def test_a_fire_burns_at_the_end_of_every_round_until_put_out(tmp_path: Path) -> None:
+def test_a_fire_burns_once_a_round_until_put_out(tmp_path: Path) -> None:
+    """Set alight in round 1, it burns then (the hazard's own round), not again at
+    that round's end; then at the end of every round until it is put out. It shows in
+    the conditions, and a new fire starts its contact afresh."""
     db = tmp_path / "t.db"
     midian_table(db)
     at(db, "table", "start", "docks", "--rolls", "5,5")
@@ -70,14 +73,58 @@ def test_a_fire_burns_at_the_end_of_every_round_until_put_out(tmp_path: Path) ->
     # set alight: 3d6 [1, 1, 1] = 3, the save [15] at 3 halves it: 1
     at(db, "table", "hazard", "docks", "Brawler", "fire", "burning=true", "--rolls", "1,1,1,15")
     assert state(db, "Brawler")["hit_points"] == first - 1
-    shown = at(db, "table", "run", "docks", "--turns", "3", "--seed", "2")
-    burns = [line for line in shown["lines"] if "Brawler suffers fire (on fire" in line]
-    assert len(burns) == 1  # the end of round 1
+    shown = at(db, "table", "show", "docks")
+    brawler = next(c for c in shown["combatants"] if c["id"] == "Brawler")
+    assert brawler["effects"] == ["on fire"]
+    burns: list[str] = []
+    for _ in range(8):  # to the end of round 2, whatever the tactics do
+        played = at(db, "table", "run", "docks", "--turns", "1", "--seed", "2")
+        burns += [line for line in played["lines"] if "Brawler suffers fire (on fire" in line]
+        if at(db, "table", "show", "docks")["round"] >= 3:
+            break
+    assert len(burns) == 1  # the end of round 2 only
     at(db, "table", "hazard", "docks", "Brawler", "put-out")
     again = at(db, "table", "run", "docks", "--turns", "4", "--seed", "3")
     assert not any("suffers fire" in line for line in again["lines"])
     refused = at(db, "table", "hazard", "docks", "Brawler", "put-out", code=2)
     assert "Brawler is not on fire" in refused.stderr
+
+
+def test_a_hazards_save_takes_the_rounds_shock_and_a_new_blaze_starts_afresh(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "t.db"
+    midian_table(db)
+    at(db, "table", "set", "docks", "Guard", "shock=18")
+    # a round of fire: 3d6 [2, 2, 2] = 6; the save d20 [10] - 18 shock = -8: fails
+    done = at(db, "table", "hazard", "docks", "Guard", "fire", "--rolls", "2,2,2,10")
+    assert "-18 shock and fatigue = -8 vs 6 → failed" in "\n".join(done["lines"])
+    at(db, "table", "set", "docks", "Guard", "shock=0")
+    at(db, "table", "hazard", "docks", "Guard", "fire", "--rolls", "6,6,6,20")
+    # a blaze now: its contact's damage so far is its own (3), not the last fire's 18
+    blaze = at(db, "table", "hazard", "docks", "Guard", "fire", "blaze=true", "--rolls", "1,1,1,10")
+    assert " vs 3 → " in "\n".join(blaze["lines"]), blaze["lines"]
+    log = json.dumps(at(db, "table", "log", "docks"))
+    assert "hazard fire on Guard blaze=true" in log  # as one types it back
+
+
+def test_what_lasts_shows_and_set_clears_it(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    midian_table(db)
+    at(db, "table", "set", "docks", "Guard", "winded=2", "off_balance=true", "dying_in=3")
+    at(db, "table", "hazard", "docks", "Guard", "fire", "burning=true", "--rolls", "1,1,1,20")
+    shown = at(db, "table", "show", "docks")
+    guard = next(c for c in shown["combatants"] if c["id"] == "Guard")
+    assert guard["effects"] == [
+        "on fire",
+        "winded (2 rounds)",
+        "off balance (hit in the ear)",
+        "dies in 3 rounds (throat wound)",
+    ]
+    at(db, "table", "set", "docks", "Guard", "winded=0", "off_balance=false", "dying_in=0",
+       "on_fire=false")  # fmt: skip
+    cleared = at(db, "table", "show", "docks")
+    assert "effects" not in next(c for c in cleared["combatants"] if c["id"] == "Guard")
 
 
 def test_a_hazard_a_system_does_not_know_is_refused_clearly(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ from affray.table.commands import (
     Add,
     Allow,
     Command,
+    Hazard,
     Mark,
     Move,
     Next,
@@ -102,6 +103,9 @@ def heading(
         case Move(who=who):
             moved = _resolved(before, who)
             return None if moved in hidden else f"{moved}'s turn moves"
+        case Hazard(who=who, kind=kind):
+            struck = _resolved(before, who)
+            return None if struck in hidden else f"{struck}: {kind.replace('-', ' ')}"
         case Allow(values=values):
             return "The game master: " + "; ".join(
                 f"the players {'may' if on else 'may no longer'} {ALLOWED_WORDS.get(k, k)}"

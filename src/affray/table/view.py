@@ -3,10 +3,11 @@ turns to come, a short description of each command for the journal."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from affray.encounter import Encounter
 from affray.encounter.cursor import sides_fighting
 from affray.table.commands import (
     ALLOWED,
@@ -51,6 +52,7 @@ def show_data(
     phase = state.phase(rules)
     left = sides_fighting(encounter, ruleset)
     noted = fold.notes_about()
+    effects = rules.system.effects
     return {
         "table": table.id,
         "name": table.name,
@@ -76,6 +78,7 @@ def show_data(
                     {"text": k.text, "until": k.until, "public": k.public}
                     for k in state.conditions_of(c.id)
                 ],
+                **_effects(effects, encounter, c.id),
                 "source": state.sources.get(c.id, ""),
                 "player": c.id in state.players,
                 "hidden": c.id in state.hidden,
@@ -93,6 +96,17 @@ def show_data(
         "pending": dict(pending) if pending is not None else None,
         "allowed": {key: state.allows(rules, key) for key in ALLOWED},
     }
+
+
+def _effects(
+    effects: Callable[[Encounter[Any, Any], str], Sequence[str]] | None,
+    encounter: Encounter[Any, Any],
+    cid: str,
+) -> dict[str, list[str]]:
+    """``{"effects": [...]}`` where something lasts on ``cid`` beside its figures, else
+    nothing (a table shows as it always did)."""
+    found = list(effects(encounter, cid)) if effects is not None else []
+    return {"effects": found} if found else {}
 
 
 def played_order(state: TableState) -> list[str]:
@@ -179,6 +193,11 @@ def player_data(table: TableRow, fold: Fold, me: str | None = None) -> dict[str,
     return data
 
 
+def typed(value: object) -> str:
+    """A value as one types it back (``true``, not ``True``)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 def describe(command: Command) -> str:
     """A command as a game master would say it."""
     match command:
@@ -193,9 +212,11 @@ def describe(command: Command) -> str:
         case Note(text=text):
             return f"note: {text}"
         case Set(who=who, values=values):
-            return f"set {who} " + " ".join(f"{k}={v}" for k, v in values.items())
+            return f"set {who} " + " ".join(f"{k}={typed(v)}" for k, v in values.items())
         case Hazard(who=who, kind=kind, values=values):
-            return f"hazard {kind} on {who}" + "".join(f" {k}={v}" for k, v in values.items())
+            return f"hazard {kind} on {who}" + "".join(
+                f" {k}={typed(v)}" for k, v in values.items()
+            )
         case Allow(values=values):
             return "allow " + " ".join(f"{k}={'on' if v else 'off'}" for k, v in values.items())
         case Remove(who=who) | Hide(who=who) | Reveal(who=who):

@@ -186,7 +186,13 @@ def print_show(data: dict[str, Any]) -> None:
     grid.add_column("conditions", min_width=10)
     for c in data["combatants"]:
         kept = "; ".join(
-            k["text"] + (f" (until {k['until']})" if k["until"] else "") for k in c["conditions"]
+            [
+                *c.get("effects", []),
+                *(
+                    k["text"] + (f" (until {k['until']})" if k["until"] else "")
+                    for k in c["conditions"]
+                ),
+            ]
         )
         grid.add_row(
             "▶" if c["id"] == data["turn"] else "",

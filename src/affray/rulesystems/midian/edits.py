@@ -34,6 +34,12 @@ class MidianEdit(Strict):
     actions_left: int | None = Field(default=None, ge=0, le=100)
     stance: Literal["normal", "defensive", "total defence", "evasion"] | None = None
     condition: Literal["conscious", "unconscious", "dead", "fled"] | None = None
+    on_fire: bool | None = None
+    """False puts a fire out (true sets one alight, burning from the round's end)."""
+    winded: int | None = Field(default=None, ge=0, le=100)
+    off_balance: bool | None = None
+    dying_in: int | None = Field(default=None, ge=0, le=100)
+    """Rounds left to live with a severe throat wound; 0 cures it."""
 
 
 def edit(
@@ -79,8 +85,39 @@ def edit(
     if chosen.stance is not None:
         pool = replace(pool, stance=Stance(chosen.stance))
     initiative = state.initiative if chosen.initiative is None else chosen.initiative
+    lasting = {
+        key: value
+        for key in ("winded", "off_balance", "dying_in")
+        if (value := getattr(chosen, key)) is not None
+    }
+    health = replace(health, **lasting)
     state = replace(state, health=health, pool=pool, fled=fled, initiative=initiative)
+    if chosen.on_fire is not None:
+        fire = chosen.on_fire
+        state = replace(
+            state,
+            on_fire=fire,
+            in_blaze=state.in_blaze and fire,
+            burnt=state.burnt if fire and state.on_fire else 0,
+        )
     return release_fallen(encounter.with_state(cid, state), cid)
+
+
+def effects(encounter: MidianEncounter, cid: str, /) -> tuple[str, ...]:
+    """What lasts on ``cid`` beside its figures: a fire, a critical's numbers."""
+    state = encounter.states[cid]
+    found = []
+    if state.on_fire:
+        found.append("in a blaze" if state.in_blaze else "on fire")
+    health = state.health
+    if health.winded:
+        found.append(f"winded ({health.winded} round{'s' if health.winded != 1 else ''})")
+    if health.off_balance:
+        found.append("off balance (hit in the ear)")
+    if health.dying_in:
+        unit = "round" if health.dying_in == 1 else "rounds"
+        found.append(f"dies in {health.dying_in} {unit} (throat wound)")
+    return tuple(found)
 
 
 def health(encounter: MidianEncounter, cid: str, /) -> str:

@@ -21,6 +21,7 @@ from affray.events import Event
 from affray.powers import HazardKind
 from affray.rulesystems.midian.events import HazardRolled, StatusChanged
 from affray.rulesystems.midian.hazards import FALL_DIE, HazardDamage, burn, fall
+from affray.rulesystems.midian.injury import Health
 from affray.rulesystems.midian.modifiers import Modifier, nonzero
 from affray.rulesystems.midian.state import MidianAnswers, MidianEncounter, MidianOptions
 from affray.rulesystems.midian.strikes import hurt
@@ -92,7 +93,7 @@ def apply_hazard(
                 chosen.feet,
                 answers.dice,
                 surface=chosen.surface,
-                save_modifiers=_bonus(chosen.save_bonus),
+                save_modifiers=_save(state.health, chosen.save_bonus),
             )
             detail = f"{chosen.feet} ft onto {chosen.surface}, 1d{FALL_DIE[chosen.surface]} a 10 ft"
             return _suffer(options, encounter, who, "a fall", detail, damage, answers)
@@ -107,6 +108,7 @@ def apply_hazard(
                     state,
                     on_fire=state.on_fire or burning,
                     in_blaze=state.in_blaze or fire.blaze,
+                    burnt=state.burnt if state.on_fire else 0,  # a new fire starts afresh
                 ),
             )
             return burn_round(options, encounter, who, answers, bonus=fire.save_bonus)
@@ -140,21 +142,25 @@ def burn_round(
         answers.dice,
         earlier=state.burnt,
         continuous=state.in_blaze,
-        save_modifiers=_bonus(bonus),
+        save_modifiers=_save(state.health, bonus),
     )
     how = "in a blaze" if state.in_blaze else "on fire" if state.on_fire else "a round"
-    encounter = encounter.with_state(who, replace(state, burnt=state.burnt + damage.rolled))
+    burnt = replace(state, burnt=state.burnt + damage.rolled, burnt_in=encounter.round)
+    encounter = encounter.with_state(who, burnt)
     return _suffer(options, encounter, who, "fire", f"{how}, 3d6", damage, answers)
 
 
 def burn_at_round_end(
     options: MidianOptions, encounter: MidianEncounter, answers: MidianAnswers
 ) -> tuple[MidianEncounter, list[Event]]:
-    """Everyone alive and on fire burns, in listing order (the end of a round)."""
+    """Everyone alive and on fire burns, in listing order (the end of a round), but
+    one whose fire already burnt this round (the game master brought it): "3d6 per
+    round"."""
     events: list[Event] = []
     for c in encounter.combatants:
         state = encounter.states[c.id]
-        if state.on_fire and state.health.alive and not state.fled:
+        burnt_now = state.burnt_in == encounter.round
+        if state.on_fire and state.health.alive and not state.fled and not burnt_now:
             encounter, more = burn_round(options, encounter, c.id, answers)
             events.extend(more)
     return encounter, events
@@ -177,5 +183,7 @@ def _suffer(
     return encounter, [*events, *more]
 
 
-def _bonus(value: int) -> tuple[Modifier, ...]:
-    return nonzero(Modifier("save bonus", value))
+def _save(health: Health, bonus: int) -> tuple[Modifier, ...]:
+    """A hazard's save: its bonus, and the round's shock and fatigue ("-1 to ALL
+    rolls"; the wind knocked out with them)."""
+    return nonzero(Modifier("save bonus", bonus), Modifier("shock and fatigue", -health.penalty))

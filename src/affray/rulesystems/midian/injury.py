@@ -132,11 +132,6 @@ class Health:
         return self.shock + self.fatigue + (WINDED_PENALTY if self.winded else 0)
 
     @property
-    def attack_penalty(self) -> int:
-        """The penalty to an attack roll: every roll's, and off balance's."""
-        return self.penalty + (OFF_BALANCE_PENALTY if self.off_balance else 0)
-
-    @property
     def status(self) -> str:
         if not self.alive:
             return "dead"

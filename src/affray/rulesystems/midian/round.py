@@ -178,7 +178,7 @@ def count_down(cid: str, health: Health) -> tuple[Health, list[Event]]:
     events: list[Event] = []
     winded_left = max(0, health.winded - 1)
     if health.winded and not winded_left:
-        events.append(StatusChanged(cid, "has its wind back", "critical: wind knocked out"))
+        events.append(StatusChanged(cid, "no longer winded", "critical: wind knocked out"))
     health = replace(health, winded=winded_left)
     if health.dying_in:
         left = health.dying_in - 1

@@ -57,6 +57,8 @@ class MidianState:
     round's save is against the damage of the contact so far."""
     burnt: int = 0
     """The fire damage of this fire so far (the save's target in continuous contact)."""
+    burnt_in: int = -1
+    """The round its fire last burnt (it burns once a round)."""
 
     @property
     def fighting(self) -> bool:

@@ -22,7 +22,7 @@ from affray.rulesystems.midian.attack import HitRule
 from affray.rulesystems.midian.character import Character
 from affray.rulesystems.midian.defence import Stance
 from affray.rulesystems.midian.design import ladders
-from affray.rulesystems.midian.edits import CONDITIONS, edit, health
+from affray.rulesystems.midian.edits import CONDITIONS, edit, effects, health
 from affray.rulesystems.midian.hazard_powers import HAZARDS
 from affray.rulesystems.midian.injury import WillpowerRule, WillpowerShock
 from affray.rulesystems.midian.narration import NARRATION
@@ -218,7 +218,7 @@ def _live_odds(
         encounter.sheet(target),
         health=defender.health,
         pool=defender.pool,
-        attacker_penalty=attacker.health.attack_penalty,
+        attacker_penalty=attacker.health.penalty,
         situation=situation,
     )
     what = "shot at" if shot else "against"
@@ -261,6 +261,7 @@ SYSTEM: RuleSystem[Character, MidianState, MidianRuleset, MidianTactics] = RuleS
     fast_fights=_fast_fights,
     live_odds=_live_odds,
     edit=edit,
+    effects=effects,
     hazards=HAZARDS,
     hazard=_hazard,
     health=health,

@@ -160,6 +160,8 @@ def apply_hazard(
     """
     fighter, state = encounter.sheet(who), encounter.states[who]
     where = f"hazard {kind}"
+    if not state.condition.alive:
+        raise RulesError(f"{who} is dead", hint="a hazard befalls the living")
     try:
         if kind == FALL:
             feet = validate(_Fall, values, where).feet

@@ -193,6 +193,11 @@ class ShownCombatant(Model):
     notes: list[str] | None = Field(
         default=None, description="The game master's notes on it (absent in older files)."
     )
+    effects: list[str] | None = Field(
+        default=None,
+        description="What lasts on it beside its figures, in words (Midian: on fire, "
+        "winded); absent in older files.",
+    )
 
 
 class TableShown(Model):
