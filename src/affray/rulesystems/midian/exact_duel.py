@@ -173,14 +173,16 @@ def _fighting(state: Ints, side: int) -> Bools:
     return fighting
 
 
+_TWO_D20 = (
+    np.cumsum(np.bincount(np.add.outer(np.arange(1, 21), np.arange(1, 21)).ravel(), minlength=41))
+    / 400
+)
+"""P(2d20 <= n) for n = 0 .. 40."""
+
+
 def two_d20_at_most(limit: Ints) -> Floats:
     """P(2d20 <= limit), for each limit."""
-    table = np.array([_two_d20(n) for n in range(0, 41)])
-    return np.asarray(table[np.clip(limit, 0, 40)], dtype=np.float64)
-
-
-def _two_d20(n: int) -> float:
-    return sum(1 for i in range(1, 21) for j in range(1, 21) if i + j <= n) / 400
+    return np.asarray(_TWO_D20[np.clip(limit, 0, 40)], dtype=np.float64)
 
 
 class _Chain:
@@ -234,11 +236,6 @@ class _Chain:
     def follow(self, *values: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], ...]:
         """Per-state values taken along by the last branching."""
         return tuple(np.asarray(v)[self.origin] for v in values)
-
-    def die(self, state: Ints, mass: Floats, where: Bools, sides: int) -> tuple[Ints, Floats, Ints]:
-        """A die of ``sides`` sides in each state of ``where``: its face (0: none)."""
-        state, mass, branch = self.branch(state, mass, where, np.full(sides, 1.0 / sides))
-        return state, mass, branch + 1
 
     def check(
         self, state: Ints, mass: Floats, where: Bools, chance: Floats

@@ -40,8 +40,8 @@ HAZARDS = (
     HazardKind(
         FIRE,
         "a round in flames: 3d6, halved by a fire save at the damage; burning=true keeps "
-        "it burning at the end of every round until put out, blaze=true in continuous "
-        "contact (the save against the damage so far)",
+        "it burning once a round (at the end of each later round) until put out, "
+        "blaze=true in continuous contact (the save against this fire's damage so far)",
         ("burning", "blaze", "save_bonus"),
     ),
     HazardKind(PUT_OUT, "the fire on it is put out"),

@@ -23,7 +23,7 @@ from affray.rulesystems.midian.character import Character
 from affray.rulesystems.midian.defence import Stance
 from affray.rulesystems.midian.design import ladders
 from affray.rulesystems.midian.edits import CONDITIONS, edit, effects, health
-from affray.rulesystems.midian.hazard_powers import HAZARDS
+from affray.rulesystems.midian.hazard_powers import HAZARDS, apply_hazard
 from affray.rulesystems.midian.injury import WillpowerRule, WillpowerShock
 from affray.rulesystems.midian.narration import NARRATION
 from affray.rulesystems.midian.resolve import Readings
@@ -148,9 +148,7 @@ def _hazard(
     *,
     answers: Answers[Character, MidianState],
 ) -> tuple[MidianEncounter, list[Event]]:
-    """A hazard the game master brings on ``who`` (loaded only when asked)."""
-    from affray.rulesystems.midian.hazard_powers import apply_hazard
-
+    """A hazard the game master brings on ``who``."""
     return apply_hazard(ruleset.options, encounter, who, kind, values, answers)
 
 
