@@ -1,0 +1,343 @@
+"""Exact odds of a Midian duel: every die of the duel the fast duel engine plays (the
+reference engine's plain duel with the tactics AI: :mod:`.sim.duels`) summed over,
+never sampled.
+
+The chain's state between rounds is each side's points lost, serious wounds,
+Willpower check made and retests left of each kind, and the opening drawn for the
+round about to be played: both d10s give the action slots and the order of the turns,
+and last round's shock (with the armour's fatigue) only ever mattered to them, so it
+is never kept (a round's end spreads each state's mass over the next round's openings
+at once). Two sides of 20 to 30 points hold a few hundred values each; their pairs,
+times a dozen openings, are the cells of a dense array (:data:`MAX_CELLS` at most:
+past it a pair is refused at once, the limit named).
+
+A round walks every way each state's turns can go (:mod:`.exact_duel_kernel`, in
+machine code where numba is installed): each blow's outcomes (the retests spent,
+whether the defender paid for a defence, the damage that lands; their chances summed
+over the attack d20 and its retests, the defender's choice and d20, and the weapon's
+exact dice), the Willpower check and system shock (a pass and each failure, with their
+retests), the shock of the round's earlier blows on every later roll, and the end of
+the round: bleeding, system shock, the shock carried into the next initiative.
+
+Every figure comes from the :class:`~.sim.duels.MidianDuelModel` the fast engine
+plays, and every step mirrors the engine's, so the two cannot drift apart: tests hold
+the chain to the fast engine's millions of duels, to the reference engine, to a brute
+force enumeration of a first round, and to an independent chain written with numpy
+(``tests/rules/midian/chain_oracle.py``).
+
+The chain stops when the mass still going falls under :data:`LEFT` (``unswept`` says
+how much; the chances fall short by it), or at the round cap, where what is left is a
+draw.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from affray.answers import MAX_ROUNDS
+from affray.errors import RulesError
+from affray.rulesystems.midian.character import Character
+from affray.rulesystems.midian.injury import SERIOUS_WOUND, SHOCK_STEP
+from affray.rulesystems.midian.resolve import FIDELITY
+from affray.rulesystems.midian.sim.duels import MidianDuelModel
+from affray.rulesystems.midian import exact_duel_kernel as kernel
+
+Ints = np.ndarray[Any, np.dtype[np.int64]]
+Floats = np.ndarray[Any, np.dtype[np.float64]]
+
+LEFT = 1e-15
+"""The mass still going below which the chain stops (the chances fall short by it)."""
+MAX_CELLS = 16_000_000
+"""Cells (pairs of the sides' states, times the openings) the chain may hold: two
+arrays of them, 256 MB; past it the pair is refused (simulate it)."""
+MOST_RETESTS = 6
+
+assert kernel.SERIOUS_STEP == SERIOUS_WOUND and kernel.SHOCK_STEP == SHOCK_STEP
+
+
+@dataclass(frozen=True, slots=True)
+class ExactMidianDuel:
+    """A duel's exact odds (A listed first): the chances of each side and of a draw
+    (no one left, or the round cap), the expected rounds (a draw at the cap counted at
+    the cap), the cells of the chain, and the mass left unswept."""
+
+    p_a_wins: float
+    p_b_wins: float
+    p_draw: float
+    mean_rounds: float
+    states: int
+    unswept: float
+    rounds: int
+    """The last round the chain pushed (the cap, or where the mass left fell under
+    :data:`LEFT`)."""
+    by_round: tuple[tuple[float, float, float], ...] = ()
+    """Each round's mass ended: (A wins, B wins, draw) in it."""
+
+
+def exact_midian_duel(
+    a: Character,
+    b: Character,
+    *,
+    max_rounds: int = MAX_ROUNDS,
+    fidelity: int = FIDELITY,
+    max_cells: int = MAX_CELLS,
+) -> ExactMidianDuel:
+    """The exact odds of a duel of ``a`` (listed first) and ``b``.
+
+    Raises:
+        NotModelledError: the sheets need something the duel engines' model does not
+            play (:func:`~.sim.duels.unsupported`).
+        RulesError: the chain would pass ``max_cells``.
+    """
+    model = MidianDuelModel.of(a, b, max_rounds, fidelity=fidelity)
+    return Chain.of(model, max_cells).run()
+
+
+def chain_cells(a: Character, b: Character, *, fidelity: int = FIDELITY) -> int:
+    """How many cells the chain of this pair holds (its size, known at once)."""
+    model = MidianDuelModel.of(a, b, MAX_ROUNDS, fidelity=fidelity)
+    if not (model.can_hurt(0) or model.can_hurt(1)):
+        return 1
+    sizes = [_side_states(model, s)[0].shape[0] for s in (0, 1)]
+    return sizes[0] * sizes[1] * _openings(model).count
+
+
+@dataclass(frozen=True, slots=True)
+class _Openings:
+    """Every opening of a round (its action slots, order of turns and their count),
+    and for each class of initiative penalties (:func:`.exact_duel_kernel.shock_class`)
+    the openings it draws and their chances."""
+
+    slots: Ints
+    order: Ints
+    turns: Ints
+    class_ops: Ints
+    class_ids: Ints
+    class_p: Floats
+    low: Ints
+    size_b: int
+    count: int
+
+    def row(self, model: MidianDuelModel, eff_a: int, eff_b: int) -> int:
+        """The class row of the initiative penalties ``eff``, as the kernel finds it."""
+        xa = eff_a - model.sides[0].initiative - 10
+        xb = eff_b - model.sides[1].initiative - 10
+        if xa >= 0 and xb >= 0:
+            d = min(xa, xb)
+            xa, xb = xa - d, xb - d
+        xa, xb = min(xa, 10), min(xb, 10)
+        return int((xa - self.low[0]) * self.size_b + (xb - self.low[1]))
+
+
+def _openings(model: MidianDuelModel) -> _Openings:
+    init = [side.initiative for side in model.sides]
+    low = np.array([min(-i - 10, 0) for i in init], dtype=np.int64)
+    size = [int(10 - lo + 1) for lo in low]
+    codes = kernel.opening_codes(
+        init[0], init[1], int(low[0]), int(low[1]), size[0], size[1], model.a_first_on_ties
+    )
+    unique, ids = np.unique(codes, return_inverse=True)
+    ids = ids.reshape(codes.shape)
+    n_open = unique.size
+    slots = np.stack([unique % 16, unique // 16 % 16], axis=1).astype(np.int64)
+    turns = slots.sum(axis=1)
+    bits = unique // 256
+    order = np.full((n_open, int(turns.max())), -1, dtype=np.int64)
+    for o in range(n_open):
+        for t in range(int(turns[o])):
+            order[o, t] = (int(bits[o]) >> t) & 1
+    counts = np.stack([np.bincount(r, minlength=n_open) for r in ids])
+    width = int((counts > 0).sum(axis=1).max())
+    rows = counts.shape[0]
+    class_ops = np.zeros(rows, dtype=np.int64)
+    class_ids = np.zeros((rows, width), dtype=np.int64)
+    class_p = np.zeros((rows, width))
+    for r in range(rows):
+        found = np.flatnonzero(counts[r])
+        class_ops[r] = found.size
+        class_ids[r, : found.size] = found
+        class_p[r, : found.size] = counts[r, found] / 100.0
+    return _Openings(
+        slots, order, turns, class_ops, class_ids, class_p, low, size[1], n_open
+    )  # fmt: skip
+
+
+def _side_states(model: MidianDuelModel, s: int) -> tuple[Ints, tuple[int, int]]:
+    """Every state side ``s`` can be in between rounds while it still fights: (points
+    lost, serious wounds, check made, retests left of each kind), one row each, and
+    the most points lost and serious wounds. A fighter still standing after a round
+    passed its system shock roll, which needs a chance above 0."""
+    side = model.sides[s]
+    hp, lp, r = side.hit_points, side.life_points, side.retests
+    most_lost = hp + lp + -(-side.system_shock // SHOCK_STEP)
+    most_serious = most_lost // SERIOUS_WOUND
+    rows = []
+    for lost in range(most_lost + 1):
+        for serious in range(lost // SERIOUS_WOUND + 1):
+            for checked in (0, 1) if lost >= hp else (0,):
+                for ra in range(r + 1):
+                    for rw in range(r + 1) if checked else (r,):
+                        for rs in range(r + 1) if lost >= hp + lp else (r,):
+                            rows.append((lost, serious, checked, ra, rw, rs))
+    return np.array(rows, dtype=np.int64), (most_lost, most_serious)
+
+
+class Chain:
+    """The chain of one duel: its tables, built once, and its rounds."""
+
+    def __init__(self, model: MidianDuelModel, max_cells: int) -> None:
+        self.model = model
+        self.max_cells = max_cells
+
+    @classmethod
+    def of(cls, model: MidianDuelModel, max_cells: int = MAX_CELLS) -> Chain:
+        return cls(model, max_cells)
+
+    def run(self) -> ExactMidianDuel:
+        model = self.model
+        if not (model.can_hurt(0) or model.can_hurt(1)):
+            rounds = model.max_rounds
+            return ExactMidianDuel(0.0, 0.0, 1.0, float(rounds), 1, 0.0, rounds)
+        if max(side.retests for side in model.sides) > MOST_RETESTS:
+            raise RulesError(
+                f"exact odds of a Midian duel take at most {MOST_RETESTS} retests a side",
+                hint="simulate it instead: affray duel A B -n 100000",
+            )
+        states = [_side_states(model, s) for s in (0, 1)]
+        openings = _openings(model)
+        n_open = openings.count
+        cells = states[0][0].shape[0] * states[1][0].shape[0] * n_open
+        if cells > self.max_cells:
+            raise RulesError(
+                f"exact odds of this Midian duel would hold {cells:,} states, more than "
+                f"{self.max_cells:,}",
+                hint="simulate it instead: affray duel A B -n 100000",
+            )
+        tables = self._tables(states, openings)
+        look, decode = tables["look"], tables["decode"]
+        cur = np.zeros((states[0][0].shape[0], states[1][0].shape[0], n_open))
+        nxt = np.zeros_like(cur)
+        start = [
+            int(look[s, 0, 0, 0, side.retests, side.retests, side.retests])
+            for s, side in enumerate(model.sides)
+        ]
+        row = openings.row(model, 0, 0)
+        for j in range(int(openings.class_ops[row])):
+            cur[start[0], start[1], openings.class_ids[row, j]] = openings.class_p[row, j]
+        a_wins = b_wins = draws = mean = 0.0
+        by_round: list[tuple[float, float, float]] = []
+        number = 0
+        left = 1.0
+        for number in range(1, model.max_rounds + 1):
+            nxt.fill(0.0)
+            ended = kernel.play_round(
+                cur, nxt, number, tables["sides"], tables["cost"], tables["likely"],
+                decode, look, openings.slots, openings.order, openings.turns,
+                tables["count"], tables["spent"], tables["paid"], tables["damage"],
+                tables["chance"], tables["two_d20"], openings.class_ops,
+                openings.class_ids, openings.class_p, openings.low, openings.size_b,
+            )  # fmt: skip
+            if ended[4]:
+                raise RulesError(
+                    "exact odds of this Midian duel would pass the chain's tables",
+                    hint="simulate it instead: affray duel A B -n 100000",
+                )
+            won_a, won_b, drawn = float(ended[0]), float(ended[1]), float(ended[2])
+            by_round.append((won_a, won_b, drawn))
+            a_wins, b_wins, draws = a_wins + won_a, b_wins + won_b, draws + drawn
+            mean += number * (won_a + won_b + drawn)
+            cur, nxt = nxt, cur
+            left = float(cur.sum())
+            if left < LEFT:
+                break
+        unswept = 0.0
+        if number >= model.max_rounds:
+            draws += left  # the round cap: a draw
+            mean += model.max_rounds * left
+        else:
+            unswept = left
+        return ExactMidianDuel(
+            a_wins, b_wins, draws, mean, cells, unswept, number, tuple(by_round)
+        )
+
+    def _tables(
+        self, states: list[tuple[Ints, tuple[int, int]]], openings: _Openings
+    ) -> dict[str, Any]:
+        model = self.model
+        sides = np.zeros((2, kernel.SIDE_NUMBERS), dtype=np.int64)
+        finals = []
+        for s, side in enumerate(model.sides):
+            them = model.sides[1 - s]
+            top = max(side.damage_values) + side.damage + max(side.attack, 0)
+            rolled = np.arange(2 * max(top, 0) + 1, dtype=np.int64)
+            finals.append(np.asarray(model.final_damage(s, rolled), dtype=np.int64))
+            sides[s, kernel.HIT_POINTS] = side.hit_points
+            sides[s, kernel.LIFE_POINTS] = side.life_points
+            sides[s, kernel.WILLPOWER] = side.willpower
+            sides[s, kernel.SYSTEM_SHOCK] = side.system_shock
+            sides[s, kernel.FATIGUE] = side.fatigue
+            sides[s, kernel.RETESTS] = side.retests
+            sides[s, kernel.FREE_PARRIES] = side.parries
+            sides[s, kernel.FREE_BLOCKS] = side.blocks
+            sides[s, kernel.INITIATIVE] = side.initiative
+            # past these penalties a blow's outcomes change no more: no damage and no
+            # hit but a critical; no defence can hold
+            sides[s, kernel.PEN_CAP] = max(top, 18 + side.attack - them.armour_class + 1, 0)
+            sides[s, kernel.DEF_CAP] = max(21 + max(side.defence_bonus) - side.armour_class, 0)
+        blows = []
+        for s, side in enumerate(model.sides):
+            them = model.sides[1 - s]
+            blows.append(
+                kernel.blow_table(
+                    side.attack, side.damage, them.armour_class,
+                    np.array(side.damage_values, dtype=np.int64),
+                    np.diff(np.array([0.0, *side.damage_cut, 1.0])),
+                    finals[s], np.array(them.defence_bonus, dtype=np.int64),
+                    side.retests, int(sides[s, kernel.PEN_CAP]),
+                    int(sides[1 - s, kernel.DEF_CAP]),
+                )  # fmt: skip
+            )
+        shape = [max(b[0].shape[i] for b in blows) for i in range(4)]
+        width = max(max(int(b[0].max()), 1) for b in blows)
+        count = np.zeros((2, *shape), dtype=np.int64)
+        spent = np.zeros((2, *shape, width), dtype=np.int64)
+        paid = np.zeros_like(spent)
+        damage = np.zeros_like(spent)
+        chance = np.zeros((2, *shape, width))
+        for s, (c, sp, pa, da, ch) in enumerate(blows):
+            at = tuple(slice(0, n) for n in c.shape)
+            count[(s, *at)] = c
+            spent[(s, *at)] = sp[..., :width]
+            paid[(s, *at)] = pa[..., :width]
+            damage[(s, *at)] = da[..., :width]
+            chance[(s, *at)] = ch[..., :width]
+        rows = [st[0] for st in states]
+        most_lost = max(st[1][0] for st in states)
+        most_serious = max(st[1][1] for st in states)
+        r = max(side.retests for side in model.sides)
+        look = np.full((2, most_lost + 1, most_serious + 1, 2, r + 1, r + 1, r + 1), -1, np.int64)
+        decode = np.zeros((2, max(x.shape[0] for x in rows), 6), dtype=np.int64)
+        for s, found in enumerate(rows):
+            look[(s, *found.T)] = np.arange(found.shape[0])
+            decode[s, : found.shape[0]] = found
+        faces = np.add.outer(np.arange(1, 21), np.arange(1, 21)).ravel()
+        two_d20 = np.cumsum(np.bincount(faces, minlength=41)) / 400.0
+        return {
+            "sides": sides,
+            "cost": np.array([side.defence_cost for side in model.sides], dtype=np.int64),
+            "likely": np.array([side.likely_damage for side in model.sides]),
+            "count": count,
+            "spent": spent,
+            "paid": paid,
+            "damage": damage,
+            "chance": chance,
+            "look": look,
+            "decode": decode,
+            "two_d20": two_d20,
+        }
+
+
+__all__ = ["LEFT", "MAX_CELLS", "ExactMidianDuel", "chain_cells", "exact_midian_duel"]

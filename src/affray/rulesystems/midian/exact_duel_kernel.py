@@ -1,0 +1,596 @@
+"""The exact Midian duel chain's loops, in machine code (numba) where numba is
+installed, plain Python elsewhere (:mod:`affray.sim.jit`): the tables of one duel
+(every blow's outcomes, every round's openings) and one round of the chain.
+
+A state between rounds is a cell ``(a, b, opening)`` of a dense array: the opening
+drawn for the round about to be played (its action slots and order of turns), and
+each side's *compact index* (its points lost, serious wounds, Willpower check made,
+retests left of each kind: :func:`side_index`). Last round's shock is not in it: it
+only ever mattered to the opening, so a round's end sends each state's mass straight
+into the openings of the next round, and states that differed only in it are one.
+
+A round takes each state in turn and walks every way its turns can go, depth first
+(a stack of whole states: a blow branches into its outcomes, a Willpower check or a
+system shock roll into a pass and its failures), then the end of the round (bleeding,
+system shock). What a start state's walks end in is summed in a small table keyed by
+the two sides' new indices, before it is spread over the next round's openings: the
+walks of one state's openings end in the same few dozen places.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from affray.sim.jit import entry, inline
+
+Ints = np.ndarray[Any, np.dtype[np.int64]]
+Floats = np.ndarray[Any, np.dtype[np.float64]]
+
+# the fields of a state on the walk's stack, per side (side s's field is F * s + the field)
+LOST, SHOCK, SERIOUS, CHECKED, CONSCIOUS, ALIVE = 0, 1, 2, 3, 4, 5
+ACTIONS, PARRIES, BLOCKS, RET_ATTACK, RET_WILL, RET_SHOCK = 6, 7, 8, 9, 10, 11
+F = 12
+ENDED = 2 * F
+TURN = ENDED + 1
+FIELDS = TURN + 1
+
+# the side's numbers (a row of ``sides``)
+HIT_POINTS, LIFE_POINTS, WILLPOWER, SYSTEM_SHOCK, FATIGUE, RETESTS = 0, 1, 2, 3, 4, 5
+FREE_PARRIES, FREE_BLOCKS, INITIATIVE, PEN_CAP, DEF_CAP = 6, 7, 8, 9, 10
+SIDE_NUMBERS = 11
+
+# kinds of defence cost (:mod:`.sim.duels`)
+FREE_PARRY, FREE_BLOCK, COSTLY = 1, 2, 3
+SERIOUS_STEP = 10
+SHOCK_STEP = 5
+STACK = 1 << 14
+LOCAL = 1 << 12
+"""Slots of the table a start state's ends are summed in (a power of two)."""
+
+
+@inline
+def _hp(sides: Ints, s: int, lost: int) -> int:
+    return max(sides[s, HIT_POINTS] - lost, 0)
+
+
+@inline
+def _lp(sides: Ints, s: int, lost: int) -> int:
+    return sides[s, LIFE_POINTS] - max(lost - sides[s, HIT_POINTS], 0)
+
+
+@entry
+def blow_table(
+    attack: int,
+    damage: int,
+    armour: int,
+    values: Ints,
+    chances: Floats,
+    final: Ints,
+    bonus: Ints,
+    retests: int,
+    pen_cap: int,
+    def_cap: int,
+) -> tuple[Ints, Ints, Ints, Ints, Floats]:
+    """Every outcome of one side's blow, for each attacker's penalty (0 ..
+    ``pen_cap``), defender's penalty (0 .. ``def_cap``), retests it may spend (0 ..
+    ``retests``) and defence (0: none; ``1 + key``: the defender's best defence at
+    pool key ``key``, bonus ``bonus[key]``), summed over the attack d20 and its
+    retests, the defence d20 and the weapon's dice (``values``, ``chances``), as the
+    fast engine rolls them; ``final[rolled]`` is what a rolled damage (doubled on a
+    critical) takes from the defender.
+
+    Returns the count of outcomes of each situation, and each outcome's retests
+    spent, defence paid for (1), damage and chance."""
+    most_damage = final.size
+    dense = np.zeros((retests + 1, 2, most_damage))
+    shape = (pen_cap + 1, def_cap + 1, retests + 1, 9)
+    count = np.zeros(shape, dtype=np.int64)
+    width = (retests + 1) * 2 * most_damage
+    spent_ = np.zeros((*shape, width), dtype=np.int64)
+    paid_ = np.zeros((*shape, width), dtype=np.int64)
+    damage_ = np.zeros((*shape, width), dtype=np.int64)
+    chance_ = np.zeros((*shape, width))
+    for pen in range(pen_cap + 1):
+        for dpen in range(def_cap + 1):
+            for ret in range(retests + 1):
+                for k in range(9):
+                    key = k - 1
+                    dense[:] = 0.0
+                    misses = 0
+                    for face in range(1, 21):
+                        total = face + attack - pen
+                        if not (face >= 19 or (face >= 3 and total >= armour)):
+                            misses += 1
+                    miss = misses / 20.0
+                    reach = 1.0
+                    for attempt in range(ret + 1):
+                        for face in range(1, 21):
+                            total = face + attack - pen
+                            if not (face >= 19 or (face >= 3 and total >= armour)):
+                                continue
+                            p = reach / 20.0
+                            paid = 0
+                            if face < 19 and key >= 0:
+                                paid = 1
+                                need = total - bonus[key] + dpen
+                                held = min(max((21 - need) / 20.0, 0.0), 1.0)
+                                dense[attempt, 1, 0] += p * held
+                                p *= 1.0 - held
+                            for v in range(values.size):
+                                rolled = max(values[v] + damage + max(total - 20, 0) - pen, 0)
+                                if face >= 19:
+                                    rolled *= 2
+                                dense[attempt, paid, final[min(rolled, most_damage - 1)]] += (
+                                    p * chances[v]
+                                )
+                        if attempt == ret:
+                            dense[attempt, 0, 0] += reach * miss
+                        reach *= miss
+                    j = 0
+                    for a in range(ret + 1):
+                        for paid in range(2):
+                            for d in range(most_damage):
+                                if dense[a, paid, d] > 0.0:
+                                    spent_[pen, dpen, ret, k, j] = a
+                                    paid_[pen, dpen, ret, k, j] = paid
+                                    damage_[pen, dpen, ret, k, j] = d
+                                    chance_[pen, dpen, ret, k, j] = dense[a, paid, d]
+                                    j += 1
+                    count[pen, dpen, ret, k] = j
+    return count, spent_, paid_, damage_, chance_
+
+
+@entry
+def opening_codes(
+    init_a: int, init_b: int, low_a: int, low_b: int, size_a: int, size_b: int, a_first: bool
+) -> Ints:
+    """The opening of every pair of d10 faces (a column each: ``10 * (a - 1) + b - 1``)
+    in every class of last round's shock (a row each: ``x_a - low_a`` times
+    ``size_b`` plus ``x_b - low_b``, ``x`` the shock and fatigue past the point where
+    the initiative can no longer be positive: :func:`shock_class`), as a code:
+    ``slots_a + 16 * slots_b + 256 * turns``, the turns a bit each (1: B)."""
+    codes = np.zeros((size_a * size_b, 100), dtype=np.int64)
+    for xa in range(size_a):
+        for xb in range(size_b):
+            row = xa * size_b + xb
+            for fa in range(1, 11):
+                for fb in range(1, 11):
+                    ta = fa - 10 - (xa + low_a)
+                    tb = fb - 10 - (xb + low_b)
+                    sa = (ta + 9) // 10 if ta > 0 else 1
+                    sb = (tb + 9) // 10 if tb > 0 else 1
+                    ua = 0
+                    ub = 0
+                    bits = 0
+                    for t in range(sa + sb):
+                        at_a = ta - 10 * ua
+                        at_b = tb - 10 * ub
+                        left_a = ua < sa
+                        left_b = ub < sb
+                        if left_a and (not left_b or at_a > at_b or (at_a == at_b and a_first)):
+                            ua += 1
+                        else:
+                            ub += 1
+                            bits |= 1 << t
+                    codes[row, 10 * (fa - 1) + fb - 1] = sa + 16 * sb + 256 * bits
+    return codes
+
+
+@inline
+def shock_class(effective: int, initiative: int) -> int:
+    """``x``: a side's initiative penalty (last round's shock and the fatigue) past the
+    one that leaves its d10 + initiative at 10 at best."""
+    return effective - initiative - 10
+
+
+@inline
+def _class_row(
+    eff_a: int, eff_b: int, init_a: int, init_b: int, low_a: int, low_b: int, size_b: int
+) -> int:
+    """The row of :func:`opening_codes` the initiative penalties ``eff`` fall in: both
+    past 0 (each side's initiative at 0 or less on every face) only their difference
+    matters; past 10 more than the other's, a side always acts last."""
+    xa = shock_class(eff_a, init_a)
+    xb = shock_class(eff_b, init_b)
+    if xa >= 0 and xb >= 0:
+        d = min(xa, xb)
+        xa -= d
+        xb -= d
+    xa = min(xa, 10)
+    xb = min(xb, 10)
+    return (xa - low_a) * size_b + (xb - low_b)
+
+
+@inline
+def _local_add(keys: Ints, masses: Floats, used: Ints, n_used: int, key: int, m: float) -> int:
+    """Add ``m`` at ``key`` in the open-addressing table; returns the slots used."""
+    slot = (key * 2654435761) & (LOCAL - 1)
+    while True:
+        k = keys[slot]
+        if k == key:
+            masses[slot] += m
+            return n_used
+        if k == -1:
+            keys[slot] = key
+            masses[slot] = m
+            used[n_used] = slot
+            return n_used + 1
+        slot = (slot + 1) & (LOCAL - 1)
+
+
+@inline
+def _index(look: Ints, s: int, row: Ints, at: int) -> int:
+    """The compact index of side ``s`` in ``row`` (-1 past the table)."""
+    o = F * s
+    if row[at + o + LOST] >= look.shape[1] or row[at + o + SERIOUS] >= look.shape[2]:
+        return -1
+    return look[
+        s,
+        row[at + o + LOST],
+        row[at + o + SERIOUS],
+        row[at + o + CHECKED],
+        row[at + o + RET_ATTACK],
+        row[at + o + RET_WILL],
+        row[at + o + RET_SHOCK],
+    ]
+
+
+@entry
+def play_round(
+    cur: Floats,
+    nxt: Floats,
+    number: int,
+    sides: Ints,
+    cost: Ints,
+    likely: Floats,
+    decode: Ints,
+    look: Ints,
+    slots: Ints,
+    order: Ints,
+    turns: Ints,
+    blow_count: Ints,
+    blow_spent: Ints,
+    blow_paid: Ints,
+    blow_damage: Ints,
+    blow_chance: Floats,
+    two_d20: Floats,
+    class_ops: Ints,
+    class_ids: Ints,
+    class_p: Floats,
+    low: Ints,
+    size_b: int,
+) -> Floats:
+    """Round ``number`` of the chain: ``cur`` (a, b, opening) in, ``nxt`` (zeroed) out.
+    Returns the mass that ended in this round: (A wins, B wins, neither fights), and
+    (3) the most a start's walk held on its stack, (4) 1 where a table overflowed."""
+    n_a, n_b, n_open = cur.shape
+    ended = np.zeros(5)
+    stack = np.zeros((STACK, FIELDS), dtype=np.int64)
+    stack_m = np.zeros(STACK)
+    keys = np.full(LOCAL, -1, dtype=np.int64)
+    masses = np.zeros(LOCAL)
+    used = np.zeros(LOCAL, dtype=np.int64)
+    fat = np.zeros(2, dtype=np.int64)
+    row = np.zeros(FIELDS, dtype=np.int64)
+    base = np.zeros(FIELDS, dtype=np.int64)
+    ways_fight = np.zeros((2, 8), dtype=np.int64)
+    ways_rs = np.zeros((2, 8), dtype=np.int64)
+    ways_p = np.zeros((2, 8))
+    n_ways = np.zeros(2, dtype=np.int64)
+    for s in range(2):
+        fat[s] = sides[s, FATIGUE] * (number - 1)
+    most = 0
+    for ia in range(n_a):
+        for ib in range(n_b):
+            live = False
+            for o in range(n_open):
+                if cur[ia, ib, o] > 0.0:
+                    live = True
+            if not live:
+                continue
+            n_used = 0
+            for o in range(n_open):
+                m0 = cur[ia, ib, o]
+                if m0 == 0.0:
+                    continue
+                # the start state
+                for s in range(2):
+                    at = F * s
+                    i = ia if s == 0 else ib
+                    stack[0, at + LOST] = decode[s, i, 0]
+                    stack[0, at + SHOCK] = 0
+                    stack[0, at + SERIOUS] = decode[s, i, 1]
+                    stack[0, at + CHECKED] = decode[s, i, 2]
+                    stack[0, at + CONSCIOUS] = 1
+                    stack[0, at + ALIVE] = 1
+                    stack[0, at + ACTIONS] = slots[o, s]
+                    stack[0, at + PARRIES] = sides[s, FREE_PARRIES]
+                    stack[0, at + BLOCKS] = sides[s, FREE_BLOCKS]
+                    stack[0, at + RET_ATTACK] = decode[s, i, 3]
+                    stack[0, at + RET_WILL] = decode[s, i, 4]
+                    stack[0, at + RET_SHOCK] = decode[s, i, 5]
+                stack[0, ENDED] = 0
+                stack[0, TURN] = 0
+                stack_m[0] = m0
+                top = 1
+                while top > 0:
+                    top -= 1
+                    m = stack_m[top]
+                    row[:] = stack[top]
+                    struck = False
+                    while row[TURN] < turns[o] and row[ENDED] == 0:
+                        s = order[o, row[TURN]]
+                        row[TURN] += 1
+                        if row[F * s + ACTIONS] <= 0:
+                            continue  # an action spent on defending: no turn
+                        row[F * s + ACTIONS] -= 1
+                        struck = True
+                        top = _strike(
+                            row, m, s, stack, stack_m, top, sides, cost, likely, fat,
+                            blow_count, blow_spent, blow_paid, blow_damage, blow_chance,
+                            two_d20, base,
+                        )  # fmt: skip
+                        if top >= STACK - 64:
+                            ended[4] = 1.0
+                            return ended
+                        most = max(most, top)
+                        break
+                    if struck:
+                        continue
+                    n_used = _end_round(
+                        row, m, sides, look, ended, keys, masses, used, n_used, n_b,
+                        ways_fight, ways_rs, ways_p, n_ways,
+                    )  # fmt: skip
+                    if n_used >= LOCAL // 2 or n_used < 0:
+                        ended[4] = 1.0
+                        return ended
+            # spread what this start ended in over the next round's openings
+            lost_a = decode[0, ia, 0]
+            lost_b = decode[1, ib, 0]
+            for u in range(n_used):
+                slot = used[u]
+                key = keys[slot]
+                m = masses[slot]
+                keys[slot] = -1
+                ja = key // n_b
+                jb = key - ja * n_b
+                eff_a = decode[0, ja, 0] - lost_a + sides[0, FATIGUE] * number
+                eff_b = decode[1, jb, 0] - lost_b + sides[1, FATIGUE] * number
+                c = _class_row(
+                    eff_a, eff_b, sides[0, INITIATIVE], sides[1, INITIATIVE], low[0], low[1],
+                    size_b,
+                )  # fmt: skip
+                for j in range(class_ops[c]):
+                    nxt[ja, jb, class_ids[c, j]] += m * class_p[c, j]
+    ended[3] = most
+    return ended
+
+
+@inline
+def _strike(
+    row: Ints,
+    m: float,
+    s: int,
+    stack: Ints,
+    stack_m: Floats,
+    top: int,
+    sides: Ints,
+    cost: Ints,
+    likely: Floats,
+    fat: Ints,
+    blow_count: Ints,
+    blow_spent: Ints,
+    blow_paid: Ints,
+    blow_damage: Ints,
+    blow_chance: Floats,
+    two_d20: Floats,
+    base: Ints,
+) -> int:
+    """``s`` attacks: every outcome of the blow (and of the checks it calls for) pushed
+    on the stack. Returns the new top."""
+    d = 1 - s
+    me = F * s
+    them = F * d
+    pen = min(row[me + SHOCK] + fat[s], sides[s, PEN_CAP])
+    dpen = min(row[them + SHOCK] + fat[d], sides[d, DEF_CAP])
+    key = (
+        4 * (row[them + PARRIES] > 0) + 2 * (row[them + BLOCKS] > 0) + (row[them + ACTIONS] > 0)
+    )
+    kind = cost[d, key]
+    worth = kind == FREE_PARRY or kind == FREE_BLOCK
+    if kind == COSTLY and (
+        row[them + ACTIONS] >= 2 or _hp(sides, d, row[them + LOST]) <= likely[s]
+    ):
+        worth = True
+    k = key + 1 if worth else 0
+    if not worth:
+        dpen = 0
+    ret = min(row[me + RET_ATTACK], sides[s, RETESTS])
+    for j in range(blow_count[s, pen, dpen, ret, k]):
+        p = blow_chance[s, pen, dpen, ret, k, j]
+        spent = blow_spent[s, pen, dpen, ret, k, j]
+        paid = blow_paid[s, pen, dpen, ret, k, j]
+        damage = blow_damage[s, pen, dpen, ret, k, j]
+        child = stack[top]
+        child[:] = row
+        child[me + RET_ATTACK] -= spent
+        if paid == 1:
+            if kind == FREE_PARRY:
+                child[them + PARRIES] -= 1
+            elif kind == FREE_BLOCK:
+                child[them + BLOCKS] -= 1
+            else:
+                child[them + ACTIONS] -= 1
+        if damage <= 0:
+            stack_m[top] = m * p
+            top += 1
+            continue
+        top = _take_damage(
+            child, m * p, d, damage, stack, stack_m, top, sides, fat, two_d20, base
+        )
+    return top
+
+
+@inline
+def _take_damage(
+    child: Ints,
+    m: float,
+    d: int,
+    damage: int,
+    stack: Ints,
+    stack_m: Floats,
+    top: int,
+    sides: Ints,
+    fat: Ints,
+    two_d20: Floats,
+    base: Ints,
+) -> int:
+    """``d`` takes ``damage`` in the state ``child`` (the stack's row ``top``), with
+    the Willpower check or the system shock it calls for: each way it goes pushed.
+    Returns the new top."""
+    at = F * d
+    lost = child[at + LOST]
+    was_down = _lp(sides, d, lost) <= 0
+    earlier = child[at + SHOCK]
+    lost += damage
+    child[at + LOST] = lost
+    child[at + SHOCK] = earlier + damage
+    if damage >= SERIOUS_STEP:
+        child[at + SERIOUS] += damage // SERIOUS_STEP
+    hp = _hp(sides, d, lost)
+    lp = _lp(sides, d, lost)
+    if hp == 0 and lp > 0 and child[at + CHECKED] == 0:
+        chance = two_d20[min(max(sides[d, WILLPOWER] - (earlier + fat[d]), 0), 40)]
+        child[at + CHECKED] = 1
+        return _check(child, m, chance, at + RET_WILL, sides[d, RETESTS], at, lp, False,
+                      stack, stack_m, top, base)  # fmt: skip
+    if was_down:
+        chance = min(max(sides[d, SYSTEM_SHOCK] - SHOCK_STEP * max(-lp, 0), 0), 100) / 100.0
+        return _check(child, m, chance, at + RET_SHOCK, sides[d, RETESTS], at, lp, True,
+                      stack, stack_m, top, base)  # fmt: skip
+    stack_m[top] = m
+    if child[at + CONSCIOUS] == 0 or child[at + ALIVE] == 0:
+        child[ENDED] = 1
+    return top + 1
+
+
+@inline
+def _check(
+    child: Ints,
+    m: float,
+    chance: float,
+    retest_field: int,
+    most_retests: int,
+    at: int,
+    lp: int,
+    shock: bool,
+    stack: Ints,
+    stack_m: Floats,
+    top: int,
+    base: Ints,
+) -> int:
+    """A roll passed with ``chance``, retested on a failure while retests of its kind
+    are left: each way pushed (a pass after ``k`` retests; the failure of them all,
+    out of the fight, and dead for a failed system shock below 0)."""
+    tries = min(child[retest_field], most_retests)
+    base[:] = child
+    fail = 1.0
+    for k in range(tries + 1):
+        row = stack[top]
+        row[:] = base
+        row[retest_field] -= k
+        stack_m[top] = m * fail * chance
+        if stack_m[top] > 0.0:
+            top += 1
+        fail *= 1.0 - chance
+    row = stack[top]
+    row[:] = base
+    row[retest_field] -= tries
+    row[at + CONSCIOUS] = 0
+    if shock and lp < 0:
+        row[at + ALIVE] = 0
+    row[ENDED] = 1
+    stack_m[top] = m * fail
+    if stack_m[top] > 0.0:
+        top += 1
+    return top
+
+
+@inline
+def _end_round(
+    row: Ints,
+    m: float,
+    sides: Ints,
+    look: Ints,
+    ended: Floats,
+    keys: Ints,
+    masses: Floats,
+    used: Ints,
+    n_used: int,
+    n_b: int,
+    ways_fight: Ints,
+    ways_rs: Ints,
+    ways_p: Floats,
+    n_ways: Ints,
+) -> int:
+    """The end of the round of one walk: each side still fighting bleeds and rolls its
+    system shock; the mass goes where both still fight (the table of ends), or to the
+    round's wins and draws."""
+    # each side's ways: fighting or not, and its retests of system shock left
+    for s in range(2):
+        at = F * s
+        if row[at + CONSCIOUS] == 0 or row[at + ALIVE] == 0:
+            ways_fight[s, 0] = 0
+            ways_rs[s, 0] = row[at + RET_SHOCK]
+            ways_p[s, 0] = 1.0
+            n_ways[s] = 1
+            continue
+        lost = row[at + LOST]
+        lost += max(-_lp(sides, s, lost), 0)
+        lost += row[at + SERIOUS]
+        row[at + LOST] = lost
+        lp = _lp(sides, s, lost)
+        if lp > 0:
+            ways_fight[s, 0] = 1
+            ways_rs[s, 0] = row[at + RET_SHOCK]
+            ways_p[s, 0] = 1.0
+            n_ways[s] = 1
+            continue
+        chance = min(max(sides[s, SYSTEM_SHOCK] - SHOCK_STEP * max(-lp, 0), 0), 100) / 100.0
+        tries = min(row[at + RET_SHOCK], sides[s, RETESTS])
+        fail = 1.0
+        n = 0
+        for k in range(tries + 1):
+            ways_fight[s, n] = 1
+            ways_rs[s, n] = row[at + RET_SHOCK] - k
+            ways_p[s, n] = fail * chance
+            n += 1
+            fail *= 1.0 - chance
+        ways_fight[s, n] = 0
+        ways_rs[s, n] = row[at + RET_SHOCK] - tries
+        ways_p[s, n] = fail
+        n_ways[s] = n + 1
+    for i in range(n_ways[0]):
+        for j in range(n_ways[1]):
+            p = m * ways_p[0, i] * ways_p[1, j]
+            if p == 0.0:
+                continue
+            fa = ways_fight[0, i]
+            fb = ways_fight[1, j]
+            if fa == 1 and fb == 1:
+                row[RET_SHOCK] = ways_rs[0, i]
+                row[F + RET_SHOCK] = ways_rs[1, j]
+                ja = _index(look, 0, row, 0)
+                jb = _index(look, 1, row, 0)
+                if ja < 0 or jb < 0:
+                    return -1
+                n_used = _local_add(keys, masses, used, n_used, ja * n_b + jb, p)
+            elif fa == 1:
+                ended[0] += p
+            elif fb == 1:
+                ended[1] += p
+            else:
+                ended[2] += p
+    return n_used
