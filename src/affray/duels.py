@@ -41,9 +41,12 @@ __all__ = [
 ]
 
 
-def method_for(system: AnySystem, asked: Method | None = None) -> Method:
+def method_for(
+    system: AnySystem, asked: Method | None = None, pair: tuple[Named, Named] | None = None
+) -> Method:
     """How a duel of ``system`` is answered: as asked, else exactly where the system
-    has exact odds, else by simulation.
+    has exact odds (and, where they can take long, they answer this ``pair`` within
+    about a second: ``exact_quick``), else by simulation.
 
     Raises:
         AffrayError: exact odds asked of a system without them.
@@ -55,7 +58,11 @@ def method_for(system: AnySystem, asked: Method | None = None) -> Method:
         )
     if asked is not None:
         return asked
-    return "exact" if system.exact is not None else "monte-carlo"
+    if system.exact is None:
+        return "monte-carlo"
+    if pair is not None and system.exact_quick is not None:
+        return "exact" if system.exact_quick(*pair) else "monte-carlo"
+    return "exact"
 
 
 def answer_duel(
@@ -83,7 +90,7 @@ def answer_duel(
     exact = system.exact
     if fall_back and exact is None:
         method = None  # simulated, as if none had been asked
-    if method_for(system, method) == "exact" and exact is not None:
+    if method_for(system, method, (a, b)) == "exact" and exact is not None:
         try:
             return exact(a, b, rational=rational)
         except AffrayError as refused:

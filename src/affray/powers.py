@@ -121,6 +121,13 @@ class DuelRounds(Protocol[SheetC]):
     def __call__(self, a: SheetC, b: SheetC, /) -> RoundsDistribution: ...
 
 
+class ExactQuick(Protocol[SheetC]):
+    """Whether the exact odds of this duel answer within about a second (a duel asked
+    no method then gets them; else it is simulated)."""
+
+    def __call__(self, a: SheetC, b: SheetC, /) -> bool: ...
+
+
 class SimulateDuels(Protocol[SheetC]):
     """``run.n`` duels by the system's fast engine; raises NotModelledError naming what
     it does not play (and the reference engine plays instead)."""
@@ -319,6 +326,9 @@ class RuleSystem(Generic[SheetT, StateT, RulesetT, TacticsT]):
     rest_options: tuple[RestOption, ...] = ()
     exact: ExactDuel[SheetT] | None = None
     rounds: DuelRounds[SheetT] | None = None
+    exact_quick: ExactQuick[SheetT] | None = None
+    """Where exact duel odds can take long (Midian's chain): whether they answer
+    within about a second; None: they always do."""
     simulate: SimulateDuels[SheetT] | None = None
     fast_fights: FromCursor[SheetT, StateT, RulesetT, TacticsT, FastFights] | None = None
     exact_fights: FromCursor[SheetT, StateT, RulesetT, TacticsT, ExactFights] | None = None

@@ -134,8 +134,15 @@ def duel_command(
     from affray.duels import DEFAULT_DUELS, RunSpec, answer_duel, method_for
 
     asked: Method | None = "exact" if exact else None if count is None else "monte-carlo"
-    if method_for(system, asked) == "monte-carlo" and count is None:
+    method = method_for(system, asked, (first, second))
+    slow = None
+    if method == "monte-carlo" and count is None:
         count = DEFAULT_DUELS
+        if system.exact is not None:
+            slow = (
+                "exact odds of this duel would take more than a second: simulated "
+                "(--exact computes them)"
+            )
     if by_round and (system.rounds is None or method_for(system, asked) != "exact"):
         raise AffrayError(
             f"{system.title} has no exact odds round by round",
@@ -153,7 +160,7 @@ def duel_command(
     if seed is None:  # every run prints the seed that repeats it: a short one
         seed = secrets.randbelow(1_000_000)
     cores = workers or os.cpu_count() or 1
-    answer = _simulate(system, first, second, count, seed, engine, cores, as_json)
+    answer = _simulate(system, first, second, count, seed, engine, cores, as_json, note=slow)
     if plot is not None:
         _plot_simulated(DuelStart(a, b), first.name, second.name, answer, cores, plot)
         wrote(plot, as_json)
@@ -329,6 +336,8 @@ def _simulate(
     engine: Engine,
     workers: int,
     as_json: bool,
+    *,
+    note: str | None = None,
 ) -> DuelAnswer:
     from affray.cli.output import ProgressBar
     from affray.duels import RunSpec, answer_duel
@@ -340,6 +349,7 @@ def _simulate(
     with progress as advance:
         run = RunSpec(count, seed, workers, progress=advance, announce=announce)
         answer = answer_duel(system, a, b, method="monte-carlo", run=run, engine=engine)
+    answer = answer.noted(note)
     if answer.note is not None:  # one line: names are plain text (checked when loaded)
         click.echo(f"note: {answer.note}", err=True)
     _report(a.name, b.name, answer, as_json)

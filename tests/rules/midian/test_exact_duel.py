@@ -15,10 +15,10 @@ import pytest
 from affray.errors import AffrayError
 from affray.rulesystems.midian.character import Character
 from affray.rulesystems.midian.exact_duel import exact_midian_duel
-from tests.rules.midian.chain_oracle import two_d20_at_most
 from affray.rulesystems.midian.sim.duels import simulate_midian_fast
 from affray.sheets.combatants import resolve_reference
 from tests.helpers import EXAMPLES
+from tests.rules.midian.chain_oracle import two_d20_at_most
 from tests.rules.midian.helpers import character, weapon
 
 pytestmark = pytest.mark.slow

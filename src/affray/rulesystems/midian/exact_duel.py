@@ -39,11 +39,11 @@ import numpy as np
 
 from affray.answers import MAX_ROUNDS
 from affray.errors import RulesError
+from affray.rulesystems.midian import exact_duel_kernel as kernel
 from affray.rulesystems.midian.character import Character
 from affray.rulesystems.midian.injury import SERIOUS_WOUND, SHOCK_STEP
 from affray.rulesystems.midian.resolve import FIDELITY
 from affray.rulesystems.midian.sim.duels import MidianDuelModel
-from affray.rulesystems.midian import exact_duel_kernel as kernel
 
 Ints = np.ndarray[Any, np.dtype[np.int64]]
 Floats = np.ndarray[Any, np.dtype[np.float64]]
@@ -101,8 +101,27 @@ def chain_cells(a: Character, b: Character, *, fidelity: int = FIDELITY) -> int:
     model = MidianDuelModel.of(a, b, MAX_ROUNDS, fidelity=fidelity)
     if not (model.can_hurt(0) or model.can_hurt(1)):
         return 1
-    sizes = [_side_states(model, s)[0].shape[0] for s in (0, 1)]
+    sizes = [int(_side_states(model, s)[0].shape[0]) for s in (0, 1)]
     return sizes[0] * sizes[1] * _openings(model).count
+
+
+QUICK_CELLS = 15_000
+"""Cells a chain answers within about a second (measured: bench/midian_exact.py)."""
+
+
+def answers_quickly(a: Character, b: Character, *, fidelity: int = FIDELITY) -> bool:
+    """Whether the exact odds of this duel answer within about a second: the chain's
+    machine code compiled, and its cells few (:data:`QUICK_CELLS`). False for a pair
+    the chain does not play."""
+    from affray.errors import NotModelledError
+    from affray.sim.jit import needs_compiling
+
+    if needs_compiling(kernel.play_round):
+        return False
+    try:
+        return chain_cells(a, b, fidelity=fidelity) <= QUICK_CELLS
+    except NotModelledError:
+        return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +148,7 @@ class _Openings:
             d = min(xa, xb)
             xa, xb = xa - d, xb - d
         xa, xb = min(xa, 10), min(xb, 10)
-        return int((xa - self.low[0]) * self.size_b + (xb - self.low[1]))
+        return int((xa - int(self.low[0])) * self.size_b + (xb - int(self.low[1])))
 
 
 def _openings(model: MidianDuelModel) -> _Openings:
@@ -259,9 +278,7 @@ class Chain:
             mean += model.max_rounds * left
         else:
             unswept = left
-        return ExactMidianDuel(
-            a_wins, b_wins, draws, mean, cells, unswept, number, tuple(by_round)
-        )
+        return ExactMidianDuel(a_wins, b_wins, draws, mean, cells, unswept, number, tuple(by_round))
 
     def _tables(
         self, states: list[tuple[Ints, tuple[int, int]]], openings: _Openings
@@ -272,7 +289,7 @@ class Chain:
         for s, side in enumerate(model.sides):
             them = model.sides[1 - s]
             top = max(side.damage_values) + side.damage + max(side.attack, 0)
-            rolled = np.arange(2 * max(top, 0) + 1, dtype=np.int64)
+            rolled = np.arange(2 * max(top, 0) + 1, dtype=np.int32)
             finals.append(np.asarray(model.final_damage(s, rolled), dtype=np.int64))
             sides[s, kernel.HIT_POINTS] = side.hit_points
             sides[s, kernel.LIFE_POINTS] = side.life_points
@@ -292,13 +309,17 @@ class Chain:
             them = model.sides[1 - s]
             blows.append(
                 kernel.blow_table(
-                    side.attack, side.damage, them.armour_class,
+                    side.attack,
+                    side.damage,
+                    them.armour_class,
                     np.array(side.damage_values, dtype=np.int64),
                     np.diff(np.array([0.0, *side.damage_cut, 1.0])),
-                    finals[s], np.array(them.defence_bonus, dtype=np.int64),
-                    side.retests, int(sides[s, kernel.PEN_CAP]),
+                    finals[s],
+                    np.array(them.defence_bonus, dtype=np.int64),
+                    side.retests,
+                    int(sides[s, kernel.PEN_CAP]),
                     int(sides[1 - s, kernel.DEF_CAP]),
-                )  # fmt: skip
+                )
             )
         shape = [max(b[0].shape[i] for b in blows) for i in range(4)]
         width = max(max(int(b[0].max()), 1) for b in blows)
@@ -308,12 +329,13 @@ class Chain:
         damage = np.zeros_like(spent)
         chance = np.zeros((2, *shape, width))
         for s, (c, sp, pa, da, ch) in enumerate(blows):
-            at = tuple(slice(0, n) for n in c.shape)
-            count[(s, *at)] = c
-            spent[(s, *at)] = sp[..., :width]
-            paid[(s, *at)] = pa[..., :width]
-            damage[(s, *at)] = da[..., :width]
-            chance[(s, *at)] = ch[..., :width]
+            a, b, c_, d = c.shape
+            w = min(width, sp.shape[-1])
+            count[s, :a, :b, :c_, :d] = c
+            spent[s, :a, :b, :c_, :d, :w] = sp[..., :w]
+            paid[s, :a, :b, :c_, :d, :w] = pa[..., :w]
+            damage[s, :a, :b, :c_, :d, :w] = da[..., :w]
+            chance[s, :a, :b, :c_, :d, :w] = ch[..., :w]
         rows = [st[0] for st in states]
         most_lost = max(st[1][0] for st in states)
         most_serious = max(st[1][1] for st in states)
@@ -340,4 +362,12 @@ class Chain:
         }
 
 
-__all__ = ["LEFT", "MAX_CELLS", "ExactMidianDuel", "chain_cells", "exact_midian_duel"]
+__all__ = [
+    "LEFT",
+    "MAX_CELLS",
+    "QUICK_CELLS",
+    "ExactMidianDuel",
+    "answers_quickly",
+    "chain_cells",
+    "exact_midian_duel",
+]

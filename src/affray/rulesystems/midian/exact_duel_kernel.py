@@ -52,12 +52,12 @@ LOCAL = 1 << 12
 
 @inline
 def _hp(sides: Ints, s: int, lost: int) -> int:
-    return max(sides[s, HIT_POINTS] - lost, 0)
+    return int(max(sides[s, HIT_POINTS] - lost, 0))
 
 
 @inline
 def _lp(sides: Ints, s: int, lost: int) -> int:
-    return sides[s, LIFE_POINTS] - max(lost - sides[s, HIT_POINTS], 0)
+    return int(sides[s, LIFE_POINTS] - max(lost - sides[s, HIT_POINTS], 0))
 
 
 @entry
@@ -200,7 +200,7 @@ def _class_row(
         xb -= d
     xa = min(xa, 10)
     xb = min(xb, 10)
-    return (xa - low_a) * size_b + (xb - low_b)
+    return int((xa - low_a) * size_b + (xb - low_b))
 
 
 @inline
@@ -226,7 +226,7 @@ def _index(look: Ints, s: int, row: Ints, at: int) -> int:
     o = F * s
     if row[at + o + LOST] >= look.shape[1] or row[at + o + SERIOUS] >= look.shape[2]:
         return -1
-    return look[
+    found: int = look[
         s,
         row[at + o + LOST],
         row[at + o + SERIOUS],
@@ -235,6 +235,7 @@ def _index(look: Ints, s: int, row: Ints, at: int) -> int:
         row[at + o + RET_WILL],
         row[at + o + RET_SHOCK],
     ]
+    return found
 
 
 @entry
@@ -395,11 +396,9 @@ def _strike(
     them = F * d
     pen = min(row[me + SHOCK] + fat[s], sides[s, PEN_CAP])
     dpen = min(row[them + SHOCK] + fat[d], sides[d, DEF_CAP])
-    key = (
-        4 * (row[them + PARRIES] > 0) + 2 * (row[them + BLOCKS] > 0) + (row[them + ACTIONS] > 0)
-    )
+    key = 4 * (row[them + PARRIES] > 0) + 2 * (row[them + BLOCKS] > 0) + (row[them + ACTIONS] > 0)
     kind = cost[d, key]
-    worth = kind == FREE_PARRY or kind == FREE_BLOCK
+    worth = kind in (FREE_PARRY, FREE_BLOCK)
     if kind == COSTLY and (
         row[them + ACTIONS] >= 2 or _hp(sides, d, row[them + LOST]) <= likely[s]
     ):
@@ -427,9 +426,7 @@ def _strike(
             stack_m[top] = m * p
             top += 1
             continue
-        top = _take_damage(
-            child, m * p, d, damage, stack, stack_m, top, sides, fat, two_d20, base
-        )
+        top = _take_damage(child, m * p, d, damage, stack, stack_m, top, sides, fat, two_d20, base)
     return top
 
 
@@ -464,12 +461,14 @@ def _take_damage(
     if hp == 0 and lp > 0 and child[at + CHECKED] == 0:
         chance = two_d20[min(max(sides[d, WILLPOWER] - (earlier + fat[d]), 0), 40)]
         child[at + CHECKED] = 1
-        return _check(child, m, chance, at + RET_WILL, sides[d, RETESTS], at, lp, False,
+        top = _check(child, m, chance, at + RET_WILL, sides[d, RETESTS], at, lp, False,
                       stack, stack_m, top, base)  # fmt: skip
+        return top
     if was_down:
         chance = min(max(sides[d, SYSTEM_SHOCK] - SHOCK_STEP * max(-lp, 0), 0), 100) / 100.0
-        return _check(child, m, chance, at + RET_SHOCK, sides[d, RETESTS], at, lp, True,
+        top = _check(child, m, chance, at + RET_SHOCK, sides[d, RETESTS], at, lp, True,
                       stack, stack_m, top, base)  # fmt: skip
+        return top
     stack_m[top] = m
     if child[at + CONSCIOUS] == 0 or child[at + ALIVE] == 0:
         child[ENDED] = 1

@@ -14,7 +14,7 @@ from pydantic import Field
 
 from affray.dice import Dice
 from affray.encounter import Action, Answers, Attack, Shoot, Targeting
-from affray.errors import SheetError
+from affray.errors import AffrayError, SheetError
 from affray.events import Event
 from affray.powers import EncounterKeys, LiveOdds, RuleSystem
 from affray.quoting import as_written
@@ -37,8 +37,9 @@ from affray.rulesystems.midian.topics import TOPICS
 from affray.sheets.validation import EncounterSection, validate
 
 if TYPE_CHECKING:
-    from affray.answers import DuelAnswer, RunSpec
+    from affray.answers import DuelAnswer, RoundsDistribution, RunSpec
     from affray.encounter import Cursor
+    from affray.rulesystems.midian.exact_duel import ExactMidianDuel
     from affray.sim.totals import FastFights, First
 
 
@@ -136,6 +137,55 @@ def _simulate(a: Character, b: Character, /, *, run: RunSpec) -> DuelAnswer:
         estimate=run.announce,
     )
     return DuelAnswer.simulated(stats, engine="fast", seed=used)
+
+
+def _exact(a: Character, b: Character, /, *, rational: bool = False) -> DuelAnswer:
+    """The exact chain of the duel the fast engine plays (floats: the chain sums
+    probabilities in floating point, so ``rational`` is refused, saying why)."""
+    from affray.answers import DuelAnswer
+
+    if rational:
+        raise AffrayError(
+            "Midian's exact duel odds are summed in floating point over the chain's "
+            "thousands of states, not as fractions",
+            hint="leave out --rational (the odds are exact to about 1e-14)",
+        )
+    odds = _chain(a, b)
+    return DuelAnswer.exact(odds.p_a_wins, odds.p_b_wins, odds.p_draw, odds.mean_rounds)
+
+
+def _rounds(a: Character, b: Character, /) -> RoundsDistribution:
+    """How many rounds the duel lasts, by winner, from the same chain."""
+    from affray.answers import RoundsDistribution
+
+    odds = _chain(a, b)
+    a_wins = {r: won[0] for r, won in enumerate(odds.by_round, start=1) if won[0] > 0}
+    b_wins = {r: won[1] for r, won in enumerate(odds.by_round, start=1) if won[1] > 0}
+    going = max(0.0, 1.0 - odds.p_a_wins - odds.p_b_wins - sum(w[2] for w in odds.by_round))
+    return RoundsDistribution(a_wins, b_wins, going, odds.rounds)
+
+
+def _chain(a: Character, b: Character) -> ExactMidianDuel:
+    """The exact chain of the duel; a pair it does not play is refused in its words."""
+    from affray.errors import NotModelledError
+    from affray.rulesystems.midian.exact_duel import exact_midian_duel
+
+    try:
+        return exact_midian_duel(a, b)
+    except NotModelledError as refused:
+        raise AffrayError(
+            "no exact odds of this Midian duel: the chain plays the plain duel of the "
+            f"fast engine, which does not play {'; '.join(refused.reasons)}",
+            hint="simulate it: affray duel A B -n 100000 (the reference engine plays it)",
+        ) from None
+
+
+def _exact_quick(a: Character, b: Character, /) -> bool:
+    """Whether the exact odds of this duel answer within about a second (``affray
+    duel`` without ``--exact`` then gives them; else it simulates)."""
+    from affray.rulesystems.midian.exact_duel import answers_quickly
+
+    return answers_quickly(a, b)
 
 
 def _hazard(
@@ -256,6 +306,9 @@ SYSTEM: RuleSystem[Character, MidianState, MidianRuleset, MidianTactics] = RuleS
     bestiary=resources.files(__package__) / "bestiary",
     listed=1,
     simulate=_simulate,
+    exact=_exact,
+    rounds=_rounds,
+    exact_quick=_exact_quick,
     fast_fights=_fast_fights,
     live_odds=_live_odds,
     edit=edit,
