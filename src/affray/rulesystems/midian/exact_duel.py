@@ -32,6 +32,8 @@ draw.
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,6 +56,10 @@ MAX_CELLS = 16_000_000
 """Cells (pairs of the sides' states, times the openings) the chain may hold: two
 arrays of them, 256 MB; past it the pair is refused (simulate it)."""
 MOST_RETESTS = 6
+MOST_THREADS = 8
+"""Threads a round is shared among at most (one per CPU this process may use)."""
+THREAD_CELLS = 500
+"""Live cells a thread is worth starting for."""
 
 assert kernel.SERIOUS_STEP == SERIOUS_WOUND and kernel.SHOCK_STEP == SHOCK_STEP
 
@@ -93,7 +99,9 @@ def exact_midian_duel(
         RulesError: the chain would pass ``max_cells``.
     """
     model = MidianDuelModel.of(a, b, max_rounds, fidelity=fidelity)
-    return Chain.of(model, max_cells).run()
+    if not (model.can_hurt(0) or model.can_hurt(1)):  # nothing can ever change
+        return ExactMidianDuel(0.0, 0.0, 1.0, float(max_rounds), 1, 0.0, max_rounds)
+    return Chain(model, max_cells).run()
 
 
 def chain_cells(a: Character, b: Character, *, fidelity: int = FIDELITY) -> int:
@@ -205,40 +213,38 @@ def _side_states(model: MidianDuelModel, s: int) -> tuple[Ints, tuple[int, int]]
 
 
 class Chain:
-    """The chain of one duel: its tables, built once, and its rounds."""
+    """The chain of one duel: its tables, built once, and its rounds.
 
-    def __init__(self, model: MidianDuelModel, max_cells: int) -> None:
+    Raises (when made):
+        RulesError: the chain would pass ``max_cells`` (or a side has more retests
+            than the kernel's tables take).
+    """
+
+    def __init__(self, model: MidianDuelModel, max_cells: int = MAX_CELLS) -> None:
         self.model = model
-        self.max_cells = max_cells
-
-    @classmethod
-    def of(cls, model: MidianDuelModel, max_cells: int = MAX_CELLS) -> Chain:
-        return cls(model, max_cells)
-
-    def run(self) -> ExactMidianDuel:
-        model = self.model
-        if not (model.can_hurt(0) or model.can_hurt(1)):
-            rounds = model.max_rounds
-            return ExactMidianDuel(0.0, 0.0, 1.0, float(rounds), 1, 0.0, rounds)
         if max(side.retests for side in model.sides) > MOST_RETESTS:
             raise RulesError(
                 f"exact odds of a Midian duel take at most {MOST_RETESTS} retests a side",
                 hint="simulate it instead: affray duel A B -n 100000",
             )
-        states = [_side_states(model, s) for s in (0, 1)]
-        openings = _openings(model)
-        n_open = openings.count
-        cells = states[0][0].shape[0] * states[1][0].shape[0] * n_open
-        if cells > self.max_cells:
+        self.states = [_side_states(model, s) for s in (0, 1)]
+        self.openings = _openings(model)
+        sizes = (self.states[0][0].shape[0], self.states[1][0].shape[0])
+        self.shape = (int(sizes[0]), int(sizes[1]), self.openings.count)
+        self.cells = self.shape[0] * self.shape[1] * self.shape[2]
+        if self.cells > max_cells:
             raise RulesError(
-                f"exact odds of this Midian duel would hold {cells:,} states, more than "
-                f"{self.max_cells:,}",
+                f"exact odds of this Midian duel would hold {self.cells:,} states, more "
+                f"than {max_cells:,}",
                 hint="simulate it instead: affray duel A B -n 100000",
             )
-        tables = self._tables(states, openings)
-        look, decode = tables["look"], tables["decode"]
-        cur = np.zeros((states[0][0].shape[0], states[1][0].shape[0], n_open))
-        nxt = np.zeros_like(cur)
+        self.tables = self._tables(self.states, self.openings)
+        self.threads = max(1, min(MOST_THREADS, len(os.sched_getaffinity(0))))
+
+    def start(self) -> Floats:
+        """The cells before round 1: both fresh, the first opening drawn."""
+        model, openings, look = self.model, self.openings, self.tables["look"]
+        cur = np.zeros(self.shape)
         start = [
             int(look[s, 0, 0, 0, side.retests, side.retests, side.retests])
             for s, side in enumerate(model.sides)
@@ -246,29 +252,67 @@ class Chain:
         row = openings.row(model, 0, 0)
         for j in range(int(openings.class_ops[row])):
             cur[start[0], start[1], openings.class_ids[row, j]] = openings.class_p[row, j]
+        return cur
+
+    def step(self, cur: Floats, number: int, nxt: Floats | None = None) -> tuple[Floats, Floats]:
+        """Round ``number`` from the cells ``cur``: the cells after it (written into
+        ``nxt`` when given), and the mass that ended in it (A wins, B wins, draw)."""
+        tables, openings = self.tables, self.openings
+        if nxt is None:
+            nxt = np.zeros(self.shape)
+        else:
+            nxt.fill(0.0)
+
+        def sweep(first: int, last: int, into: Floats) -> Floats:
+            found: Floats = kernel.play_round(
+                cur, into, number, tables["sides"], tables["cost"], tables["likely"],
+                tables["decode"], tables["look"], openings.slots, openings.order,
+                openings.turns, tables["count"], tables["spent"], tables["paid"],
+                tables["damage"], tables["chance"], tables["two_d20"],
+                openings.class_ops, openings.class_ids, openings.class_p, openings.low,
+                openings.size_b, first, last,
+            )  # fmt: skip
+            return found
+
+        live = np.count_nonzero(cur.any(axis=2), axis=1)
+        threads = min(self.threads, max(1, int(live.sum()) // THREAD_CELLS))
+        if threads == 1:
+            ended = sweep(0, self.shape[0], nxt)
+        else:  # A's states cut where the live cells are shared evenly
+            cuts = np.searchsorted(np.cumsum(live), np.arange(1, threads) * live.sum() / threads)
+            bounds = [0, *(int(c) + 1 for c in cuts), self.shape[0]]
+            parts = [nxt, *(np.zeros(self.shape) for _ in range(threads - 1))]
+            with ThreadPoolExecutor(threads) as pool:
+                done = list(
+                    pool.map(sweep, bounds[:-1], bounds[1:], parts)
+                )  # the kernel lets go of the GIL
+            for part in parts[1:]:
+                nxt += part
+            ended = np.sum(done, axis=0)
+            ended[3:] = np.max(done, axis=0)[3:]
+        if ended[4]:
+            raise RulesError(
+                "exact odds of this Midian duel would pass the chain's tables",
+                hint="simulate it instead: affray duel A B -n 100000",
+            )
+        return nxt, ended[:3].copy()
+
+    def run(self) -> ExactMidianDuel:
+        """Every round, until the mass going falls under :data:`LEFT` or the cap."""
+        model = self.model
+        cur = self.start()
+        spare = np.zeros(self.shape)
         a_wins = b_wins = draws = mean = 0.0
         by_round: list[tuple[float, float, float]] = []
         number = 0
         left = 1.0
         for number in range(1, model.max_rounds + 1):
-            nxt.fill(0.0)
-            ended = kernel.play_round(
-                cur, nxt, number, tables["sides"], tables["cost"], tables["likely"],
-                decode, look, openings.slots, openings.order, openings.turns,
-                tables["count"], tables["spent"], tables["paid"], tables["damage"],
-                tables["chance"], tables["two_d20"], openings.class_ops,
-                openings.class_ids, openings.class_p, openings.low, openings.size_b,
-            )  # fmt: skip
-            if ended[4]:
-                raise RulesError(
-                    "exact odds of this Midian duel would pass the chain's tables",
-                    hint="simulate it instead: affray duel A B -n 100000",
-                )
+            nxt, ended = self.step(cur, number, spare)
             won_a, won_b, drawn = float(ended[0]), float(ended[1]), float(ended[2])
             by_round.append((won_a, won_b, drawn))
             a_wins, b_wins, draws = a_wins + won_a, b_wins + won_b, draws + drawn
             mean += number * (won_a + won_b + drawn)
-            cur, nxt = nxt, cur
+            cur, spare = nxt, cur
             left = float(cur.sum())
             if left < LEFT:
                 break
@@ -278,7 +322,30 @@ class Chain:
             mean += model.max_rounds * left
         else:
             unswept = left
-        return ExactMidianDuel(a_wins, b_wins, draws, mean, cells, unswept, number, tuple(by_round))
+        return ExactMidianDuel(
+            a_wins, b_wins, draws, mean, self.cells, unswept, number, tuple(by_round)
+        )
+
+    def blow(
+        self, side: int, *, penalty: int = 0, defender_penalty: int = 0, pool_key: int = -1
+    ) -> dict[int, float]:
+        """The damage ``side``'s blow does (0: none), as the chain sums it: with these
+        penalties, every retest it has, and the defender's best defence at pool key
+        ``pool_key`` (``4 * free parry + 2 * free block + action``; -1: none)."""
+        t = self.tables
+        numbers = t["sides"]
+        at = (
+            side,
+            min(penalty, int(numbers[side, kernel.PEN_CAP])),
+            min(defender_penalty, int(numbers[1 - side, kernel.DEF_CAP])) if pool_key >= 0 else 0,
+            self.model.sides[side].retests,
+            pool_key + 1,
+        )
+        found: dict[int, float] = {}
+        for j in range(int(t["count"][at])):
+            amount = int(t["damage"][(*at, j)])
+            found[amount] = found.get(amount, 0.0) + float(t["chance"][(*at, j)])
+        return found
 
     def _tables(
         self, states: list[tuple[Ints, tuple[int, int]]], openings: _Openings

@@ -262,10 +262,14 @@ def play_round(
     class_p: Floats,
     low: Ints,
     size_b: int,
+    first: int,
+    last: int,
 ) -> Floats:
-    """Round ``number`` of the chain: ``cur`` (a, b, opening) in, ``nxt`` (zeroed) out.
-    Returns the mass that ended in this round: (A wins, B wins, neither fights), and
-    (3) the most a start's walk held on its stack, (4) 1 where a table overflowed."""
+    """Round ``number`` of the chain from the cells of A's states ``first`` to
+    ``last`` (excluded) of ``cur`` (a, b, opening), added into ``nxt`` (threads each
+    take a range of A's states and a ``nxt`` of their own). Returns the mass that
+    ended in this round: (A wins, B wins, neither fights), and (3) the most a start's
+    walk held on its stack, (4) 1 where a table overflowed."""
     n_a, n_b, n_open = cur.shape
     ended = np.zeros(5)
     stack = np.zeros((STACK, FIELDS), dtype=np.int64)
@@ -280,10 +284,12 @@ def play_round(
     ways_rs = np.zeros((2, 8), dtype=np.int64)
     ways_p = np.zeros((2, 8))
     n_ways = np.zeros(2, dtype=np.int64)
+    here = np.zeros(3)
+    carry = np.zeros(3)
     for s in range(2):
         fat[s] = sides[s, FATIGUE] * (number - 1)
     most = 0
-    for ia in range(n_a):
+    for ia in range(first, min(last, n_a)):
         for ib in range(n_b):
             live = False
             for o in range(n_open):
@@ -292,6 +298,7 @@ def play_round(
             if not live:
                 continue
             n_used = 0
+            here[:] = 0.0
             for o in range(n_open):
                 m0 = cur[ia, ib, o]
                 if m0 == 0.0:
@@ -341,12 +348,19 @@ def play_round(
                     if struck:
                         continue
                     n_used = _end_round(
-                        row, m, sides, look, ended, keys, masses, used, n_used, n_b,
+                        row, m, sides, look, here, keys, masses, used, n_used, n_b,
                         ways_fight, ways_rs, ways_p, n_ways,
                     )  # fmt: skip
                     if n_used >= LOCAL // 2 or n_used < 0:
                         ended[4] = 1.0
                         return ended
+            for k in range(3):  # summed with Neumaier's compensation: millions of terms
+                t = ended[k] + here[k]
+                if abs(ended[k]) >= abs(here[k]):
+                    carry[k] += (ended[k] - t) + here[k]
+                else:
+                    carry[k] += (here[k] - t) + ended[k]
+                ended[k] = t
             # spread what this start ended in over the next round's openings
             lost_a = decode[0, ia, 0]
             lost_b = decode[1, ib, 0]
@@ -365,6 +379,8 @@ def play_round(
                 )  # fmt: skip
                 for j in range(class_ops[c]):
                     nxt[ja, jb, class_ids[c, j]] += m * class_p[c, j]
+    for k in range(3):
+        ended[k] += carry[k]
     ended[3] = most
     return ended
 
@@ -461,14 +477,12 @@ def _take_damage(
     if hp == 0 and lp > 0 and child[at + CHECKED] == 0:
         chance = two_d20[min(max(sides[d, WILLPOWER] - (earlier + fat[d]), 0), 40)]
         child[at + CHECKED] = 1
-        top = _check(child, m, chance, at + RET_WILL, sides[d, RETESTS], at, lp, False,
-                      stack, stack_m, top, base)  # fmt: skip
-        return top
+        return int(_check(child, m, chance, at + RET_WILL, sides[d, RETESTS], at, lp,
+                          False, stack, stack_m, top, base))  # fmt: skip
     if was_down:
         chance = min(max(sides[d, SYSTEM_SHOCK] - SHOCK_STEP * max(-lp, 0), 0), 100) / 100.0
-        top = _check(child, m, chance, at + RET_SHOCK, sides[d, RETESTS], at, lp, True,
-                      stack, stack_m, top, base)  # fmt: skip
-        return top
+        return int(_check(child, m, chance, at + RET_SHOCK, sides[d, RETESTS], at, lp,
+                          True, stack, stack_m, top, base))  # fmt: skip
     stack_m[top] = m
     if child[at + CONSCIOUS] == 0 or child[at + ALIVE] == 0:
         child[ENDED] = 1
