@@ -28,6 +28,8 @@ __all__ = [
     "DEFAULT_DUELS",
     "ENGINES",
     "MAX_ROUNDS",
+    "QUICK_SECONDS",
+    "SLOW",
     "Announce",
     "DuelAnswer",
     "Engine",
@@ -41,12 +43,11 @@ __all__ = [
 ]
 
 
-def method_for(
-    system: AnySystem, asked: Method | None = None, pair: tuple[Named, Named] | None = None
-) -> Method:
+def method_for(system: AnySystem, asked: Method | None = None) -> Method:
     """How a duel of ``system`` is answered: as asked, else exactly where the system
-    has exact odds (and, where they can take long, they answer this ``pair`` within
-    about a second: ``exact_quick``), else by simulation.
+    has exact odds that are always quick, else by simulation (a system whose exact odds
+    can take long, ``exact_within``, gives them unasked only where they come within
+    :data:`QUICK_SECONDS`: :func:`answer_duel` tries them).
 
     Raises:
         AffrayError: exact odds asked of a system without them.
@@ -58,11 +59,16 @@ def method_for(
         )
     if asked is not None:
         return asked
-    if system.exact is None:
+    if system.exact is None or system.exact_within is not None:
         return "monte-carlo"
-    if pair is not None and system.exact_quick is not None:
-        return "exact" if system.exact_quick(*pair) else "monte-carlo"
     return "exact"
+
+
+QUICK_SECONDS = 1.0
+"""How long a duel asked no method waits for exact odds that can take long."""
+
+SLOW = "exact odds of this duel would take more than a second: simulated"
+"""The note of a duel simulated because its exact odds would take long."""
 
 
 def answer_duel(
@@ -90,7 +96,12 @@ def answer_duel(
     exact = system.exact
     if fall_back and exact is None:
         method = None  # simulated, as if none had been asked
-    if method_for(system, method, (a, b)) == "exact" and exact is not None:
+    if method is None and exact is not None and system.exact_within is not None:
+        quick = system.exact_within(a, b, seconds=QUICK_SECONDS)
+        if quick is not None:
+            return quick
+        return simulate_duels(system, a, b, run=run, engine=engine).noted(SLOW)
+    if method_for(system, method) == "exact" and exact is not None:
         try:
             return exact(a, b, rational=rational)
         except AffrayError as refused:

@@ -121,11 +121,11 @@ class DuelRounds(Protocol[SheetC]):
     def __call__(self, a: SheetC, b: SheetC, /) -> RoundsDistribution: ...
 
 
-class ExactQuick(Protocol[SheetC]):
-    """Whether the exact odds of this duel answer within about a second (a duel asked
-    no method then gets them; else it is simulated)."""
+class ExactWithin(Protocol[SheetC]):
+    """The exact odds of this duel if they come within ``seconds``, else None (a duel
+    asked no method then gets them; else it is simulated)."""
 
-    def __call__(self, a: SheetC, b: SheetC, /) -> bool: ...
+    def __call__(self, a: SheetC, b: SheetC, /, *, seconds: float) -> DuelAnswer | None: ...
 
 
 class SimulateDuels(Protocol[SheetC]):
@@ -326,7 +326,7 @@ class RuleSystem(Generic[SheetT, StateT, RulesetT, TacticsT]):
     rest_options: tuple[RestOption, ...] = ()
     exact: ExactDuel[SheetT] | None = None
     rounds: DuelRounds[SheetT] | None = None
-    exact_quick: ExactQuick[SheetT] | None = None
+    exact_within: ExactWithin[SheetT] | None = None
     """Where exact duel odds can take long (Midian's chain): whether they answer
     within about a second; None: they always do."""
     simulate: SimulateDuels[SheetT] | None = None

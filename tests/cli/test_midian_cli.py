@@ -194,8 +194,9 @@ def test_midian_duel_monte_carlo_json() -> None:
 
 
 def test_midian_duel_errors() -> None:
-    result = run("duel", GUARD, BRAWLER, "--exact")
-    assert result.exit_code == 2 and "Midian has no exact duel odds" in result.stderr
+    archer = str(EXAMPLES / "midian" / "elf_archer.toml")  # a bow: not the chain's duel
+    result = run("duel", GUARD, archer, "--exact")
+    assert result.exit_code == 2 and "no exact odds of this Midian duel" in result.stderr
     result = run("duel", GUARD, str(EXAMPLES / "mst2" / "ogre.toml"))
     assert result.exit_code == 2 and "different rule systems" in result.stderr
 

@@ -38,8 +38,9 @@ def test_by_round_sums_to_the_totals_and_agrees_with_simulation(tmp_path: Path) 
 
 
 def test_by_round_is_refused_where_there_are_no_exact_rounds() -> None:
-    midian = run("duel", str(EXAMPLES / "midian/guard.toml"), "brawler", "--by-round")
-    assert midian.exit_code == 2 and "no exact odds round by round" in midian.stderr
+    archer = str(EXAMPLES / "midian/elf_archer.toml")  # shoots: not the chain's plain duel
+    midian = run("duel", str(EXAMPLES / "midian/guard.toml"), archer, "--by-round")
+    assert midian.exit_code == 2 and "no exact odds of this Midian duel" in midian.stderr
     simulated = run("duel", "mst2:knight", "ogre", "-n", "100", "--by-round")
     assert simulated.exit_code == 2 and "--by-round goes with the exact odds" in simulated.stderr
 

@@ -215,6 +215,39 @@ def test_a_refused_exact_cell_is_simulated_with_a_note(
     assert hard["note"].startswith("exact odds refused (") and "simulated instead" in hard["note"]
 
 
+@pytest.mark.slow
+def test_a_midian_sweep_works_out_exact_odds(write_sweep: WriteSweep, tmp_path: Path) -> None:
+    """Issue 40, item 4: ``method = "exact"`` on Midian sheets, each cell the exact
+    chain of ``affray duel --exact``; a cell past the chain's budget (a dockhand of
+    2,000 hit points: 10^8 states) is simulated instead, and says so."""
+    text = """
+    a = "dockhand.toml"
+    b = "guard.toml"
+    method = "exact"
+    n = 300
+    [[axes]]
+    side = "a"
+    key = "hit_points"
+    values = [5, 20, 2000]
+    """
+    sweep = write_sweep(text)
+    explore(sweep, tmp_path / "out", "--workers", "1")
+    rows = read_rows(tmp_path / "out" / "results.csv")
+    for cell, row in zip(list(cells(load_sweep(sweep)))[:2], rows[:2], strict=True):
+        assert cell.job is not None
+        a, b = tmp_path / f"a{cell.index}.json", tmp_path / f"b{cell.index}.json"
+        a.write_text(json.dumps(cell.job.a))
+        b.write_text(json.dumps(cell.job.b))
+        duel = run_json("duel", str(a), str(b), "--exact")
+        assert row["method"] == "exact" and row["n"] == "" and row["note"] == ""
+        for key in ("p_a_wins", "p_b_wins", "p_draw", "mean_rounds"):
+            assert float(row[key]) == duel[key], key
+    assert float(rows[0]["p_a_wins"]) < float(rows[1]["p_a_wins"])  # more points, more wins
+    huge = rows[2]
+    assert huge["method"] == "monte-carlo" and huge["n"] == "300"
+    assert "states, more than 16,000,000" in huge["note"]
+
+
 def test_the_json_summary_and_the_text_one(
     write_sweep: WriteSweep, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

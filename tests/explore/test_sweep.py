@@ -247,14 +247,6 @@ def test_mistakes_in_a_sweep_file_are_said_plainly(
     assert said in message
 
 
-def test_midian_has_no_exact_duel_odds(write_sweep: WriteSweep) -> None:
-    text = 'a = "guard.toml"\nb = "brawler.toml"\nmethod = "exact"\n[[axes]]\nside = "a"\n'
-    text += 'key = "attack_bonus"\nvalues = [1]\n'
-    with pytest.raises(SheetError, match="Midian has no exact duel odds") as raised:
-        load_sweep(write_sweep(text))
-    assert raised.value.hint is not None and "monte-carlo" in raised.value.hint
-
-
 def test_too_many_cells(write_sweep: WriteSweep) -> None:
     axes = "".join(
         f'[[axes]]\nside = "a"\nkey = "{key}"\nrange = [0, 99]\n'

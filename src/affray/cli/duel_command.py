@@ -131,26 +131,33 @@ def duel_command(
             seed=ai_seed(seed, rolls),
         )
         return
-    from affray.duels import DEFAULT_DUELS, RunSpec, answer_duel, method_for
+    from affray.duels import (
+        DEFAULT_DUELS,
+        QUICK_SECONDS,
+        SLOW,
+        RunSpec,
+        answer_duel,
+        method_for,
+    )
 
-    asked: Method | None = "exact" if exact else None if count is None else "monte-carlo"
-    method = method_for(system, asked, (first, second))
-    slow = None
-    if method == "monte-carlo" and count is None:
-        count = DEFAULT_DUELS
-        if system.exact is not None:
-            slow = (
-                "exact odds of this duel would take more than a second: simulated "
-                "(--exact computes them)"
-            )
-    if by_round and (system.rounds is None or method_for(system, asked) != "exact"):
+    if by_round and system.rounds is None:
         raise AffrayError(
             f"{system.title} has no exact odds round by round",
             hint=f"simulate it: affray duel {a} {b} -n 100000 --plot PNG draws the rounds "
             "its duels last, by winner",
         )
+    exactly = exact or by_round or rational  # round by round and fractions are exact odds
+    asked: Method | None = "exact" if exactly else None if count is None else "monte-carlo"
+    method = method_for(system, asked)
+    slow = quick = None
+    if asked is None and system.exact_within is not None:  # exact if they come quickly
+        quick = system.exact_within(first, second, seconds=QUICK_SECONDS)
+        method = "monte-carlo" if quick is None else "exact"
+        slow = None if quick is not None else f"{SLOW} (--exact computes them)"
+    if method == "monte-carlo" and count is None:
+        count = DEFAULT_DUELS
     if count is None:
-        answer = answer_duel(
+        answer = quick or answer_duel(
             system, first, second, method="exact", run=RunSpec(1), rational=rational
         )
         _exact(system, first, second, answer, plot, as_json, by_round=by_round)

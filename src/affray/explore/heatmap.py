@@ -390,7 +390,10 @@ def _line_figure(sweep: AnySweep, picture: Shown) -> Any:
         ax.errorbar(
             xs[sampled],
             values[sampled],
-            yerr=np.vstack([values[sampled] - low[sampled], high[sampled] - values[sampled]]),
+            # a Wilson bound at 0 or 1 can pass the value by a rounding error
+            yerr=np.maximum(
+                np.vstack([values[sampled] - low[sampled], high[sampled] - values[sampled]]), 0.0
+            ),
             fmt="none",
             ecolor="#2166ac",
             elinewidth=1.2,

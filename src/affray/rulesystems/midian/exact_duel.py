@@ -33,9 +33,10 @@ draw.
 from __future__ import annotations
 
 import os
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -113,23 +114,42 @@ def chain_cells(a: Character, b: Character, *, fidelity: int = FIDELITY) -> int:
     return sizes[0] * sizes[1] * _openings(model).count
 
 
-QUICK_CELLS = 15_000
-"""Cells a chain answers within about a second (measured: bench/midian_exact.py)."""
+QUICK_CELLS = 100_000
+"""The largest chain :func:`quick_midian_duel` tries: a round of it takes a few tenths
+of a second at most, so a try that runs out of time stops soon after (measured:
+bench/midian_exact.py). The size of a chain says little of its time (the turns of a
+round, the dice of each blow and the rounds a duel lasts weigh as much): a chain of
+5,000 cells can take a second, one of 250,000 a tenth of one."""
+
+QUICK_SECONDS = 1.0
+"""How long ``affray duel`` without ``--exact`` gives the chain before it simulates."""
 
 
-def answers_quickly(a: Character, b: Character, *, fidelity: int = FIDELITY) -> bool:
-    """Whether the exact odds of this duel answer within about a second: the chain's
-    machine code compiled, and its cells few (:data:`QUICK_CELLS`). False for a pair
-    the chain does not play."""
+def quick_midian_duel(
+    a: Character,
+    b: Character,
+    *,
+    seconds: float = QUICK_SECONDS,
+    max_rounds: int = MAX_ROUNDS,
+    fidelity: int = FIDELITY,
+) -> ExactMidianDuel | None:
+    """The exact odds of this duel if the chain gives them within ``seconds``; None
+    when it does not: past the time (looked at between rounds), past
+    :data:`QUICK_CELLS`, before its machine code is compiled (compiling alone takes
+    longer), or for a pair it does not play."""
     from affray.errors import NotModelledError
     from affray.sim.jit import needs_compiling
 
+    deadline = time.perf_counter() + seconds
     if needs_compiling(kernel.play_round):
-        return False
+        return None
     try:
-        return chain_cells(a, b, fidelity=fidelity) <= QUICK_CELLS
-    except NotModelledError:
-        return False
+        model = MidianDuelModel.of(a, b, max_rounds, fidelity=fidelity)
+        if not (model.can_hurt(0) or model.can_hurt(1)):
+            return exact_midian_duel(a, b, max_rounds=max_rounds, fidelity=fidelity)
+        return Chain(model, QUICK_CELLS).run(deadline=deadline)
+    except (NotModelledError, RulesError):
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,6 +260,10 @@ class Chain:
             )
         self.tables = self._tables(self.states, self.openings)
         self.threads = max(1, min(MOST_THREADS, len(os.sched_getaffinity(0))))
+        self.stack = kernel.STACK
+        """Rows of a start's walk (grown when a round needs more)."""
+        self.local = kernel.LOCAL
+        """Slots of the table of a start's ends (grown when a round needs more)."""
 
     def start(self) -> Floats:
         """The cells before round 1: both fresh, the first opening drawn."""
@@ -257,11 +281,29 @@ class Chain:
     def step(self, cur: Floats, number: int, nxt: Floats | None = None) -> tuple[Floats, Floats]:
         """Round ``number`` from the cells ``cur``: the cells after it (written into
         ``nxt`` when given), and the mass that ended in it (A wins, B wins, draw)."""
-        tables, openings = self.tables, self.openings
         if nxt is None:
             nxt = np.zeros(self.shape)
-        else:
+        while True:
             nxt.fill(0.0)
+            ended = self._round(cur, number, nxt)
+            if ended[4] == 1.0 and self.stack < kernel.STACK << 4:
+                self.stack *= 4  # a start's walk held more than its stack: once more
+            elif ended[4] == 2.0 and self.local < kernel.LOCAL << 9:
+                self.local *= 4  # a start ended in more states than its table holds
+            elif ended[4]:
+                raise RulesError(
+                    "exact odds of this Midian duel would pass the chain's tables (a "
+                    f"state's round would hold more than {self.stack:,} branches or end "
+                    f"in more than {self.local // 2:,} states)",
+                    hint="simulate it instead: affray duel A B -n 100000",
+                )
+            else:
+                return nxt, ended[:3].copy()
+
+    def _round(self, cur: Floats, number: int, nxt: Floats) -> Floats:
+        """Round ``number`` from ``cur`` into ``nxt`` (zeros), shared among threads:
+        what the kernel returns."""
+        tables, openings = self.tables, self.openings
 
         def sweep(first: int, last: int, into: Floats) -> Floats:
             found: Floats = kernel.play_round(
@@ -270,7 +312,7 @@ class Chain:
                 openings.turns, tables["count"], tables["spent"], tables["paid"],
                 tables["damage"], tables["chance"], tables["two_d20"],
                 openings.class_ops, openings.class_ids, openings.class_p, openings.low,
-                openings.size_b, first, last,
+                openings.size_b, first, last, self.stack, self.local,
             )  # fmt: skip
             return found
 
@@ -290,15 +332,16 @@ class Chain:
                 nxt += part
             ended = np.sum(done, axis=0)
             ended[3:] = np.max(done, axis=0)[3:]
-        if ended[4]:
-            raise RulesError(
-                "exact odds of this Midian duel would pass the chain's tables",
-                hint="simulate it instead: affray duel A B -n 100000",
-            )
-        return nxt, ended[:3].copy()
+        return ended
 
-    def run(self) -> ExactMidianDuel:
-        """Every round, until the mass going falls under :data:`LEFT` or the cap."""
+    @overload
+    def run(self, *, deadline: None = None) -> ExactMidianDuel: ...
+    @overload
+    def run(self, *, deadline: float) -> ExactMidianDuel | None: ...
+
+    def run(self, *, deadline: float | None = None) -> ExactMidianDuel | None:
+        """Every round, until the mass going falls under :data:`LEFT` or the cap;
+        None if ``deadline`` (of :func:`time.perf_counter`) passes first."""
         model = self.model
         cur = self.start()
         spare = np.zeros(self.shape)
@@ -316,6 +359,8 @@ class Chain:
             left = float(cur.sum())
             if left < LEFT:
                 break
+            if deadline is not None and time.perf_counter() > deadline:
+                return None
         unswept = 0.0
         if number >= model.max_rounds:
             draws += left  # the round cap: a draw
@@ -433,8 +478,9 @@ __all__ = [
     "LEFT",
     "MAX_CELLS",
     "QUICK_CELLS",
+    "QUICK_SECONDS",
     "ExactMidianDuel",
-    "answers_quickly",
     "chain_cells",
     "exact_midian_duel",
+    "quick_midian_duel",
 ]

@@ -46,8 +46,10 @@ FREE_PARRY, FREE_BLOCK, COSTLY = 1, 2, 3
 SERIOUS_STEP = 10
 SHOCK_STEP = 5
 STACK = 1 << 14
+"""Rows of a start's walk held at once, at first (a chain that needs more grows it)."""
 LOCAL = 1 << 12
-"""Slots of the table a start state's ends are summed in (a power of two)."""
+"""Slots of the table a start state's ends are summed in (a power of two), at first (a
+chain that needs more grows it)."""
 
 
 @inline
@@ -206,7 +208,8 @@ def _class_row(
 @inline
 def _local_add(keys: Ints, masses: Floats, used: Ints, n_used: int, key: int, m: float) -> int:
     """Add ``m`` at ``key`` in the open-addressing table; returns the slots used."""
-    slot = (key * 2654435761) & (LOCAL - 1)
+    mask = keys.shape[0] - 1
+    slot = (key * 2654435761) & mask
     while True:
         k = keys[slot]
         if k == key:
@@ -217,7 +220,7 @@ def _local_add(keys: Ints, masses: Floats, used: Ints, n_used: int, key: int, m:
             masses[slot] = m
             used[n_used] = slot
             return n_used + 1
-        slot = (slot + 1) & (LOCAL - 1)
+        slot = (slot + 1) & mask
 
 
 @inline
@@ -264,19 +267,22 @@ def play_round(
     size_b: int,
     first: int,
     last: int,
+    stack_size: int,
+    local_size: int,
 ) -> Floats:
     """Round ``number`` of the chain from the cells of A's states ``first`` to
     ``last`` (excluded) of ``cur`` (a, b, opening), added into ``nxt`` (threads each
     take a range of A's states and a ``nxt`` of their own). Returns the mass that
     ended in this round: (A wins, B wins, neither fights), and (3) the most a start's
-    walk held on its stack, (4) 1 where a table overflowed."""
+    walk held on its stack, (4) 1 where the stack of ``stack_size`` rows overflowed, 2
+    where the table of a start's ends (``local_size`` slots, a power of 2) did."""
     n_a, n_b, n_open = cur.shape
     ended = np.zeros(5)
-    stack = np.zeros((STACK, FIELDS), dtype=np.int64)
-    stack_m = np.zeros(STACK)
-    keys = np.full(LOCAL, -1, dtype=np.int64)
-    masses = np.zeros(LOCAL)
-    used = np.zeros(LOCAL, dtype=np.int64)
+    stack = np.zeros((stack_size, FIELDS), dtype=np.int64)
+    stack_m = np.zeros(stack_size)
+    keys = np.full(local_size, -1, dtype=np.int64)
+    masses = np.zeros(local_size)
+    used = np.zeros(local_size, dtype=np.int64)
     fat = np.zeros(2, dtype=np.int64)
     row = np.zeros(FIELDS, dtype=np.int64)
     base = np.zeros(FIELDS, dtype=np.int64)
@@ -340,7 +346,7 @@ def play_round(
                             blow_count, blow_spent, blow_paid, blow_damage, blow_chance,
                             two_d20, base,
                         )  # fmt: skip
-                        if top >= STACK - 64:
+                        if top >= stack_size - 64:
                             ended[4] = 1.0
                             return ended
                         most = max(most, top)
@@ -351,8 +357,8 @@ def play_round(
                         row, m, sides, look, here, keys, masses, used, n_used, n_b,
                         ways_fight, ways_rs, ways_p, n_ways,
                     )  # fmt: skip
-                    if n_used >= LOCAL // 2 or n_used < 0:
-                        ended[4] = 1.0
+                    if n_used >= local_size // 2 or n_used < 0:
+                        ended[4] = 2.0
                         return ended
             for k in range(3):  # summed with Neumaier's compensation: millions of terms
                 t = ended[k] + here[k]

@@ -180,12 +180,16 @@ def _chain(a: Character, b: Character) -> ExactMidianDuel:
         ) from None
 
 
-def _exact_quick(a: Character, b: Character, /) -> bool:
-    """Whether the exact odds of this duel answer within about a second (``affray
+def _exact_within(a: Character, b: Character, /, *, seconds: float) -> DuelAnswer | None:
+    """The exact odds of this duel if the chain gives them within ``seconds`` (``affray
     duel`` without ``--exact`` then gives them; else it simulates)."""
-    from affray.rulesystems.midian.exact_duel import answers_quickly
+    from affray.answers import DuelAnswer
+    from affray.rulesystems.midian.exact_duel import quick_midian_duel
 
-    return answers_quickly(a, b)
+    odds = quick_midian_duel(a, b, seconds=seconds)
+    if odds is None:
+        return None
+    return DuelAnswer.exact(odds.p_a_wins, odds.p_b_wins, odds.p_draw, odds.mean_rounds)
 
 
 def _hazard(
@@ -308,7 +312,7 @@ SYSTEM: RuleSystem[Character, MidianState, MidianRuleset, MidianTactics] = RuleS
     simulate=_simulate,
     exact=_exact,
     rounds=_rounds,
-    exact_quick=_exact_quick,
+    exact_within=_exact_within,
     fast_fights=_fast_fights,
     live_odds=_live_odds,
     edit=edit,
