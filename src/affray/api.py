@@ -106,16 +106,20 @@ def duel(
     seed: int | None = None,
     engine: Engine = "fast",
     workers: int = 1,
+    exact: bool = False,
 ) -> DuelAnswer:
     """Who wins a duel of ``a`` (attacking first) and ``b``: exact odds when ``n`` is
-    None and the system has them; otherwise ``n`` simulated duels (10,000 by default),
-    with the fast engine where the system has one, else the reference engine (also when
-    the fast engine does not model something the sheets need: the answer's ``note``
-    says what).
+    None and the system has them (Midian's, whose chain can take minutes, where they
+    come within a second, as ``affray duel`` gives them; ``exact=True`` waits for
+    them); otherwise ``n`` simulated duels (10,000 by default), with the fast engine
+    where the system has one, else the reference engine (also when the fast engine
+    does not model something the sheets need: the answer's ``note`` says what).
 
     Args:
         workers: processes for the simulation (results do not depend on it); 0 for
             one per CPU.
+        exact: the exact odds however long they take (``affray duel --exact``);
+            AffrayError where the system has none or refuses them.
     """
     system = _system_of_pair(a, b)
     if engine not in ENGINES:
@@ -123,7 +127,9 @@ def duel(
     if workers < 0:
         raise AffrayError(f"workers is {workers}", hint="0 for one per CPU, or 1 or more")
     run = RunSpec(DEFAULT_DUELS if n is None else n, seed, workers or os.cpu_count() or 1)
-    method: Method | None = None if n is None else "monte-carlo"
+    if exact and n is not None:
+        raise AffrayError("exact=True and n ask for two answers", hint="leave out one")
+    method: Method | None = "exact" if exact else None if n is None else "monte-carlo"
     return answer_duel(system, a, b, method=method, run=run, engine=engine)
 
 

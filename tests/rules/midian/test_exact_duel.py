@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import affray
 from affray.dice import Dice
 from affray.errors import AffrayError
 from affray.rulesystems.midian.character import Character, Encumbrance, Shield
@@ -408,6 +409,22 @@ def test_a_big_chain_is_simulated_unless_asked_for(tmp_path: Path) -> None:
     refused = run("duel", guard, archer, "--exact")
     assert refused.exit_code == 2
     assert "no exact odds of this Midian duel" in refused.output and "ranged" in refused.output
+
+
+def test_the_python_api_gives_the_chain_quickly_or_when_asked(tmp_path: Path) -> None:
+    """``affray.duel(a, b)``: the chain's odds when they come within a second, else
+    simulated with a note; ``exact=True`` waits for them (refused with ``n``)."""
+    a, b = small()
+    first, second = (affray.load(path) for path in write(tmp_path, a, b))
+    exact = exact_midian_duel(first, second)  # type: ignore[arg-type]
+    for answer in (affray.duel(first, second), affray.duel(first, second, exact=True)):
+        assert answer.method == "exact" and answer.p_a_wins == exact.p_a_wins
+    guard, brawler = (affray.load(EXAMPLES / f"midian/{n}.toml") for n in ("guard", "brawler"))
+    simulated = affray.duel(guard, brawler, seed=1)
+    assert simulated.method == "monte-carlo" and simulated.n == 10_000
+    assert simulated.note is not None and "more than a second" in simulated.note
+    with pytest.raises(AffrayError, match="two answers"):
+        affray.duel(first, second, 100, exact=True)
 
 
 def test_two_d20_at_most_counts_the_pairs() -> None:
