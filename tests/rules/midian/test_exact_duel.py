@@ -333,6 +333,40 @@ def test_the_chains_first_blow_equals_the_odds_of_one_attack(attacker: str, defe
         assert mine[amount] == pytest.approx(float(p), abs=1e-14)
 
 
+@pytest.mark.parametrize("name", ["retests", "fatigue-shield-fast"])
+def test_a_round_finished_from_any_of_its_starts_is_the_round(name: str) -> None:
+    """``Chain.finish`` (the rest of a round from a state within it, the door a table's
+    fight from mid-round comes in by) from each start of round 2 and its opening's
+    turns, weighted by the start's mass, sums to the round ``Chain.step`` plays."""
+    from affray.rulesystems.midian import exact_duel_kernel as kernel
+
+    chain = Chain(MidianDuelModel.of(*pairs()[name]))
+    cur, _ = chain.step(chain.start(), 1)
+    whole, ended = chain.step(cur, 2)
+    decode, sides, openings = chain.tables["decode"], chain.tables["sides"], chain.openings
+    summed = np.zeros_like(whole)
+    summed_ended = np.zeros(3)
+    for ia, ib, o in zip(*np.nonzero(cur), strict=True):
+        row = np.zeros(kernel.FIELDS, dtype=np.int64)
+        for s, i in ((0, ia), (1, ib)):
+            at = kernel.F * s
+            lost, serious, checked, ra, rw, rs = decode[s, i]
+            row[at + kernel.LOST], row[at + kernel.SERIOUS] = lost, serious
+            row[at + kernel.CHECKED] = checked
+            row[at + kernel.CONSCIOUS] = row[at + kernel.ALIVE] = 1
+            row[at + kernel.ACTIONS] = openings.slots[o, s]
+            row[at + kernel.PARRIES] = sides[s, kernel.FREE_PARRIES]
+            row[at + kernel.BLOCKS] = sides[s, kernel.FREE_BLOCKS]
+            row[at + kernel.RET_ATTACK], row[at + kernel.RET_WILL] = ra, rw
+            row[at + kernel.RET_SHOCK] = rs
+        order = openings.order[o, : openings.turns[o]].copy()
+        cells, mass = chain.finish(row, order, (int(decode[0, ia, 0]), int(decode[1, ib, 0])), 2)
+        summed += cur[ia, ib, o] * cells
+        summed_ended += cur[ia, ib, o] * mass
+    assert np.abs(summed - whole).max() < 1e-15
+    assert summed_ended == pytest.approx(ended, abs=1e-15)
+
+
 def test_a_pair_that_can_never_hurt_each_other_is_a_draw_at_the_cap() -> None:
     a = character("A", armour_class=30, weapon=weapon(damage="1d2"), damage_reduction=20)
     b = character("B", armour_class=30, weapon=weapon(damage="1d2"), damage_reduction=20)

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, overload
@@ -281,11 +282,44 @@ class Chain:
     def step(self, cur: Floats, number: int, nxt: Floats | None = None) -> tuple[Floats, Floats]:
         """Round ``number`` from the cells ``cur``: the cells after it (written into
         ``nxt`` when given), and the mass that ended in it (A wins, B wins, draw)."""
-        if nxt is None:
-            nxt = np.zeros(self.shape)
+        into = np.zeros(self.shape) if nxt is None else nxt
+        return into, self._roomy(lambda: self._round(cur, number, into), into)
+
+    def finish(
+        self, row: Ints, order: Ints, lost: tuple[int, int], number: int
+    ) -> tuple[Floats, Floats]:
+        """The rest of round ``number`` from a state within it: ``row`` (the kernel's
+        fields of a walk's state, :data:`.exact_duel_kernel.FIELDS` of them: each side's
+        points lost, shock taken this round, actions, free defences and retests left
+        …), its turns still to come ``order`` (the sides, in turn), each side's points
+        lost when the round began ``lost``: the cells before the next round, and the
+        mass that ended in this one (A wins, B wins, draw)."""
+        tables, openings = self.tables, self.openings
+        into = np.zeros(self.shape)
+
+        def walk() -> Floats:
+            found: Floats = kernel.finish_round(
+                row, 1.0, order, lost[0], lost[1], into, number, tables["sides"],
+                tables["cost"], tables["likely"], tables["decode"], tables["look"],
+                tables["count"], tables["spent"], tables["paid"], tables["damage"],
+                tables["chance"], tables["two_d20"], openings.class_ops,
+                openings.class_ids, openings.class_p, openings.low, openings.size_b,
+                self.stack, self.local,
+            )  # fmt: skip
+            return found
+
+        return into, self._roomy(walk, into)
+
+    def _roomy(self, walk: Callable[[], Floats], into: Floats) -> Floats:
+        """What ``walk`` (a kernel's round into ``into``) ended, its stack and table of
+        ends grown (and ``into`` emptied) until they hold it.
+
+        Raises:
+            RulesError: past their largest.
+        """
         while True:
-            nxt.fill(0.0)
-            ended = self._round(cur, number, nxt)
+            into.fill(0.0)
+            ended = walk()
             if ended[4] == 1.0 and self.stack < kernel.STACK << 4:
                 self.stack *= 4  # a start's walk held more than its stack: once more
             elif ended[4] == 2.0 and self.local < kernel.LOCAL << 9:
@@ -298,7 +332,7 @@ class Chain:
                     hint="simulate it instead: affray duel A B -n 100000",
                 )
             else:
-                return nxt, ended[:3].copy()
+                return ended[:3].copy()
 
     def _round(self, cur: Floats, number: int, nxt: Floats) -> Floats:
         """Round ``number`` from ``cur`` into ``nxt`` (zeros), shared among threads:

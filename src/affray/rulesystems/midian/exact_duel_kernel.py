@@ -283,7 +283,6 @@ def play_round(
     keys = np.full(local_size, -1, dtype=np.int64)
     masses = np.zeros(local_size)
     used = np.zeros(local_size, dtype=np.int64)
-    fat = np.zeros(2, dtype=np.int64)
     row = np.zeros(FIELDS, dtype=np.int64)
     base = np.zeros(FIELDS, dtype=np.int64)
     ways_fight = np.zeros((2, 8), dtype=np.int64)
@@ -292,9 +291,7 @@ def play_round(
     n_ways = np.zeros(2, dtype=np.int64)
     here = np.zeros(3)
     carry = np.zeros(3)
-    for s in range(2):
-        fat[s] = sides[s, FATIGUE] * (number - 1)
-    most = 0
+    fat = _fatigue(sides, number)
     for ia in range(first, min(last, n_a)):
         for ib in range(n_b):
             live = False
@@ -328,67 +325,229 @@ def play_round(
                 stack[0, ENDED] = 0
                 stack[0, TURN] = 0
                 stack_m[0] = m0
-                top = 1
-                while top > 0:
-                    top -= 1
-                    m = stack_m[top]
-                    row[:] = stack[top]
-                    struck = False
-                    while row[TURN] < turns[o] and row[ENDED] == 0:
-                        s = order[o, row[TURN]]
-                        row[TURN] += 1
-                        if row[F * s + ACTIONS] <= 0:
-                            continue  # an action spent on defending: no turn
-                        row[F * s + ACTIONS] -= 1
-                        struck = True
-                        top = _strike(
-                            row, m, s, stack, stack_m, top, sides, cost, likely, fat,
-                            blow_count, blow_spent, blow_paid, blow_damage, blow_chance,
-                            two_d20, base,
-                        )  # fmt: skip
-                        if top >= stack_size - 64:
-                            ended[4] = 1.0
-                            return ended
-                        most = max(most, top)
-                        break
-                    if struck:
-                        continue
-                    n_used = _end_round(
-                        row, m, sides, look, here, keys, masses, used, n_used, n_b,
-                        ways_fight, ways_rs, ways_p, n_ways,
-                    )  # fmt: skip
-                    if n_used >= local_size // 2 or n_used < 0:
-                        ended[4] = 2.0
-                        return ended
-            for k in range(3):  # summed with Neumaier's compensation: millions of terms
-                t = ended[k] + here[k]
-                if abs(ended[k]) >= abs(here[k]):
-                    carry[k] += (ended[k] - t) + here[k]
-                else:
-                    carry[k] += (here[k] - t) + ended[k]
-                ended[k] = t
-            # spread what this start ended in over the next round's openings
-            lost_a = decode[0, ia, 0]
-            lost_b = decode[1, ib, 0]
-            for u in range(n_used):
-                slot = used[u]
-                key = keys[slot]
-                m = masses[slot]
-                keys[slot] = -1
-                ja = key // n_b
-                jb = key - ja * n_b
-                eff_a = decode[0, ja, 0] - lost_a + sides[0, FATIGUE] * number
-                eff_b = decode[1, jb, 0] - lost_b + sides[1, FATIGUE] * number
-                c = _class_row(
-                    eff_a, eff_b, sides[0, INITIATIVE], sides[1, INITIATIVE], low[0], low[1],
-                    size_b,
+                n_used = _walk(
+                    stack, stack_m, order, turns, o, row, sides, cost, likely, fat,
+                    blow_count, blow_spent, blow_paid, blow_damage, blow_chance, two_d20,
+                    base, look, here, keys, masses, used, n_used, n_b, ways_fight, ways_rs,
+                    ways_p, n_ways, ended,
                 )  # fmt: skip
-                for j in range(class_ops[c]):
-                    nxt[ja, jb, class_ids[c, j]] += m * class_p[c, j]
+                if ended[4] != 0.0:
+                    return ended
+            _neumaier(ended, carry, here)
+            _spread(
+                keys, masses, used, n_used, decode[0, ia, 0], decode[1, ib, 0], nxt, number,
+                sides, decode, n_b, class_ops, class_ids, class_p, low, size_b,
+            )  # fmt: skip
     for k in range(3):
         ended[k] += carry[k]
-    ended[3] = most
     return ended
+
+
+@entry
+def finish_round(
+    start: Ints,
+    m0: float,
+    order: Ints,
+    lost_a: int,
+    lost_b: int,
+    nxt: Floats,
+    number: int,
+    sides: Ints,
+    cost: Ints,
+    likely: Floats,
+    decode: Ints,
+    look: Ints,
+    blow_count: Ints,
+    blow_spent: Ints,
+    blow_paid: Ints,
+    blow_damage: Ints,
+    blow_chance: Floats,
+    two_d20: Floats,
+    class_ops: Ints,
+    class_ids: Ints,
+    class_p: Floats,
+    low: Ints,
+    size_b: int,
+    stack_size: int,
+    local_size: int,
+) -> Floats:
+    """The rest of round ``number`` from the state ``start`` (a row of the walk, of mass
+    ``m0``, any way into the round: shock taken, actions, free defences and retests
+    left), its turns still to come ``order`` (the sides, in turn), each side's points
+    lost when the round began ``lost_a`` and ``lost_b`` (what it takes this round is its
+    shock on the next initiative): what it ends in is added into ``nxt``, the cells
+    before the next round. Returns what :func:`play_round` returns."""
+    n_b = nxt.shape[1]
+    ended = np.zeros(5)
+    stack = np.zeros((stack_size, FIELDS), dtype=np.int64)
+    stack_m = np.zeros(stack_size)
+    keys = np.full(local_size, -1, dtype=np.int64)
+    masses = np.zeros(local_size)
+    used = np.zeros(local_size, dtype=np.int64)
+    row = np.zeros(FIELDS, dtype=np.int64)
+    base = np.zeros(FIELDS, dtype=np.int64)
+    ways_fight = np.zeros((2, 8), dtype=np.int64)
+    ways_rs = np.zeros((2, 8), dtype=np.int64)
+    ways_p = np.zeros((2, 8))
+    n_ways = np.zeros(2, dtype=np.int64)
+    here = np.zeros(3)
+    carry = np.zeros(3)
+    orders = np.zeros((1, max(order.shape[0], 1)), dtype=np.int64)
+    orders[0, : order.shape[0]] = order
+    turns = np.full(1, order.shape[0], dtype=np.int64)
+    stack[0] = start
+    stack[0, TURN] = 0
+    stack_m[0] = m0
+    n_used = _walk(
+        stack, stack_m, orders, turns, 0, row, sides, cost, likely, _fatigue(sides, number),
+        blow_count, blow_spent, blow_paid, blow_damage, blow_chance, two_d20, base, look,
+        here, keys, masses, used, 0, n_b, ways_fight, ways_rs, ways_p, n_ways, ended,
+    )  # fmt: skip
+    if ended[4] != 0.0:
+        return ended
+    _neumaier(ended, carry, here)
+    _spread(
+        keys, masses, used, n_used, lost_a, lost_b, nxt, number, sides, decode, n_b,
+        class_ops, class_ids, class_p, low, size_b,
+    )  # fmt: skip
+    for k in range(3):
+        ended[k] += carry[k]
+    return ended
+
+
+@inline
+def _fatigue(sides: Ints, number: int) -> Ints:
+    """Each side's armour fatigue in round ``number`` (the rounds before it)."""
+    fat = np.zeros(2, dtype=np.int64)
+    for s in range(2):
+        fat[s] = sides[s, FATIGUE] * (number - 1)
+    return fat
+
+
+@inline
+def _walk(
+    stack: Ints,
+    stack_m: Floats,
+    order: Ints,
+    turns: Ints,
+    o: int,
+    row: Ints,
+    sides: Ints,
+    cost: Ints,
+    likely: Floats,
+    fat: Ints,
+    blow_count: Ints,
+    blow_spent: Ints,
+    blow_paid: Ints,
+    blow_damage: Ints,
+    blow_chance: Floats,
+    two_d20: Floats,
+    base: Ints,
+    look: Ints,
+    here: Floats,
+    keys: Ints,
+    masses: Floats,
+    used: Ints,
+    n_used: int,
+    n_b: int,
+    ways_fight: Ints,
+    ways_rs: Ints,
+    ways_p: Floats,
+    n_ways: Ints,
+    ended: Floats,
+) -> int:
+    """Every way the rest of the round goes from the state on the stack's first row
+    (its turns those of opening ``o`` from its ``TURN``), depth first: the mass of each
+    end where both still fight summed into the table of ends, the rest into ``here``
+    (A wins, B wins, neither fights). Returns the table's slots used; sets ``ended``'s
+    (3) to the most the stack held, (4) to 1 or 2 where the stack or the table
+    overflowed."""
+    stack_size = stack.shape[0]
+    top = 1
+    while top > 0:
+        top -= 1
+        m = stack_m[top]
+        row[:] = stack[top]
+        struck = False
+        while row[TURN] < turns[o] and row[ENDED] == 0:
+            s = order[o, row[TURN]]
+            row[TURN] += 1
+            if row[F * s + ACTIONS] <= 0:
+                continue  # an action spent on defending: no turn
+            row[F * s + ACTIONS] -= 1
+            struck = True
+            top = _strike(
+                row, m, s, stack, stack_m, top, sides, cost, likely, fat,
+                blow_count, blow_spent, blow_paid, blow_damage, blow_chance,
+                two_d20, base,
+            )  # fmt: skip
+            if top >= stack_size - 64:
+                ended[4] = 1.0
+                return n_used
+            ended[3] = max(ended[3], top)
+            break
+        if struck:
+            continue
+        n_used = _end_round(
+            row, m, sides, look, here, keys, masses, used, n_used, n_b,
+            ways_fight, ways_rs, ways_p, n_ways,
+        )  # fmt: skip
+        if n_used >= keys.shape[0] // 2 or n_used < 0:
+            ended[4] = 2.0
+            return n_used
+    return n_used
+
+
+@inline
+def _neumaier(ended: Floats, carry: Floats, here: Floats) -> None:
+    """Add ``here`` into ``ended`` with Neumaier's compensation (kept in ``carry``): a
+    round sums millions of terms."""
+    for k in range(3):
+        t = ended[k] + here[k]
+        if abs(ended[k]) >= abs(here[k]):
+            carry[k] += (ended[k] - t) + here[k]
+        else:
+            carry[k] += (here[k] - t) + ended[k]
+        ended[k] = t
+
+
+@inline
+def _spread(
+    keys: Ints,
+    masses: Floats,
+    used: Ints,
+    n_used: int,
+    lost_a: int,
+    lost_b: int,
+    nxt: Floats,
+    number: int,
+    sides: Ints,
+    decode: Ints,
+    n_b: int,
+    class_ops: Ints,
+    class_ids: Ints,
+    class_p: Floats,
+    low: Ints,
+    size_b: int,
+) -> None:
+    """What a start's walks ended in (the table of ends, emptied) spread over the next
+    round's openings: each end's shock (its points lost past ``lost_a``, ``lost_b``,
+    and the armour's fatigue) draws them."""
+    for u in range(n_used):
+        slot = used[u]
+        key = keys[slot]
+        m = masses[slot]
+        keys[slot] = -1
+        ja = key // n_b
+        jb = key - ja * n_b
+        eff_a = decode[0, ja, 0] - lost_a + sides[0, FATIGUE] * number
+        eff_b = decode[1, jb, 0] - lost_b + sides[1, FATIGUE] * number
+        c = _class_row(
+            eff_a, eff_b, sides[0, INITIATIVE], sides[1, INITIATIVE], low[0], low[1],
+            size_b,
+        )  # fmt: skip
+        for j in range(class_ops[c]):
+            nxt[ja, jb, class_ids[c, j]] += m * class_p[c, j]
 
 
 @inline
