@@ -369,21 +369,29 @@ class Chain:
         return ended
 
     @overload
-    def run(self, *, deadline: None = None) -> ExactMidianDuel: ...
+    def run(
+        self, *, deadline: None = None, cells: Floats | None = None, first: int = 1
+    ) -> ExactMidianDuel: ...
     @overload
-    def run(self, *, deadline: float) -> ExactMidianDuel | None: ...
+    def run(
+        self, *, deadline: float, cells: Floats | None = None, first: int = 1
+    ) -> ExactMidianDuel | None: ...
 
-    def run(self, *, deadline: float | None = None) -> ExactMidianDuel | None:
-        """Every round, until the mass going falls under :data:`LEFT` or the cap;
-        None if ``deadline`` (of :func:`time.perf_counter`) passes first."""
+    def run(
+        self, *, deadline: float | None = None, cells: Floats | None = None, first: int = 1
+    ) -> ExactMidianDuel | None:
+        """Every round from round ``first`` (and the ``cells`` before it: the duel's
+        start by default), until the mass going falls under :data:`LEFT` or the cap
+        (where what is left is a draw); None if ``deadline`` (of
+        :func:`time.perf_counter`) passes first. ``by_round`` counts from ``first``."""
         model = self.model
-        cur = self.start()
+        cur = self.start() if cells is None else cells
         spare = np.zeros(self.shape)
         a_wins = b_wins = draws = mean = 0.0
         by_round: list[tuple[float, float, float]] = []
-        number = 0
-        left = 1.0
-        for number in range(1, model.max_rounds + 1):
+        number = first - 1
+        left = float(cur.sum())
+        for number in range(first, model.max_rounds + 1):
             nxt, ended = self.step(cur, number, spare)
             won_a, won_b, drawn = float(ended[0]), float(ended[1]), float(ended[2])
             by_round.append((won_a, won_b, drawn))

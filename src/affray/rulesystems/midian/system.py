@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from affray.answers import DuelAnswer, RoundsDistribution, RunSpec
     from affray.encounter import Cursor
     from affray.rulesystems.midian.exact_duel import ExactMidianDuel
-    from affray.sim.totals import FastFights, First
+    from affray.sim.totals import ExactFights, FastFights, First
 
 
 class EncounterOptions(EncounterSection):
@@ -192,6 +192,35 @@ def _exact_within(a: Character, b: Character, /, *, seconds: float) -> DuelAnswe
     return DuelAnswer.exact(odds.p_a_wins, odds.p_b_wins, odds.p_draw, odds.mean_rounds)
 
 
+def _exact_fights(
+    ruleset: MidianRuleset,
+    cursor: Cursor[Character, MidianState],
+    /,
+    *,
+    tactics: Mapping[str, MidianTactics],
+    first: First | None,
+) -> ExactFights:
+    """Exact odds of a two-combatant fight from ``cursor``, where the exact duel's chain
+    reaches it (loaded only when asked)."""
+    from affray.rulesystems.midian.exact_table import exact_fight
+
+    return exact_fight(ruleset, cursor, tactics, first)
+
+
+def _exact_work(
+    ruleset: MidianRuleset,
+    cursor: Cursor[Character, MidianState],
+    /,
+    *,
+    tactics: Mapping[str, MidianTactics],
+    first: First | None,
+) -> int:
+    """What the exact chain of the fight from ``cursor`` would take, found at once."""
+    from affray.rulesystems.midian.exact_table import exact_work
+
+    return exact_work(ruleset, cursor, tactics, first)
+
+
 def _hazard(
     ruleset: MidianRuleset,
     encounter: MidianEncounter,
@@ -314,6 +343,8 @@ SYSTEM: RuleSystem[Character, MidianState, MidianRuleset, MidianTactics] = RuleS
     rounds=_rounds,
     exact_within=_exact_within,
     fast_fights=_fast_fights,
+    exact_fights=_exact_fights,
+    exact_work=_exact_work,
     live_odds=_live_odds,
     edit=edit,
     effects=effects,

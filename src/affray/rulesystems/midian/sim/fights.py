@@ -194,7 +194,7 @@ WAIT = "wait"
 waiter's turn moves after the one it waits for, its later turns with it)."""
 
 
-def _waited(
+def after_wait(
     ruleset: MidianRuleset,
     cursor: Cursor[Character, MidianState],
     tactics: Mapping[str, MidianTactics],
@@ -394,7 +394,7 @@ def midian_fast_fights(
             (:func:`refusals`); the reference engine plays them.
     """
     if first is not None and first[0] == WAIT and cursor.phase(ruleset) is Phase.TURN:
-        cursor, first = _waited(ruleset, cursor, tactics, first), None
+        cursor, first = after_wait(ruleset, cursor, tactics, first), None
     reasons = refusals(ruleset, cursor, tactics, first)
     if reasons:
         raise NotModelledError(ENGINE, reasons)

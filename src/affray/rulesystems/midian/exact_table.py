@@ -1,0 +1,290 @@
+"""Exact odds of a two-combatant Midian fight from where it stands (a table's ``table
+odds``, the registry's ``exact_fights``): the exact duel's chain (:mod:`.exact_duel`)
+entered from the fight's state: before a round (wounds, serious wounds, the Willpower
+check made, retests left, last round's shock and the armour's fatigue on the coming
+initiative), or within one (whose turn it is and the turns still to come, waits taken,
+the actions, free parries and blocks left, the shock taken this round), the rest of
+the round walked from that state (:meth:`.exact_duel.Chain.finish`) and the rounds
+after it played by the chain.
+
+It reaches what the chain plays: the plain duel of the fast engine, the tactics AI's
+with default tactics. A fight that holds anything else (more than two combatants, a
+stance, a hold, someone down or on fire, charges still to come, options other than
+the default's, a first action other than an attack at the foe or a wait) is refused
+with :class:`~affray.errors.NotModelledError`, and the table simulates it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from affray.encounter import Cursor, Phase
+from affray.errors import NotModelledError
+from affray.rulesystems.midian import exact_duel_kernel as kernel
+from affray.rulesystems.midian.character import Character
+from affray.rulesystems.midian.exact_duel import MAX_CELLS, Chain, Ints
+from affray.rulesystems.midian.injury import RollKind
+from affray.rulesystems.midian.resolve import FIDELITY, Readings
+from affray.rulesystems.midian.ruleset import MidianRuleset
+from affray.rulesystems.midian.sim.duels import MidianDuelModel
+from affray.rulesystems.midian.sim.fights import WAIT, after_wait, refusals
+from affray.rulesystems.midian.state import MidianState, lost
+from affray.rulesystems.midian.tactics import MidianTactics, Role
+from affray.sim.totals import First
+
+WHAT = "the exact Midian duel chain"
+CELL_WORK = 100_000
+"""The work of one cell of the chain, in the table's steps (:func:`exact_work`; about a
+nanosecond each): a chain takes 10 to 330 µs a cell over a whole duel (dockhand v guard
+to guard v brawler, docs/rules/midian.md), so this is its middle."""
+
+MidianCursor = Cursor[Character, MidianState]
+
+
+@dataclass(frozen=True, slots=True)
+class MidianExactFight:
+    """Exact odds of a two-combatant Midian fight from where it stands (the shape of
+    :class:`~affray.sim.totals.ExactFights`).
+
+    Attributes:
+        p_wins: each side's chance to win.
+        p_draw: neither left fighting, or the round cap reached.
+        mean_rounds: the expected round the fight ends in (a draw at the cap counts
+            the cap).
+        p_standing: each combatant's chance to be fighting at the end.
+        p_going: the chance the fight is still going at the round cap.
+        cells: the chain's cells.
+        unswept: the mass the chain let go as too small to matter (the chances fall
+            short by it).
+    """
+
+    p_wins: Mapping[str, float]
+    p_draw: float
+    mean_rounds: float
+    p_standing: Mapping[str, float]
+    p_going: float = 0.0
+    cells: int = 0
+    unswept: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON of ``affray fight --exact`` (docs/encounters.md)."""
+        return {
+            "method": "exact",
+            "sides": {side: {"p_wins": p} for side, p in self.p_wins.items()},
+            "p_draw": self.p_draw,
+            "mean_rounds": self.mean_rounds,
+            "combatants": {cid: {"p_standing": p} for cid, p in self.p_standing.items()},
+        }
+
+
+def exact_fight(
+    ruleset: MidianRuleset,
+    cursor: MidianCursor,
+    tactics: Mapping[str, MidianTactics],
+    first: First | None,
+) -> MidianExactFight:
+    """The exact odds of the fight from ``cursor``, the one whose turn it is taking
+    ``first`` (an attack at its foe, or a wait; None: what its tactics choose).
+
+    Raises:
+        NotModelledError: the fight holds what the chain does not play (the reasons
+            named).
+        RulesError: the chain would be past its budget.
+    """
+    cursor, chain = _ready(ruleset, cursor, tactics, first)
+    encounter = cursor.encounter
+    ids = [c.id for c in encounter.combatants]
+    sides = [c.side for c in encounter.combatants]
+    phase = cursor.phase(ruleset)
+    number = encounter.round
+    before = np.zeros(3)
+    if _within_round(ruleset, cursor):
+        row, order = _within(chain, cursor, phase)
+        began = tuple(  # each side's points lost when the round began
+            lost(encounter, cid) - int(row[kernel.F * s + kernel.SHOCK])
+            for s, cid in enumerate(ids)
+        )
+        cells, before = chain.finish(row, order, (began[0], began[1]), number)
+    else:  # before a round: its initiative to come
+        cells = _between(chain, cursor)
+    going = chain.run(cells=cells, first=number + 1)
+    mean = going.mean_rounds + number * float(before.sum())
+    a_wins, b_wins = going.p_a_wins + before[0], going.p_b_wins + before[1]
+    draw = going.p_draw + before[2]
+    p_going = max(going.p_draw - sum(w[2] for w in going.by_round), 0.0)  # at the cap
+    wins = {sides[0]: float(a_wins), sides[1]: float(b_wins)}
+    return MidianExactFight(
+        wins,
+        float(draw),
+        float(mean),
+        {ids[0]: float(a_wins) + p_going, ids[1]: float(b_wins) + p_going},
+        p_going,
+        chain.cells,
+        going.unswept,
+    )
+
+
+def exact_work(
+    ruleset: MidianRuleset,
+    cursor: MidianCursor,
+    tactics: Mapping[str, MidianTactics],
+    first: First | None,
+) -> int:
+    """The work of the exact chain of the fight from ``cursor`` in the table's steps
+    (:data:`CELL_WORK` a cell), found at once (the chain's tables made, no round played).
+
+    Raises:
+        NotModelledError, RulesError: as :func:`exact_fight` would.
+    """
+    _, chain = _ready(ruleset, cursor, tactics, first)
+    return chain.cells * CELL_WORK
+
+
+def _ready(
+    ruleset: MidianRuleset,
+    cursor: MidianCursor,
+    tactics: Mapping[str, MidianTactics],
+    first: First | None,
+) -> tuple[MidianCursor, Chain]:
+    """The cursor the chain starts from (after a wait taken as ``first``), and the
+    chain.
+
+    Raises:
+        NotModelledError: the fight holds what the chain does not play.
+    """
+    turn = cursor.phase(ruleset) is Phase.TURN
+    if first is not None and turn and first[0] == WAIT:
+        cursor, first = after_wait(ruleset, cursor, tactics, first), None
+    reasons = list(refusals(ruleset, cursor, tactics, None))
+    encounter = cursor.encounter
+    combatants = encounter.combatants
+    if len(combatants) != 2 or len(set(encounter.sides)) != 2:
+        reasons.append(f"{len(combatants)} combatants (the chain plays a duel)")
+        raise NotModelledError(WHAT, tuple(reasons))
+    options = ruleset.options
+    if options.rules != Readings() or options.fidelity != FIDELITY:
+        reasons.append("rules options other than the default's")
+    if options.critical_effects or options.melee_cover:
+        reasons.append("critical effects or melee cover")
+    if options.surprised and encounter.round <= 1:
+        reasons.append("a surprise round")
+    if first is not None and turn:
+        foe = next(c.id for c in combatants if c.id != cursor.current)
+        if first != ("attack", foe):
+            reasons.append(f"the first action {first[0]!r}")
+    for c in combatants:
+        state, plan = encounter.states[c.id], tactics.get(c.id, MidianTactics())
+        health = state.health
+        if plan.role is not Role.FIGHTER or plan.retreat_at is not None:
+            reasons.append(f"{c.id}'s tactics (role {plan.role.value}, or retreat_at)")
+        if options.distance and not state.closed_in:
+            reasons.append(f"{c.id} not yet at blows ({options.distance} ft: charges)")
+        if state.down_rounds or state.holding is not None or state.held_by:
+            reasons.append(f"{c.id} down or in a hold")
+        if state.set_against_charge or state.in_blaze:  # a waiter never pre-empts: the AI
+            reasons.append(f"{c.id} set against a charge, or in a blaze")
+        if health.coma or health.tended or state.fled or not health.fighting:
+            reasons.append(f"{c.id} out of the fight, in a coma or tended")
+    if reasons:
+        raise NotModelledError(WHAT, tuple(reasons))
+    a, b = (c.sheet for c in combatants)
+    model = MidianDuelModel.of(a, b, cursor.max_rounds)
+    done = encounter.round - (1 if _within_round(ruleset, cursor) else 0)  # rounds ended
+    for c, side in zip(combatants, model.sides, strict=True):
+        if encounter.states[c.id].health.fatigue != side.fatigue * done:
+            reasons.append(f"{c.id}'s fatigue (not that of {done} rounds in its armour)")
+    if reasons:
+        raise NotModelledError(WHAT, tuple(reasons))
+    return cursor, Chain(model, MAX_CELLS)
+
+
+def _within_round(ruleset: MidianRuleset, cursor: MidianCursor) -> bool:
+    """Whether the fight stands within a round (a turn, or the round's end to come)."""
+    phase = cursor.phase(ruleset)
+    return phase is Phase.TURN or (phase is Phase.ROUND_OVER and not cursor.closed)
+
+
+def _retests(cursor: MidianCursor, cid: str) -> tuple[int, int, int]:
+    """The retests ``cid`` has left of each kind (attack, Willpower, system shock)."""
+    sheet = cursor.encounter.sheet(cid)
+    state = cursor.encounter.states[cid]
+    sources = set(sheet.retests)
+    return tuple(  # type: ignore[return-value]
+        len(sources - {source for source, kind in state.retests_used if kind is wanted})
+        for wanted in (RollKind.ATTACK, RollKind.WILLPOWER, RollKind.SYSTEM_SHOCK)
+    )
+
+
+def _index(chain: Chain, cursor: MidianCursor, s: int) -> int:
+    """Side ``s``'s state between rounds, as the chain numbers them.
+
+    Raises:
+        NotModelledError: a state the chain never holds (a game master's edit: more
+            serious wounds than the points lost give, a Willpower check made with hit
+            points left, points past the chain's most).
+    """
+    cid = cursor.encounter.combatants[s].id
+    health = cursor.encounter.states[cid].health
+    look = chain.tables["look"]
+    key = (
+        lost(cursor.encounter, cid),
+        health.serious_wounds,
+        int(health.willpower_checked),
+        *_retests(cursor, cid),
+    )
+    inside = all(0 <= k < n for k, n in zip(key, look.shape[1:], strict=True))
+    found = int(look[(s, *key)]) if inside else -1
+    if found < 0:
+        raise NotModelledError(WHAT, (f"{cid}'s wounds (a state the duel never reaches)",))
+    return found
+
+
+def _between(chain: Chain, cursor: MidianCursor) -> np.ndarray[Any, np.dtype[np.float64]]:
+    """The cells before the coming round: each side's state, the openings its
+    initiative draws (last round's shock and the armour's fatigue on it)."""
+    encounter = cursor.encounter
+    cells = np.zeros(chain.shape)
+    ja, jb = (_index(chain, cursor, s) for s in (0, 1))
+    healths = [encounter.states[c.id].health for c in encounter.combatants]
+    eff = [h.carried_shock + h.fatigue for h in healths]
+    openings = chain.openings
+    row = openings.row(chain.model, eff[0], eff[1])
+    for j in range(int(openings.class_ops[row])):
+        cells[ja, jb, openings.class_ids[row, j]] = openings.class_p[row, j]
+    return cells
+
+
+def _within(chain: Chain, cursor: MidianCursor, phase: Phase) -> tuple[Ints, Ints]:
+    """The state within the round as the chain's walk holds it, and the turns still
+    to come (the sides, in turn: the current one's first)."""
+    encounter = cursor.encounter
+    ids = [c.id for c in encounter.combatants]
+    row = np.zeros(kernel.FIELDS, dtype=np.int64)
+    for s, cid in enumerate(ids):
+        _index(chain, cursor, s)  # a state the chain holds
+        state = encounter.states[cid]
+        health, pool = state.health, state.pool
+        at = kernel.F * s
+        ra, rw, rs = _retests(cursor, cid)
+        row[at + kernel.LOST] = lost(encounter, cid)
+        row[at + kernel.SHOCK] = health.shock
+        row[at + kernel.SERIOUS] = health.serious_wounds
+        row[at + kernel.CHECKED] = int(health.willpower_checked)
+        row[at + kernel.CONSCIOUS] = int(health.conscious)
+        row[at + kernel.ALIVE] = int(health.alive)
+        spent = cursor.begun and cid == cursor.current  # its turn's action is taken
+        row[at + kernel.ACTIONS] = pool.actions + int(spent)
+        row[at + kernel.PARRIES] = pool.parries
+        row[at + kernel.BLOCKS] = pool.blocks
+        row[at + kernel.RET_ATTACK] = ra
+        row[at + kernel.RET_WILL] = rw
+        row[at + kernel.RET_SHOCK] = rs
+    turns = list(encounter.queue)
+    if phase is Phase.TURN and cursor.current is not None:
+        turns.insert(0, cursor.current)
+    order = np.array([ids.index(cid) for cid in turns], dtype=np.int64)
+    return row, order
