@@ -138,5 +138,6 @@ def test_an_exact_fight_by_round_is_refused_where_there_is_none() -> None:
     brawl = str(EXAMPLES / "encounters/tavern_brawl.toml")
     result = run("fight", brawl, "--exact", "--by-round")
     assert result.exit_code == 2, result.output
-    assert "no exact odds of whole encounters" in result.stderr
+    assert "no exact odds of this encounter" in result.stderr  # Midian's: of a duel only
+    assert "8 combatants (the chain plays a duel)" in result.stderr
     assert "--by-round" in result.stderr and "Traceback" not in result.output

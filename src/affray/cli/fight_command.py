@@ -179,7 +179,7 @@ def _exact(path: str, max_rounds: int | None, as_json: bool) -> None:
 
     from affray.cli.output import emit_json, table
     from affray.encounter import Cursor
-    from affray.errors import AffrayError
+    from affray.errors import AffrayError, NotModelledError
     from affray.sheets import load_encounter
 
     setup = load_encounter(path)
@@ -194,7 +194,14 @@ def _exact(path: str, max_rounds: int | None, as_json: bool) -> None:
     if first is not None and first():  # as fight -n says it
         click.echo("compiling the exact engine first: once per machine, about 15 s", err=True)
     took = time.perf_counter()
-    odds = solve(setup.ruleset, cursor, tactics=setup.tactics, first=None)
+    try:
+        odds = solve(setup.ruleset, cursor, tactics=setup.tactics, first=None)
+    except NotModelledError as refused:
+        raise AffrayError(
+            f"no exact odds of this encounter: the {refused.engine} does not play "
+            f"{'; '.join(refused.reasons)}",
+            hint=f"simulate it instead: affray fight {path} -n 100000",
+        ) from None
     took = time.perf_counter() - took
     if as_json:
         emit_json(odds.to_dict())
@@ -234,7 +241,7 @@ def _by_round(
     from typing import Any
 
     from affray.cli.output import ProgressBar, emit_json, percent, table
-    from affray.errors import AffrayError
+    from affray.errors import AffrayError, NotModelledError
     from affray.sim.by_round import exact_by_round, simulate_by_round
     from affray.sim.fights import encounter_file, set_out
 
@@ -259,8 +266,16 @@ def _by_round(
         if first is not None and first():
             click.echo("compiling the exact engine first: once per machine, about 15 s", err=True)
         bar = ProgressBar(fighting.cursor.max_rounds, "rounds", threshold=1)
-        with bar as advance:
-            rows = exact_by_round(fighting, progress=advance)
+        try:
+            with bar as advance:
+                rows = exact_by_round(fighting, progress=advance)
+        except NotModelledError as refused:
+            raise AffrayError(
+                f"no exact odds of this encounter: the {refused.engine} does not play "
+                f"{'; '.join(refused.reasons)}",
+                hint=f"simulate them round by round instead: affray fight {path} -n 10000 "
+                "--by-round",
+            ) from None
         found: dict[str, Any] = {"method": "exact", "by_round": rows}
         title = f"{name}: exact odds, round by round"
         heading = "exact odds of each round"

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from affray.dice import RandomDice
-from affray.encounter import Answers, Phase
+from affray.encounter import Action, Answers, Phase
 from affray.errors import NotModelledError, RulesError, TableError
 from affray.sheets.encounters import tactics_dice
 from affray.sim.chunks import Estimate
@@ -191,9 +191,31 @@ def table_odds(
         TableError: the fight is over, or has fewer than two sides.
     """
     _ready(rules, state)
-    exact = None if simulate else exact_odds(rules, state, work=TABLE_WORK)
-    if exact is not None:
-        return exact
+
+    def simulated(action: Action, side: str, engine: str | None, used: int | None) -> ActionOdds:
+        """``n`` fights after ``action`` (as many as the reference engine plays for a
+        whole table where the fast engine does not play it: a hundred times slower, it
+        would take minutes)."""
+        first = (action.name, action.target)
+        start = TableAt(db, table_id, version, first)
+        count = n
+        if engine != REFERENCE and isinstance(fast_fights(start), NotModelledError):
+            count = min(n, REFERENCE_FIGHTS)
+            if progress is not None:
+                progress(n - count)
+        after = simulate_fights(start, count, seed=used, workers=workers, progress=progress)
+        played = after.engine if after.engine != engine else None
+        return ActionOdds(action.label, *first, after.p_wins(side), after.n, played)
+
+    if not simulate:
+        exact = exact_odds(
+            rules,
+            state,
+            work=TABLE_WORK,
+            other=lambda action, side: simulated(action, side, None, seed),
+        )
+        if exact is not None:
+            return exact
     overall = simulate_fights(
         TableAt(db, table_id, version),
         n,
@@ -206,28 +228,26 @@ def table_odds(
     if who is None:
         return TableOdds(overall, state.round)
     side = state.encounter.combatant(who).side
-    actions = []
-    for action in rules.ruleset.actions(state.encounter, who):
-        first = (action.name, action.target)
-        start = TableAt(db, table_id, version, first)
-        count = n
-        if overall.engine != REFERENCE and isinstance(fast_fights(start), NotModelledError):
-            # the fast engine does not play this action: the reference engine plays as
-            # many as it would for a whole table, not the fast engine's count (a hundred
-            # times slower, it would take minutes)
-            count = min(n, REFERENCE_FIGHTS)
-            if progress is not None:
-                progress(n - count)
-        after = simulate_fights(start, count, seed=overall.seed, workers=workers, progress=progress)
-        engine = after.engine if after.engine != overall.engine else None
-        actions.append(ActionOdds(action.label, *first, after.p_wins(side), after.n, engine))
+    actions = [
+        simulated(action, side, overall.engine, overall.seed)
+        for action in rules.ruleset.actions(state.encounter, who)
+    ]
     return TableOdds(overall, state.round, who, side, tuple(actions))
 
 
-def exact_odds(rules: Rules, state: TableState, *, work: int | None = None) -> TableOdds | None:
+def exact_odds(
+    rules: Rules,
+    state: TableState,
+    *,
+    work: int | None = None,
+    other: Callable[[Action, str], ActionOdds] | None = None,
+) -> TableOdds | None:
     """The exact odds of the fight from here and after each action open now, where the
     system has exact odds of whole fights and this one is within their limits (and
-    within ``work`` steps of the chain, if given: the web's time budget); else None."""
+    within ``work`` steps of the chain, if given: the web's time budget); else None.
+    An action the exact odds do not reach (Midian's: a stance, a grapple) has the odds
+    ``other`` gives it (simulated: its side's name given), if given; else the whole
+    answer is None."""
     solve = rules.system.exact_fights
     if solve is None:
         return None
@@ -247,11 +267,21 @@ def exact_odds(rules: Rules, state: TableState, *, work: int | None = None) -> T
         actions = []
         for action in rules.ruleset.actions(state.encounter, who):
             first = (action.name, action.target)
-            after = solve(base.ruleset, base.cursor, tactics=base.tactics, first=first)
+            try:
+                after = solve(base.ruleset, base.cursor, tactics=base.tactics, first=first)
+            except NotModelledError:
+                if other is None:
+                    raise
+                actions.append(other(action, side))
+                continue
             actions.append(ActionOdds(action.label, *first, after.p_wins.get(side, 0.0), None))
-    except (RulesError, NotModelledError):
+    except (RulesError, NotModelledError, _StoppedError):
         return None
     return TableOdds(overall, state.round, who, side, tuple(actions))
+
+
+class _StoppedError(Exception):
+    """The answer is no longer wanted (the web's quick odds, between batches)."""
 
 
 REFERENCE_FIGHTS = 1_000
@@ -305,13 +335,29 @@ def quick_odds(
         _ready(rules, state)
     except TableError:
         return None
-    exact = exact_odds(rules, state, work=WEB_WORK)
-    if exact is not None:
-        return exact
     started = time.perf_counter()
     base = from_state(rules, state, name)
     who = state.current if state.phase(rules) is Phase.TURN else None
     legal = list(rules.ruleset.actions(state.encounter, who)) if who is not None else []
+
+    def simulated(action: Action, side: str) -> ActionOdds:
+        """Fights after an action the exact odds do not reach, in its share of the time."""
+        share = budget_s / max(len(legal), 1)
+        now = time.perf_counter()
+        first = (action.name, action.target)
+        k = legal.index(action)
+        totals = _batches(
+            replace(base, first=first), per_action, seed + k + 1, now + share, stop,
+            batch=MIN_BATCH,
+        )  # fmt: skip
+        if totals is None:
+            raise _StoppedError
+        p_win = totals.wins.get(side, 0) / totals.n if totals.n else 0.0
+        return ActionOdds(action.label, *first, p_win, totals.n)
+
+    exact = exact_odds(rules, state, work=WEB_WORK, other=simulated)
+    if exact is not None:
+        return exact
     engine = _fast(base)
     until = started + budget_s * (0.5 if legal else 1.0)
     overall = _batches(base, n, seed, until, stop, engine)

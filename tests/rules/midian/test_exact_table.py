@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -25,6 +26,7 @@ from affray.rulesystems.midian.sim.fights import midian_fast_fights
 from affray.rulesystems.midian.state import MidianState
 from affray.rulesystems.midian.tactics import MidianAI, MidianTactics
 from affray.sim.encounters import duel_encounter
+from affray.sim.fights import REFERENCE
 from affray.sim.totals import FightTotals
 from tests.rules.midian.helpers import character, weapon
 
@@ -152,3 +154,56 @@ def test_what_the_chain_does_not_play_is_refused_with_the_reasons() -> None:
     )
     with pytest.raises(NotModelledError, match="3 combatants"):
         exact_fight(RULES, Cursor(crowd), {}, None)
+
+
+SHEET = """system = "midian"
+name = "{name}"
+attributes = {{ strength = 12, agility = 12, wits = 10, willpower = 11, stamina = 12 }}
+attack_bonus = {attack}
+armour_class = {ac}
+hit_points = {hp}
+life_points = 2
+weapon = {{ name = "Knife", damage = "1d{die}", type = "hacking", skill = 1 }}
+"""
+
+
+def test_table_odds_of_a_midian_duel_are_exact_with_the_other_moves_simulated(
+    tmp_path: Path,
+) -> None:
+    """``table odds`` on a two-combatant Midian table: the fight's odds exact from the
+    turn it stands at, an attack at the foe exact (the tactics' own move: the same
+    odds), the moves the chain does not play (a called shot, holding back, fleeing) simulated
+    by the fast engine, each with its fights."""
+    from affray.table import Start, Store, Tables
+    from affray.table.odds import table_odds
+
+    paths = []
+    for name, attack, ac, hp, die in (("Ann", 2, 11, 3, 2), ("Bo", 1, 10, 4, 3)):
+        path = tmp_path / f"{name}.toml"
+        path.write_text(SHEET.format(name=name, attack=attack, ac=ac, hp=hp, die=die))
+        paths.append(path)
+    tables = Tables(Store(tmp_path / "t.db"))
+    row = tables.new("Cellar", "midian", {"max_rounds": 1000})
+    for path, side in zip(paths, ("Ann", "Bo"), strict=True):
+        tables.run(row, tables.joining(row, str(path), side=side))
+    tables.run(row, Start(), seed=4)
+    fold = tables.fold(row)
+    assert fold.state.phase(fold.rules) is Phase.TURN
+    found = table_odds(
+        str(tables.store.path), row.id, fold.rules, fold.state, fold.version, n=2000, seed=3
+    )
+    cursor = fold.state.cursor
+    exact = exact_fight(fold.rules.ruleset, replace(cursor, max_rounds=1000), {}, None)
+    assert found.exact and found.method == "exact"
+    assert found.wins == pytest.approx(dict(exact.p_wins), abs=1e-15)
+    who = found.who
+    assert who is not None and found.side == who
+    foe = "Bo" if who == "Ann" else "Ann"
+    attack = next(a for a in found.actions if (a.name, a.target) == ("attack", foe))
+    assert attack.n is None and attack.p_win == pytest.approx(found.wins[who], abs=1e-13)
+    others = [a for a in found.actions if a.n is not None]
+    for a in others:  # the fast engine's, or (a disarm) the reference engine's fewer
+        assert (a.n, a.engine) in ((2000, "fast Midian group engine"), (1000, REFERENCE)), a
+    assert {a.name for a in others} >= {"called shot easy", "flee", "hold"}
+    flee = next(a for a in others if a.name == "flee")
+    assert flee.p_win == 0.0  # alone on its side, it leaves the fight to the foe

@@ -36,7 +36,7 @@ from affray.rulesystems.midian.state import MidianState, lost
 from affray.rulesystems.midian.tactics import MidianTactics, Role
 from affray.sim.totals import First
 
-WHAT = "the exact Midian duel chain"
+WHAT = "exact Midian duel chain"
 CELL_WORK = 100_000
 """The work of one cell of the chain, in the table's steps (:func:`exact_work`; about a
 nanosecond each): a chain takes 10 to 330 µs a cell over a whole duel (dockhand v guard
