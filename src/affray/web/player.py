@@ -154,7 +154,10 @@ def _own_odds(tracker: Tracker, row: TableRow, who: str) -> dict[str, Any]:
         ],
         "working": answer.working,
         "side": known.side,
-        "exact": known.exact,
+        # exact only where every action's chance is (Midian's exact odds leave the
+        # moves its chain does not play to simulation)
+        "exact": known.exact and all(a.n is None for a in known.actions),
+        "mixed": known.exact and any(a.n is not None for a in known.actions),
     }
 
 
