@@ -461,6 +461,25 @@ def test_the_python_api_gives_the_chain_quickly_or_when_asked(tmp_path: Path) ->
         affray.duel(first, second, 100, exact=True)
 
 
+def test_without_numba_a_big_chain_is_refused_and_a_duel_simulated() -> None:
+    """As plain Python the chain would take hours: past a small one it is refused,
+    saying what to install; a duel asked no method is simulated at once."""
+    import os
+    import subprocess
+    import sys
+
+    guard, brawler = (str(EXAMPLES / f"midian/{n}.toml") for n in ("guard", "brawler"))
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    command = [sys.executable, "-m", "affray", "duel", guard, brawler]
+    refused = subprocess.run([*command, "--exact"], env=env, capture_output=True, text=True)
+    assert refused.returncode == 2, refused.stderr
+    assert "need numba" in refused.stderr and "affray[fast]" in refused.stderr
+    simulated = subprocess.run(
+        [*command, "--json", "--seed", "1"], env=env, capture_output=True, text=True
+    )
+    assert simulated.returncode == 0 and '"method": "monte-carlo"' in simulated.stdout
+
+
 def test_two_d20_at_most_counts_the_pairs() -> None:
     assert list(two_d20_at_most(np.array([1, 2, 3, 21, 40, 41]))) == [
         0.0,

@@ -48,6 +48,7 @@ from affray.rulesystems.midian.character import Character
 from affray.rulesystems.midian.injury import SERIOUS_WOUND, SHOCK_STEP
 from affray.rulesystems.midian.resolve import FIDELITY
 from affray.rulesystems.midian.sim.duels import MidianDuelModel
+from affray.sim.jit import COMPILED
 
 Ints = np.ndarray[Any, np.dtype[np.int64]]
 Floats = np.ndarray[Any, np.dtype[np.float64]]
@@ -122,6 +123,10 @@ bench/midian_exact.py). The size of a chain says little of its time (the turns o
 round, the dice of each blow and the rounds a duel lasts weigh as much): a chain of
 5,000 cells can take a second, one of 250,000 a tenth of one."""
 
+PLAIN_CELLS = 2_000
+"""The largest chain played without numba (the ``fast`` extra): as plain Python a
+round is some hundred times slower, so a few seconds' chain compiled takes hours."""
+
 QUICK_SECONDS = 1.0
 """How long ``affray duel`` without ``--exact`` gives the chain before it simulates."""
 
@@ -142,7 +147,7 @@ def quick_midian_duel(
     from affray.sim.jit import needs_compiling
 
     deadline = time.perf_counter() + seconds
-    if needs_compiling(kernel.play_round):
+    if not COMPILED or needs_compiling(kernel.play_round):
         return None
     try:
         model = MidianDuelModel.of(a, b, max_rounds, fidelity=fidelity)
@@ -253,6 +258,12 @@ class Chain:
         sizes = (self.states[0][0].shape[0], self.states[1][0].shape[0])
         self.shape = (int(sizes[0]), int(sizes[1]), self.openings.count)
         self.cells = self.shape[0] * self.shape[1] * self.shape[2]
+        if not COMPILED and self.cells > PLAIN_CELLS:
+            raise RulesError(
+                f"exact odds of this Midian duel ({self.cells:,} states) need numba: its "
+                "chain as plain Python would take hours",
+                hint="pip install 'affray[fast]', or simulate it: affray duel A B -n 100000",
+            )
         if self.cells > max_cells:
             raise RulesError(
                 f"exact odds of this Midian duel would hold {self.cells:,} states, more "
