@@ -109,7 +109,12 @@ def exact_midian_duel(
 
 def chain_cells(a: Character, b: Character, *, fidelity: int = FIDELITY) -> int:
     """How many cells the chain of this pair holds (its size, known at once)."""
-    model = MidianDuelModel.of(a, b, MAX_ROUNDS, fidelity=fidelity)
+    return model_cells(MidianDuelModel.of(a, b, MAX_ROUNDS, fidelity=fidelity))
+
+
+def model_cells(model: MidianDuelModel) -> int:
+    """How many cells the chain of this duel holds, known at once (without the tables
+    of its blows, which take a good part of a second for big sheets)."""
     if not (model.can_hurt(0) or model.can_hurt(1)):
         return 1
     sizes = [int(_side_states(model, s)[0].shape[0]) for s in (0, 1)]
@@ -535,5 +540,6 @@ __all__ = [
     "ExactMidianDuel",
     "chain_cells",
     "exact_midian_duel",
+    "model_cells",
     "quick_midian_duel",
 ]

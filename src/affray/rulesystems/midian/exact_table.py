@@ -26,7 +26,7 @@ from affray.encounter import Cursor, Phase
 from affray.errors import NotModelledError
 from affray.rulesystems.midian import exact_duel_kernel as kernel
 from affray.rulesystems.midian.character import Character
-from affray.rulesystems.midian.exact_duel import MAX_CELLS, Chain, Ints
+from affray.rulesystems.midian.exact_duel import MAX_CELLS, Chain, Ints, model_cells
 from affray.rulesystems.midian.injury import RollKind
 from affray.rulesystems.midian.resolve import FIDELITY, Readings
 from affray.rulesystems.midian.ruleset import MidianRuleset
@@ -95,7 +95,8 @@ def exact_fight(
             named).
         RulesError: the chain would be past its budget.
     """
-    cursor, chain = _ready(ruleset, cursor, tactics, first)
+    cursor, model = _ready(ruleset, cursor, tactics, first)
+    chain = Chain(model, MAX_CELLS)
     encounter = cursor.encounter
     ids = [c.id for c in encounter.combatants]
     sides = [c.side for c in encounter.combatants]
@@ -135,13 +136,13 @@ def exact_work(
     first: First | None,
 ) -> int:
     """The work of the exact chain of the fight from ``cursor`` in the table's steps
-    (:data:`CELL_WORK` a cell), found at once (the chain's tables made, no round played).
+    (:data:`CELL_WORK` a cell), found at once (its cells counted, no table made).
 
     Raises:
-        NotModelledError, RulesError: as :func:`exact_fight` would.
+        NotModelledError: as :func:`exact_fight` would.
     """
-    _, chain = _ready(ruleset, cursor, tactics, first)
-    return chain.cells * CELL_WORK
+    _, model = _ready(ruleset, cursor, tactics, first)
+    return model_cells(model) * CELL_WORK
 
 
 def _ready(
@@ -149,9 +150,9 @@ def _ready(
     cursor: MidianCursor,
     tactics: Mapping[str, MidianTactics],
     first: First | None,
-) -> tuple[MidianCursor, Chain]:
+) -> tuple[MidianCursor, MidianDuelModel]:
     """The cursor the chain starts from (after a wait taken as ``first``), and the
-    chain.
+    duel the chain plays.
 
     Raises:
         NotModelledError: the fight holds what the chain does not play.
@@ -199,7 +200,7 @@ def _ready(
             reasons.append(f"{c.id}'s fatigue (not that of {done} rounds in its armour)")
     if reasons:
         raise NotModelledError(WHAT, tuple(reasons))
-    return cursor, Chain(model, MAX_CELLS)
+    return cursor, model
 
 
 def _within_round(ruleset: MidianRuleset, cursor: MidianCursor) -> bool:
