@@ -5,8 +5,8 @@ Target: guard against brawler, and every pair of the examples that fits, under 1
 (floats). Each pair is timed once after a warm-up of the compiled kernel (a small
 duel), and printed with its cells (each side's states between rounds, times the
 openings), the rounds the chain pushed until under 1e-15 was left, and its ratio to
-the target. ``--quick`` times only the pairs under the quick limit (``affray duel``
-picks exact odds for them).
+the target. ``--quick`` times only the chains ``affray duel`` tries within a second
+when asked no method (:data:`QUICK_CELLS` cells at most).
 
     python bench/midian_exact.py [--quick]
 """

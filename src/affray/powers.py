@@ -327,8 +327,8 @@ class RuleSystem(Generic[SheetT, StateT, RulesetT, TacticsT]):
     exact: ExactDuel[SheetT] | None = None
     rounds: DuelRounds[SheetT] | None = None
     exact_within: ExactWithin[SheetT] | None = None
-    """Where exact duel odds can take long (Midian's chain): whether they answer
-    within about a second; None: they always do."""
+    """Where exact duel odds can take long (Midian's chain): the odds if they come
+    within ``seconds``, else None; None here: they are always quick."""
     simulate: SimulateDuels[SheetT] | None = None
     fast_fights: FromCursor[SheetT, StateT, RulesetT, TacticsT, FastFights] | None = None
     exact_fights: FromCursor[SheetT, StateT, RulesetT, TacticsT, ExactFights] | None = None

@@ -156,8 +156,8 @@ def _own_odds(tracker: Tracker, row: TableRow, who: str) -> dict[str, Any]:
         "side": known.side,
         # exact only where every action's chance is (Midian's exact odds leave the
         # moves its chain does not play to simulation)
-        "exact": known.exact and all(a.n is None for a in known.actions),
-        "mixed": known.exact and any(a.n is not None for a in known.actions),
+        "exact": known.exact and all(a.n is None for a in shown),
+        "mixed": known.exact and any(a.n is not None for a in shown),
     }
 
 

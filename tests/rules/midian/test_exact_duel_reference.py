@@ -96,7 +96,7 @@ def compare(index: int) -> tuple[float, float, float, float]:
     return (
         z(played.a_wins, DUELS, exact.p_a_wins),
         z(played.draws, DUELS, exact.p_draw),
-        (rounds),
+        rounds,
         exact.p_a_wins,
     )
 
