@@ -123,6 +123,25 @@ def test_the_compiled_chain_equals_an_independent_numpy_chain(name: str) -> None
         assert fast.mean_rounds == pytest.approx(slow.mean_rounds, abs=1e-11)
 
 
+@pytest.mark.parametrize("name", sorted(pairs()))
+def test_rounds_from_kept_records_equal_rounds_walked_afresh(name: str) -> None:
+    """A cell's round is walked once and kept while the rounds play alike: the duel is
+    the one walked afresh every round. The knight's heroic armour tires him each round
+    until more fatigue changes nothing (round 14): till then every round is walked
+    anew, after it the records are kept."""
+    a, b = pairs()[name]
+    model = MidianDuelModel.of(a, b)
+    kept, afresh = Chain(model), Chain(model, remember=False)
+    mine, theirs = kept.run(), afresh.run()
+    assert mine.rounds == theirs.rounds
+    for ours, fresh in zip(mine.by_round, theirs.by_round, strict=True):
+        assert ours == pytest.approx(fresh, rel=1e-12, abs=1e-15)
+    if name == "fatigue-shield-fast":
+        assert kept.walked < afresh.walked
+    else:
+        assert kept.walked * 10 < afresh.walked
+
+
 def test_whole_duels_equal_the_numpy_chain() -> None:
     a, b = small()
     fast = exact_midian_duel(a, b)

@@ -11,13 +11,18 @@ at once). Two sides of 20 to 30 points hold a few hundred values each; their pai
 times a dozen openings, are the cells of a dense array (:data:`MAX_CELLS` at most:
 past it a pair is refused at once, the limit named).
 
-A round walks every way each state's turns can go (:mod:`.exact_duel_kernel`, in
-machine code where numba is installed): each blow's outcomes (the retests spent,
+A cell's round is walked once (:mod:`.exact_duel_kernel`, in machine code where numba
+is installed): every way its turns can go, each blow's outcomes (the retests spent,
 whether the defender paid for a defence, the damage that lands; their chances summed
 over the attack d20 and its retests, the defender's choice and d20, and the weapon's
 exact dice), the Willpower check and system shock (a pass and each failure, with their
 retests), the shock of the round's earlier blows on every later roll, and the end of
-the round: bleeding, system shock, the shock carried into the next initiative.
+the round: bleeding, system shock, the shock carried into the next initiative. What it
+ends in is kept as the cell's record, and a round of the chain is its live cells'
+records applied: a duel of sixty rounds meets the same few ten thousand cells again
+and again (guard against brawler: 2.2 million live cells over 61 rounds, 38,856
+different ones), and walks each once. Rounds that play differently (heroic armour's
+fatigue still growing) walk their cells anew.
 
 Every figure comes from the :class:`~.sim.duels.MidianDuelModel` the fast engine
 plays, and every step mirrors the engine's, so the two cannot drift apart: tests hold
@@ -62,7 +67,10 @@ MOST_RETESTS = 6
 MOST_THREADS = 8
 """Threads a round is shared among at most (one per CPU this process may use)."""
 THREAD_CELLS = 500
-"""Live cells a thread is worth starting for."""
+"""Cells to walk a thread is worth starting for."""
+KEPT_ENTRIES = 1 << 24
+"""Entries of the cells' records the chain keeps (256 MB): past it, the cells walked
+first are kept, the rest walked again each round."""
 
 assert kernel.SERIOUS_STEP == SERIOUS_WOUND and kernel.SHOCK_STEP == SHOCK_STEP
 
@@ -152,7 +160,8 @@ def quick_midian_duel(
     from affray.sim.jit import needs_compiling
 
     deadline = time.perf_counter() + seconds
-    if not COMPILED or needs_compiling(kernel.play_round):
+    doors = (kernel.walk_cells, kernel.apply_round, kernel.apply_records)
+    if not COMPILED or any(needs_compiling(door) for door in doors):
         return None
     try:
         model = MidianDuelModel.of(a, b, max_rounds, fidelity=fidelity)
@@ -181,13 +190,16 @@ class _Openings:
 
     def row(self, model: MidianDuelModel, eff_a: int, eff_b: int) -> int:
         """The class row of the initiative penalties ``eff``, as the kernel finds it."""
+        return int(self.rows(model, np.array(eff_a), np.array(eff_b)))
+
+    def rows(self, model: MidianDuelModel, eff_a: Ints, eff_b: Ints) -> Ints:
+        """:meth:`row` of each pair of penalties (arrays of a shape)."""
         xa = eff_a - model.sides[0].initiative - 10
         xb = eff_b - model.sides[1].initiative - 10
-        if xa >= 0 and xb >= 0:
-            d = min(xa, xb)
-            xa, xb = xa - d, xb - d
-        xa, xb = min(xa, 10), min(xb, 10)
-        return int((xa - int(self.low[0])) * self.size_b + (xb - int(self.low[1])))
+        both = np.where((xa >= 0) & (xb >= 0), np.minimum(xa, xb), 0)
+        xa, xb = np.minimum(xa - both, 10), np.minimum(xb - both, 10)
+        found: Ints = (xa - int(self.low[0])) * self.size_b + (xb - int(self.low[1]))
+        return found
 
 
 def _openings(model: MidianDuelModel) -> _Openings:
@@ -251,8 +263,13 @@ class Chain:
             than the kernel's tables take).
     """
 
-    def __init__(self, model: MidianDuelModel, max_cells: int = MAX_CELLS) -> None:
+    def __init__(
+        self, model: MidianDuelModel, max_cells: int = MAX_CELLS, *, remember: bool = True
+    ) -> None:
         self.model = model
+        self.remember = remember
+        """Whether a cell's record (its walk) is kept for later rounds (False: each
+        round walks all its cells afresh; tests hold the two equal)."""
         if max(side.retests for side in model.sides) > MOST_RETESTS:
             raise RulesError(
                 f"exact odds of a Midian duel take at most {MOST_RETESTS} retests a side",
@@ -281,6 +298,25 @@ class Chain:
         """Rows of a start's walk (grown when a round needs more)."""
         self.local = kernel.LOCAL
         """Slots of the table of a start's ends (grown when a round needs more)."""
+        self._at = np.full(self.cells, -1, dtype=np.int64)
+        """Where each cell's record starts in ``_dest``/``_prob`` (-1: not walked)."""
+        self._dest = np.zeros(0, dtype=np.int64)
+        self._prob = np.zeros(0)
+        self._kept = 0
+        """Entries of ``_dest``/``_prob`` in use."""
+        self.walked = 0
+        """Cells' rounds walked so far (each cell's once, while the rounds play alike)."""
+        self._valid: object = None
+        """What the kept records hold for (:meth:`_rounds_alike`)."""
+        openings = self.openings
+        self._spread = (
+            openings.class_ops,
+            openings.class_ids,
+            openings.class_p,
+            max(int(openings.class_ops.size - 1), 1).bit_length(),
+        )
+        """How a record's moves spread over the openings (the class rows', and the bits
+        of a row in a move)."""
 
     def start(self) -> Floats:
         """The cells before round 1: both fresh, the first opening drawn."""
@@ -297,9 +333,132 @@ class Chain:
 
     def step(self, cur: Floats, number: int, nxt: Floats | None = None) -> tuple[Floats, Floats]:
         """Round ``number`` from the cells ``cur``: the cells after it (written into
-        ``nxt`` when given), and the mass that ended in it (A wins, B wins, draw)."""
+        ``nxt`` when given), and the mass that ended in it (A wins, B wins, draw).
+
+        Each live cell's round is walked once and its record kept (while the rounds
+        play alike: :meth:`_rounds_alike`; up to :data:`KEPT_ENTRIES`); a round is
+        then its live cells' records applied."""
         into = np.zeros(self.shape) if nxt is None else nxt
-        return into, self._roomy(lambda: self._round(cur, number, into), into)
+        into.fill(0.0)
+        alike = self._rounds_alike(number)
+        if not self.remember or alike != self._valid:
+            self._at.fill(-1)
+            self._kept = 0
+            self._valid = alike
+        flat, to = cur.reshape(-1), into.reshape(-1)
+        sums = np.zeros(6)  # A wins, B wins, draws; their compensations
+        missing = kernel.apply_round(
+            flat, to, self._at, self._dest, self._prob, *self._spread, sums
+        )
+        if missing:
+            new = np.flatnonzero((flat != 0.0) & (self._at < 0))
+            dest, prob, where = self._walk(new, number)
+            if self._kept + dest.size <= KEPT_ENTRIES:
+                self._keep(new, dest, prob, where)
+            kernel.apply_records(new, where, flat, to, dest, prob, *self._spread, sums)
+        return into, sums[:3] + sums[3:]
+
+    def _keep(self, cells: Ints, dest: Ints, prob: Floats, where: Ints) -> None:
+        """Keep the records of ``cells`` (walked into ``dest``/``prob`` from ``where``)."""
+        end = self._kept + dest.size
+        if end > self._dest.size:
+            room = max(end, 2 * self._dest.size)
+            self._dest = np.resize(self._dest, room)
+            self._prob = np.resize(self._prob, room)
+        self._dest[self._kept : end] = dest
+        self._prob[self._kept : end] = prob
+        self._at[cells] = where + self._kept
+        self._kept = end
+
+    def _rounds_alike(self, number: int) -> object:
+        """What round ``number``'s walks depend on besides the cell: the armour's
+        fatigue (after the point where more changes nothing), and the class of the
+        next round's openings each end's shock draws. Rounds alike in it give every
+        cell the same record (always, for sides without fatigue)."""
+        numbers = self.tables["sides"]
+        fatigue = numbers[:, kernel.FATIGUE]
+        if not fatigue.any():
+            return None
+        most = np.maximum.reduce(
+            [numbers[:, kernel.PEN_CAP], numbers[:, kernel.DEF_CAP], numbers[:, kernel.WILLPOWER]]
+        )
+        tired = np.minimum(fatigue * (number - 1), np.maximum(most, 0))
+        shock = [np.arange(self.states[s][1][0] + 1) for s in (0, 1)]
+        eff_a, eff_b = np.meshgrid(
+            shock[0] + fatigue[0] * number, shock[1] + fatigue[1] * number, indexing="ij"
+        )
+        rows = self.openings.rows(self.model, eff_a, eff_b)
+        return (tuple(int(t) for t in tired), rows.tobytes())
+
+    def _walk(self, cells: Ints, number: int) -> tuple[Ints, Floats, Ints]:
+        """The records of round ``number`` of ``cells`` (:func:`.exact_duel_kernel.walk_cells`),
+        shared among threads: their entries, and where each cell's starts."""
+        self.walked += cells.size
+        threads = min(self.threads, max(1, cells.size // THREAD_CELLS))
+        if threads == 1:
+            return self._walk_part(cells, number)
+        with ThreadPoolExecutor(threads) as pool:  # the kernel lets go of the GIL
+            parts = list(
+                pool.map(lambda part: self._walk_part(part, number), np.array_split(cells, threads))
+            )
+        offsets = np.cumsum([0, *(part[0].size for part in parts[:-1])])
+        return (
+            np.concatenate([part[0] for part in parts]),
+            np.concatenate([part[1] for part in parts]),
+            np.concatenate([part[2] + offset for part, offset in zip(parts, offsets, strict=True)]),
+        )
+
+    def _walk_part(self, cells: Ints, number: int) -> tuple[Ints, Floats, Ints]:
+        """:meth:`_walk` in one thread: the kernel's stack and table of ends grown, and
+        its entries taken in pieces, until every cell is walked.
+
+        Raises:
+            RulesError: a cell's walk would pass the largest stack or table of ends.
+        """
+        tables, openings = self.tables, self.openings
+        dests, probs, ats = [], [], []
+        done = written = 0
+        while done < cells.size:
+            width = openings.class_ids.shape[1]
+            room = max(16 * (cells.size - done) * width, kernel.HEAD + self.local)
+            dest, prob = np.zeros(room, dtype=np.int64), np.zeros(room)
+            at = np.zeros(cells.size - done, dtype=np.int64)
+            work = kernel.scratch(self.stack, self.local)
+            kernel.walk_cells(
+                cells[done:], number, tables["sides"], tables["cost"], tables["likely"],
+                tables["decode"], tables["look"], openings.slots, openings.order,
+                openings.turns, tables["count"], tables["spent"], tables["paid"],
+                tables["damage"], tables["chance"], tables["two_d20"], openings.class_ops,
+                openings.class_ids, openings.class_p, openings.low, openings.size_b,
+                self.shape[1], self._spread[3], dest, prob, at, *work,
+            )  # fmt: skip
+            walked, entries, flag = (int(x) for x in work.out[:3])
+            dests.append(dest[:entries])
+            probs.append(prob[:entries])
+            ats.append(at[:walked] + written)
+            done += walked
+            written += entries
+            if flag:
+                self._grow(flag)
+        return np.concatenate(dests), np.concatenate(probs), np.concatenate(ats)
+
+    def _grow(self, flag: int) -> None:
+        """Grow the kernel's stack (``flag`` 1) or table of ends (2) a walk overflowed.
+
+        Raises:
+            RulesError: past their largest.
+        """
+        if flag == 1 and self.stack < kernel.STACK << 4:
+            self.stack *= 4  # a start's walk held more than its stack: once more
+        elif flag == 2 and self.local < kernel.LOCAL << 9:
+            self.local *= 4  # a start ended in more states than its table holds
+        else:
+            raise RulesError(
+                "exact odds of this Midian duel would pass the chain's tables (a "
+                f"state's round would hold more than {self.stack:,} branches or end "
+                f"in more than {self.local // 2:,} states)",
+                hint="simulate it instead: affray duel A B -n 100000",
+            )
 
     def finish(
         self, row: Ints, order: Ints, lost: tuple[int, int], number: int
@@ -312,17 +471,20 @@ class Chain:
         mass that ended in this one (A wins, B wins, draw)."""
         tables, openings = self.tables, self.openings
         into = np.zeros(self.shape)
+        orders = np.zeros((1, max(order.size, 1)), dtype=np.int64)
+        orders[0, : order.size] = order
+        turns = np.array([order.size], dtype=np.int64)
 
         def walk() -> Floats:
-            found: Floats = kernel.finish_round(
-                row, 1.0, order, lost[0], lost[1], into, number, tables["sides"],
+            work = kernel.scratch(self.stack, self.local)
+            kernel.finish_round(
+                row, 1.0, orders, turns, lost[0], lost[1], into, number, tables["sides"],
                 tables["cost"], tables["likely"], tables["decode"], tables["look"],
                 tables["count"], tables["spent"], tables["paid"], tables["damage"],
                 tables["chance"], tables["two_d20"], openings.class_ops,
-                openings.class_ids, openings.class_p, openings.low, openings.size_b,
-                self.stack, self.local,
+                openings.class_ids, openings.class_p, openings.low, openings.size_b, *work,
             )  # fmt: skip
-            return found
+            return work.ended
 
         return into, self._roomy(walk, into)
 
@@ -336,53 +498,9 @@ class Chain:
         while True:
             into.fill(0.0)
             ended = walk()
-            if ended[4] == 1.0 and self.stack < kernel.STACK << 4:
-                self.stack *= 4  # a start's walk held more than its stack: once more
-            elif ended[4] == 2.0 and self.local < kernel.LOCAL << 9:
-                self.local *= 4  # a start ended in more states than its table holds
-            elif ended[4]:
-                raise RulesError(
-                    "exact odds of this Midian duel would pass the chain's tables (a "
-                    f"state's round would hold more than {self.stack:,} branches or end "
-                    f"in more than {self.local // 2:,} states)",
-                    hint="simulate it instead: affray duel A B -n 100000",
-                )
-            else:
+            if not ended[4]:
                 return ended[:3].copy()
-
-    def _round(self, cur: Floats, number: int, nxt: Floats) -> Floats:
-        """Round ``number`` from ``cur`` into ``nxt`` (zeros), shared among threads:
-        what the kernel returns."""
-        tables, openings = self.tables, self.openings
-
-        def sweep(first: int, last: int, into: Floats) -> Floats:
-            found: Floats = kernel.play_round(
-                cur, into, number, tables["sides"], tables["cost"], tables["likely"],
-                tables["decode"], tables["look"], openings.slots, openings.order,
-                openings.turns, tables["count"], tables["spent"], tables["paid"],
-                tables["damage"], tables["chance"], tables["two_d20"],
-                openings.class_ops, openings.class_ids, openings.class_p, openings.low,
-                openings.size_b, first, last, self.stack, self.local,
-            )  # fmt: skip
-            return found
-
-        live = np.count_nonzero(cur.any(axis=2), axis=1)
-        threads = min(self.threads, max(1, int(live.sum()) // THREAD_CELLS))
-        if threads == 1:
-            ended = sweep(0, self.shape[0], nxt)
-        else:  # A's states cut where the live cells are shared evenly
-            cuts = np.searchsorted(np.cumsum(live), np.arange(1, threads) * live.sum() / threads)
-            bounds = [0, *(int(c) + 1 for c in cuts), self.shape[0]]
-            parts = [nxt, *(np.zeros(self.shape) for _ in range(threads - 1))]
-            with ThreadPoolExecutor(threads) as pool:
-                done = list(
-                    pool.map(sweep, bounds[:-1], bounds[1:], parts)
-                )  # the kernel lets go of the GIL
-            for part in parts[1:]:
-                nxt += part
-            ended = np.sum(done, axis=0)
-            ended[3:] = np.max(done, axis=0)[3:]
-        return ended
+            self._grow(int(ended[4]))
 
     @overload
     def run(

@@ -9,21 +9,24 @@ retests left of each kind: :func:`side_index`). Last round's shock is not in it:
 only ever mattered to the opening, so a round's end sends each state's mass straight
 into the openings of the next round, and states that differed only in it are one.
 
-A round takes each state in turn and walks every way its turns can go, depth first
-(a stack of whole states: a blow branches into its outcomes, a Willpower check or a
-system shock roll into a pass and its failures), then the end of the round (bleeding,
-system shock). What a start state's walks end in is summed in a small table keyed by
-the two sides' new indices, before it is spread over the next round's openings: the
-walks of one state's openings end in the same few dozen places.
+A cell's round is walked once (:func:`walk_cells`): every way its turns can go, depth
+first (a stack of whole states: a blow branches into its outcomes, a Willpower check
+or a system shock roll into a pass and its failures), then the end of the round
+(bleeding, system shock). What its walks end in is summed in a small table keyed by
+the two sides' new indices (a few hundred ways end in a few dozen places), spread
+over the next round's openings and kept as the cell's *record*: the cells it moves
+to and their chances. A round of the chain is then only its live cells' records
+applied (:func:`apply_records`): a duel of sixty rounds meets the same few ten
+thousand cells again and again, and walks each once.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from affray.sim.jit import entry, inline
+from affray.sim.jit import bare, entry, inline
 
 Ints = np.ndarray[Any, np.dtype[np.int64]]
 Floats = np.ndarray[Any, np.dtype[np.float64]]
@@ -241,10 +244,80 @@ def _index(look: Ints, s: int, row: Ints, at: int) -> int:
     return found
 
 
-@entry
-def play_round(
-    cur: Floats,
-    nxt: Floats,
+@inline
+def _start_row(
+    stack: Ints, decode: Ints, sides: Ints, slots: Ints, ia: int, ib: int, o: int
+) -> None:
+    """The stack's first row: the state between rounds ``ia``, ``ib`` in opening ``o``."""
+    for s in range(2):
+        at = F * s
+        i = ia if s == 0 else ib
+        stack[0, at + LOST] = decode[s, i, 0]
+        stack[0, at + SHOCK] = 0
+        stack[0, at + SERIOUS] = decode[s, i, 1]
+        stack[0, at + CHECKED] = decode[s, i, 2]
+        stack[0, at + CONSCIOUS] = 1
+        stack[0, at + ALIVE] = 1
+        stack[0, at + ACTIONS] = slots[o, s]
+        stack[0, at + PARRIES] = sides[s, FREE_PARRIES]
+        stack[0, at + BLOCKS] = sides[s, FREE_BLOCKS]
+        stack[0, at + RET_ATTACK] = decode[s, i, 3]
+        stack[0, at + RET_WILL] = decode[s, i, 4]
+        stack[0, at + RET_SHOCK] = decode[s, i, 5]
+    stack[0, ENDED] = 0
+    stack[0, TURN] = 0
+
+
+HEAD = 3
+"""Entries a cell's record starts with: the count of its moves (in ``dest``) and what
+ends in its round (A wins, B wins, neither fights: in ``prob``)."""
+
+
+class Scratch(NamedTuple):
+    """The arrays a walk works in (:func:`scratch`): a :func:`bare` kernel makes none."""
+
+    stack: Ints
+    stack_m: Floats
+    keys: Ints
+    masses: Floats
+    used: Ints
+    row: Ints
+    base: Ints
+    ways_fight: Ints
+    ways_rs: Ints
+    ways_p: Floats
+    n_ways: Ints
+    here: Floats
+    ended: Floats
+    fat: Ints
+    out: Ints
+
+
+def scratch(stack_size: int, local_size: int) -> Scratch:
+    """The arrays of a walk with a stack of ``stack_size`` rows and a table of ends of
+    ``local_size`` slots (a power of 2), for one thread."""
+    return Scratch(
+        np.zeros((stack_size, FIELDS), dtype=np.int64),
+        np.zeros(stack_size),
+        np.full(local_size, -1, dtype=np.int64),
+        np.zeros(local_size),
+        np.zeros(local_size, dtype=np.int64),
+        np.zeros(FIELDS, dtype=np.int64),
+        np.zeros(FIELDS, dtype=np.int64),
+        np.zeros((2, 8), dtype=np.int64),
+        np.zeros((2, 8), dtype=np.int64),
+        np.zeros((2, 8)),
+        np.zeros(2, dtype=np.int64),
+        np.zeros(3),
+        np.zeros(5),
+        np.zeros(2, dtype=np.int64),
+        np.zeros(4, dtype=np.int64),
+    )
+
+
+@bare
+def walk_cells(
+    cells: Ints,
     number: int,
     sides: Ints,
     cost: Ints,
@@ -265,89 +338,191 @@ def play_round(
     class_p: Floats,
     low: Ints,
     size_b: int,
-    first: int,
-    last: int,
-    stack_size: int,
-    local_size: int,
-) -> Floats:
-    """Round ``number`` of the chain from the cells of A's states ``first`` to
-    ``last`` (excluded) of ``cur`` (a, b, opening), added into ``nxt`` (threads each
-    take a range of A's states and a ``nxt`` of their own). Returns the mass that
-    ended in this round: (A wins, B wins, neither fights), and (3) the most a start's
-    walk held on its stack, (4) 1 where the stack of ``stack_size`` rows overflowed, 2
-    where the table of a start's ends (``local_size`` slots, a power of 2) did."""
-    n_a, n_b, n_open = cur.shape
-    ended = np.zeros(5)
-    stack = np.zeros((stack_size, FIELDS), dtype=np.int64)
-    stack_m = np.zeros(stack_size)
-    keys = np.full(local_size, -1, dtype=np.int64)
-    masses = np.zeros(local_size)
-    used = np.zeros(local_size, dtype=np.int64)
-    row = np.zeros(FIELDS, dtype=np.int64)
-    base = np.zeros(FIELDS, dtype=np.int64)
-    ways_fight = np.zeros((2, 8), dtype=np.int64)
-    ways_rs = np.zeros((2, 8), dtype=np.int64)
-    ways_p = np.zeros((2, 8))
-    n_ways = np.zeros(2, dtype=np.int64)
-    here = np.zeros(3)
-    carry = np.zeros(3)
-    fat = _fatigue(sides, number)
-    for ia in range(first, min(last, n_a)):
-        for ib in range(n_b):
-            live = False
-            for o in range(n_open):
-                if cur[ia, ib, o] > 0.0:
-                    live = True
-            if not live:
-                continue
-            n_used = 0
-            here[:] = 0.0
-            for o in range(n_open):
-                m0 = cur[ia, ib, o]
-                if m0 == 0.0:
-                    continue
-                # the start state
-                for s in range(2):
-                    at = F * s
-                    i = ia if s == 0 else ib
-                    stack[0, at + LOST] = decode[s, i, 0]
-                    stack[0, at + SHOCK] = 0
-                    stack[0, at + SERIOUS] = decode[s, i, 1]
-                    stack[0, at + CHECKED] = decode[s, i, 2]
-                    stack[0, at + CONSCIOUS] = 1
-                    stack[0, at + ALIVE] = 1
-                    stack[0, at + ACTIONS] = slots[o, s]
-                    stack[0, at + PARRIES] = sides[s, FREE_PARRIES]
-                    stack[0, at + BLOCKS] = sides[s, FREE_BLOCKS]
-                    stack[0, at + RET_ATTACK] = decode[s, i, 3]
-                    stack[0, at + RET_WILL] = decode[s, i, 4]
-                    stack[0, at + RET_SHOCK] = decode[s, i, 5]
-                stack[0, ENDED] = 0
-                stack[0, TURN] = 0
-                stack_m[0] = m0
-                n_used = _walk(
-                    stack, stack_m, order, turns, o, row, sides, cost, likely, fat,
-                    blow_count, blow_spent, blow_paid, blow_damage, blow_chance, two_d20,
-                    base, look, here, keys, masses, used, n_used, n_b, ways_fight, ways_rs,
-                    ways_p, n_ways, ended,
-                )  # fmt: skip
-                if ended[4] != 0.0:
-                    return ended
-            _neumaier(ended, carry, here)
-            _spread(
-                keys, masses, used, n_used, decode[0, ia, 0], decode[1, ib, 0], nxt, number,
-                sides, decode, n_b, class_ops, class_ids, class_p, low, size_b,
+    n_b: int,
+    shift: int,
+    dest: Ints,
+    prob: Floats,
+    at: Ints,
+    stack: Ints,
+    stack_m: Floats,
+    keys: Ints,
+    masses: Floats,
+    used: Ints,
+    row: Ints,
+    base: Ints,
+    ways_fight: Ints,
+    ways_rs: Ints,
+    ways_p: Floats,
+    n_ways: Ints,
+    here: Floats,
+    ended: Floats,
+    fat: Ints,
+    out: Ints,
+) -> None:
+    """Round ``number`` of the chain from each cell of ``cells`` (flat indices of the
+    cells ``(a, b, opening)``, ``n_b`` states of B and ``slots.shape[0]`` openings) with
+    a mass of 1: every way its turns go, written as the cell's *record* from ``at[i]``
+    on in ``dest`` and ``prob``: :data:`HEAD` entries (the count of its moves in
+    ``dest[at]``; the chances that A wins, B wins, neither fights in this round in
+    ``prob[at:at + 3]``), then its moves: where both sides stand after the round (the
+    flat index of its first cell, opening 0) and the class row of the next round's
+    openings it draws (:func:`_end_class`), as ``index << shift | row``, and the
+    chance of going there. The rest are a :class:`Scratch` (its ``keys`` all -1, and
+    left so).
+
+    Sets ``out``: (0) the cells walked (it stops early where ``dest`` might not hold
+    the next), (1) the entries written, (2) 1 where the stack overflowed, 2 where the
+    table of a cell's ends did (the cell it happened on not walked), (3) the most a
+    walk held on its stack."""
+    n_open = slots.shape[0]
+    local_size = keys.shape[0]
+    out[:] = 0
+    ended[:] = 0.0
+    for s in range(2):
+        fat[s] = sides[s, FATIGUE] * (number - 1)
+    most = HEAD + local_size // 2
+    pos = 0
+    for i in range(cells.shape[0]):
+        if pos + most > dest.shape[0]:
+            break
+        cell = cells[i]
+        ia = cell // (n_b * n_open)
+        ib = (cell // n_open) % n_b
+        o = cell % n_open
+        _start_row(stack, decode, sides, slots, ia, ib, o)
+        stack_m[0] = 1.0
+        here[:] = 0.0
+        n_used = _walk(
+            stack, stack_m, order, turns, o, row, sides, cost, likely, fat,
+            blow_count, blow_spent, blow_paid, blow_damage, blow_chance, two_d20,
+            base, look, here, keys, masses, used, 0, n_b, ways_fight, ways_rs,
+            ways_p, n_ways, ended,
+        )  # fmt: skip
+        if ended[4] != 0.0:
+            for slot in range(local_size):
+                keys[slot] = -1
+            out[2] = int(ended[4])
+            break
+        out[3] = max(out[3], int(ended[3]))
+        at[i] = pos
+        for k in range(HEAD):
+            dest[pos + k] = 0
+            prob[pos + k] = here[k]
+        moves = pos + HEAD
+        for u in range(n_used):
+            slot = used[u]
+            key = keys[slot]
+            keys[slot] = -1
+            ja = key // n_b
+            jb = key - ja * n_b
+            c = _end_class(
+                ja, jb, decode[0, ia, 0], decode[1, ib, 0], number, sides, decode, low, size_b
             )  # fmt: skip
+            dest[moves] = ((ja * n_b + jb) * n_open) << shift | c
+            prob[moves] = masses[slot]
+            moves += 1
+        dest[pos] = moves - pos - HEAD
+        pos = moves
+        out[0] = i + 1
+    out[1] = pos
+
+
+@bare
+def apply_round(
+    cur: Floats,
+    nxt: Floats,
+    at: Ints,
+    dest: Ints,
+    prob: Floats,
+    class_ops: Ints,
+    class_ids: Ints,
+    class_p: Floats,
+    shift: int,
+    sums: Floats,
+) -> int:
+    """A round of the chain: the mass of each cell of ``cur`` (flat) whose record is
+    kept (from ``at``: :func:`walk_cells`) moved into ``nxt`` as the record says. Adds
+    the mass that ended in the round into ``sums``: (A wins, B wins, neither fights),
+    then their compensations (Neumaier's: a round sums millions of terms). Returns the
+    count of cells with mass and no record (not moved)."""
+    missing = 0
+    for cell in range(cur.shape[0]):
+        m = cur[cell]
+        if m == 0.0:
+            continue
+        if at[cell] < 0:
+            missing += 1
+            continue
+        _apply_cell(m, at[cell], nxt, dest, prob, class_ops, class_ids, class_p, shift, sums)
+    return missing
+
+
+@bare
+def apply_records(
+    cells: Ints,
+    at: Ints,
+    cur: Floats,
+    nxt: Floats,
+    dest: Ints,
+    prob: Floats,
+    class_ops: Ints,
+    class_ids: Ints,
+    class_p: Floats,
+    shift: int,
+    sums: Floats,
+) -> None:
+    """:func:`apply_round` of the cells ``cells`` (flat indices into ``cur``), their
+    records from ``at``."""
+    for i in range(cells.shape[0]):
+        _apply_cell(
+            cur[cells[i]], at[i], nxt, dest, prob, class_ops, class_ids, class_p, shift, sums
+        )  # fmt: skip
+
+
+@inline
+def _apply_cell(
+    m: float,
+    pos: int,
+    nxt: Floats,
+    dest: Ints,
+    prob: Floats,
+    class_ops: Ints,
+    class_ids: Ints,
+    class_p: Floats,
+    shift: int,
+    sums: Floats,
+) -> None:
+    """A cell's mass ``m`` moved as its record (from ``pos``) says; what ends in the
+    round added into ``sums`` (the totals, then their compensations)."""
     for k in range(3):
-        ended[k] += carry[k]
-    return ended
+        sums[k], sums[3 + k] = _neumaier_add(sums[k], sums[3 + k], m * prob[pos + k])
+    mask = (1 << shift) - 1
+    for k in range(pos + HEAD, pos + HEAD + dest[pos]):
+        key = dest[k]
+        to = key >> shift
+        c = key & mask
+        mp = m * prob[k]
+        for j in range(class_ops[c]):
+            nxt[to + class_ids[c, j]] += mp * class_p[c, j]
 
 
-@entry
+@inline
+def _neumaier_add(total: float, carry: float, x: float) -> tuple[float, float]:
+    """``x`` added to ``total`` with Neumaier's compensation (kept in ``carry``)."""
+    t = total + x
+    if abs(total) >= abs(x):
+        carry += (total - t) + x
+    else:
+        carry += (x - t) + total
+    return t, carry
+
+
+@bare
 def finish_round(
     start: Ints,
     m0: float,
-    order: Ints,
+    orders: Ints,
+    turns: Ints,
     lost_a: int,
     lost_b: int,
     nxt: Floats,
@@ -368,60 +543,55 @@ def finish_round(
     class_p: Floats,
     low: Ints,
     size_b: int,
-    stack_size: int,
-    local_size: int,
-) -> Floats:
+    stack: Ints,
+    stack_m: Floats,
+    keys: Ints,
+    masses: Floats,
+    used: Ints,
+    row: Ints,
+    base: Ints,
+    ways_fight: Ints,
+    ways_rs: Ints,
+    ways_p: Floats,
+    n_ways: Ints,
+    here: Floats,
+    ended: Floats,
+    fat: Ints,
+    out: Ints,
+) -> None:
     """The rest of round ``number`` from the state ``start`` (a row of the walk, of mass
     ``m0``, any way into the round: shock taken, actions, free defences and retests
-    left), its turns still to come ``order`` (the sides, in turn), each side's points
-    lost when the round began ``lost_a`` and ``lost_b`` (what it takes this round is its
-    shock on the next initiative): what it ends in is added into ``nxt``, the cells
-    before the next round. Returns what :func:`play_round` returns."""
+    left), its turns still to come ``orders[0, :turns[0]]`` (the sides, in turn), each
+    side's points lost when the round began ``lost_a`` and ``lost_b`` (what it takes
+    this round is its shock on the next initiative): what it ends in is added into
+    ``nxt``, the cells before the next round; ``ended`` set to the mass that ended in
+    this round (A wins, B wins, neither fights), (3) the most the stack held, (4) 1 or
+    2 where the stack or the table of ends overflowed. The rest are a
+    :class:`Scratch`."""
     n_b = nxt.shape[1]
-    ended = np.zeros(5)
-    stack = np.zeros((stack_size, FIELDS), dtype=np.int64)
-    stack_m = np.zeros(stack_size)
-    keys = np.full(local_size, -1, dtype=np.int64)
-    masses = np.zeros(local_size)
-    used = np.zeros(local_size, dtype=np.int64)
-    row = np.zeros(FIELDS, dtype=np.int64)
-    base = np.zeros(FIELDS, dtype=np.int64)
-    ways_fight = np.zeros((2, 8), dtype=np.int64)
-    ways_rs = np.zeros((2, 8), dtype=np.int64)
-    ways_p = np.zeros((2, 8))
-    n_ways = np.zeros(2, dtype=np.int64)
-    here = np.zeros(3)
-    carry = np.zeros(3)
-    orders = np.zeros((1, max(order.shape[0], 1)), dtype=np.int64)
-    orders[0, : order.shape[0]] = order
-    turns = np.full(1, order.shape[0], dtype=np.int64)
-    stack[0] = start
+    ended[:] = 0.0
+    here[:] = 0.0
+    for s in range(2):
+        fat[s] = sides[s, FATIGUE] * (number - 1)
+    for f in range(FIELDS):
+        stack[0, f] = start[f]
     stack[0, TURN] = 0
     stack_m[0] = m0
     n_used = _walk(
-        stack, stack_m, orders, turns, 0, row, sides, cost, likely, _fatigue(sides, number),
-        blow_count, blow_spent, blow_paid, blow_damage, blow_chance, two_d20, base, look,
-        here, keys, masses, used, 0, n_b, ways_fight, ways_rs, ways_p, n_ways, ended,
+        stack, stack_m, orders, turns, 0, row, sides, cost, likely, fat, blow_count,
+        blow_spent, blow_paid, blow_damage, blow_chance, two_d20, base, look, here, keys,
+        masses, used, 0, n_b, ways_fight, ways_rs, ways_p, n_ways, ended,
     )  # fmt: skip
     if ended[4] != 0.0:
-        return ended
-    _neumaier(ended, carry, here)
+        for slot in range(keys.shape[0]):
+            keys[slot] = -1
+        return
+    for k in range(3):
+        ended[k] = here[k]
     _spread(
         keys, masses, used, n_used, lost_a, lost_b, nxt, number, sides, decode, n_b,
         class_ops, class_ids, class_p, low, size_b,
     )  # fmt: skip
-    for k in range(3):
-        ended[k] += carry[k]
-    return ended
-
-
-@inline
-def _fatigue(sides: Ints, number: int) -> Ints:
-    """Each side's armour fatigue in round ``number`` (the rounds before it)."""
-    fat = np.zeros(2, dtype=np.int64)
-    for s in range(2):
-        fat[s] = sides[s, FATIGUE] * (number - 1)
-    return fat
 
 
 @inline
@@ -467,7 +637,8 @@ def _walk(
     while top > 0:
         top -= 1
         m = stack_m[top]
-        row[:] = stack[top]
+        for f in range(FIELDS):
+            row[f] = stack[top, f]
         struck = False
         while row[TURN] < turns[o] and row[ENDED] == 0:
             s = order[o, row[TURN]]
@@ -499,16 +670,26 @@ def _walk(
 
 
 @inline
-def _neumaier(ended: Floats, carry: Floats, here: Floats) -> None:
-    """Add ``here`` into ``ended`` with Neumaier's compensation (kept in ``carry``): a
-    round sums millions of terms."""
-    for k in range(3):
-        t = ended[k] + here[k]
-        if abs(ended[k]) >= abs(here[k]):
-            carry[k] += (ended[k] - t) + here[k]
-        else:
-            carry[k] += (here[k] - t) + ended[k]
-        ended[k] = t
+def _end_class(
+    ja: int,
+    jb: int,
+    lost_a: int,
+    lost_b: int,
+    number: int,
+    sides: Ints,
+    decode: Ints,
+    low: Ints,
+    size_b: int,
+) -> int:
+    """The class row (:func:`opening_codes`) the end ``ja``, ``jb`` of a round draws
+    the next round's openings from: its shock (its points lost past ``lost_a``,
+    ``lost_b``, where the round began) and the armour's fatigue."""
+    eff_a = decode[0, ja, 0] - lost_a + sides[0, FATIGUE] * number
+    eff_b = decode[1, jb, 0] - lost_b + sides[1, FATIGUE] * number
+    found: int = _class_row(
+        eff_a, eff_b, sides[0, INITIATIVE], sides[1, INITIATIVE], low[0], low[1], size_b
+    )
+    return found
 
 
 @inline
@@ -530,9 +711,8 @@ def _spread(
     low: Ints,
     size_b: int,
 ) -> None:
-    """What a start's walks ended in (the table of ends, emptied) spread over the next
-    round's openings: each end's shock (its points lost past ``lost_a``, ``lost_b``,
-    and the armour's fatigue) draws them."""
+    """What a walk ended in (the table of ends, emptied) spread over the next round's
+    openings (:func:`_end_class`)."""
     for u in range(n_used):
         slot = used[u]
         key = keys[slot]
@@ -540,12 +720,7 @@ def _spread(
         keys[slot] = -1
         ja = key // n_b
         jb = key - ja * n_b
-        eff_a = decode[0, ja, 0] - lost_a + sides[0, FATIGUE] * number
-        eff_b = decode[1, jb, 0] - lost_b + sides[1, FATIGUE] * number
-        c = _class_row(
-            eff_a, eff_b, sides[0, INITIATIVE], sides[1, INITIATIVE], low[0], low[1],
-            size_b,
-        )  # fmt: skip
+        c = _end_class(ja, jb, lost_a, lost_b, number, sides, decode, low, size_b)
         for j in range(class_ops[c]):
             nxt[ja, jb, class_ids[c, j]] += m * class_p[c, j]
 
@@ -594,7 +769,8 @@ def _strike(
         paid = blow_paid[s, pen, dpen, ret, k, j]
         damage = blow_damage[s, pen, dpen, ret, k, j]
         child = stack[top]
-        child[:] = row
+        for f in range(FIELDS):
+            child[f] = row[f]
         child[me + RET_ATTACK] -= spent
         if paid == 1:
             if kind == FREE_PARRY:
@@ -673,18 +849,21 @@ def _check(
     are left: each way pushed (a pass after ``k`` retests; the failure of them all,
     out of the fight, and dead for a failed system shock below 0)."""
     tries = min(child[retest_field], most_retests)
-    base[:] = child
+    for f in range(FIELDS):
+        base[f] = child[f]
     fail = 1.0
     for k in range(tries + 1):
         row = stack[top]
-        row[:] = base
+        for f in range(FIELDS):
+            row[f] = base[f]
         row[retest_field] -= k
         stack_m[top] = m * fail * chance
         if stack_m[top] > 0.0:
             top += 1
         fail *= 1.0 - chance
     row = stack[top]
-    row[:] = base
+    for f in range(FIELDS):
+        row[f] = base[f]
     row[retest_field] -= tries
     row[at + CONSCIOUS] = 0
     if shock and lp < 0:
