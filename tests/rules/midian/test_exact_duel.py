@@ -132,7 +132,7 @@ def test_rounds_from_kept_records_equal_rounds_walked_afresh(name: str) -> None:
     a, b = pairs()[name]
     model = MidianDuelModel.of(a, b)
     kept, afresh = Chain(model), Chain(model, remember=False)
-    mine, theirs = kept.run(), afresh.run()
+    mine, theirs = kept.run(by_round=True), afresh.run(by_round=True)
     assert mine.rounds == theirs.rounds
     for ours, fresh in zip(mine.by_round, theirs.by_round, strict=True):
         assert ours == pytest.approx(fresh, rel=1e-12, abs=1e-15)
@@ -144,15 +144,65 @@ def test_rounds_from_kept_records_equal_rounds_walked_afresh(name: str) -> None:
 
 def test_whole_duels_equal_the_numpy_chain() -> None:
     a, b = small()
-    fast = exact_midian_duel(a, b)
     slow = numpy_chain(a, b)
-    total = fast.p_a_wins + fast.p_b_wins + fast.p_draw + fast.unswept
-    assert total == pytest.approx(1.0, abs=1e-13)
-    assert fast.unswept < 1e-15 and fast.rounds == slow.rounds
-    assert (fast.p_a_wins, fast.p_b_wins, fast.p_draw) == pytest.approx(
-        (slow.p_a_wins, slow.p_b_wins, slow.p_draw), abs=1e-13
+    pushed = exact_midian_duel(a, b, by_round=True)
+    solved = exact_midian_duel(a, b)
+    assert solved.solved_from == 1 and pushed.solved_from == 0
+    assert pushed.unswept < 1e-15 and pushed.rounds == slow.rounds
+    for fast in (pushed, solved):
+        total = fast.p_a_wins + fast.p_b_wins + fast.p_draw + fast.unswept
+        assert total == pytest.approx(1.0, abs=1e-13)
+        assert (fast.p_a_wins, fast.p_b_wins, fast.p_draw) == pytest.approx(
+            (slow.p_a_wins, slow.p_b_wins, slow.p_draw), abs=1e-13
+        )
+        assert fast.mean_rounds == pytest.approx(slow.mean_rounds, abs=1e-11)
+
+
+def lingering() -> tuple[Character, Character]:
+    """Two in heavy armour who hit each other only on a 19 or 20, for a point: most
+    rounds change nothing (solved with a smaller ``z``)."""
+    return tuple(  # type: ignore[return-value]
+        character(
+            name,
+            hit_points=3,
+            life_points=1,
+            attack_bonus=0,
+            armour_class=30,
+            weapon=weapon(damage="1d2", skill=0),
+        )  # fmt: skip
+        for name in ("A", "B")
     )
-    assert fast.mean_rounds == pytest.approx(slow.mean_rounds, abs=1e-11)
+
+
+@pytest.mark.parametrize("name", [*sorted(pairs()), "lingering"])
+def test_a_duel_solved_at_once_is_the_duel_pushed_round_by_round(name: str) -> None:
+    """Once its rounds play alike the rest of a duel is solved at once, from the last
+    pairs of states to the first: the same odds and mean rounds as pushing it round by
+    round until under 1e-15 is left (the knight's fatigue grows till round 20: the
+    rounds before it are pushed)."""
+    a, b = lingering() if name == "lingering" else pairs()[name]
+    solved = exact_midian_duel(a, b)
+    pushed = exact_midian_duel(a, b, by_round=True)
+    assert solved.solved_from == (20 if name == "fatigue-shield-fast" else 1)
+    assert pushed.solved_from == 0 and pushed.unswept < 1e-15
+    assert len(solved.by_round) == solved.solved_from - 1
+    assert solved.by_round == pushed.by_round[: len(solved.by_round)]
+    found = (solved.p_a_wins, solved.p_b_wins, solved.p_draw, solved.unswept)
+    assert found == pytest.approx((pushed.p_a_wins, pushed.p_b_wins, pushed.p_draw, 0.0), abs=2e-15)
+    assert solved.mean_rounds == pytest.approx(pushed.mean_rounds, rel=1e-13)
+    if name == "lingering":
+        assert pushed.rounds > 100
+
+
+def test_a_cap_that_may_matter_is_pushed_round_by_round() -> None:
+    """The solve promises the cap plays no part only where its bound on the chance of
+    a duel lasting past it is under 1e-15: at a cap of 5 rounds every round is pushed
+    and what is left at the cap is a draw."""
+    a, b = small()
+    capped = exact_midian_duel(a, b, max_rounds=5)
+    assert capped.solved_from == 0 and capped.rounds == 5
+    assert capped.at_cap > 0.01
+    assert capped.p_a_wins + capped.p_b_wins + capped.p_draw == pytest.approx(1.0, abs=1e-14)
 
 
 def agree(exact: float, count: int, n: int) -> None:
@@ -444,7 +494,9 @@ def test_affray_duel_gives_the_chains_odds(tmp_path: Path) -> None:
         assert data["mean_rounds"] == exact.mean_rounds
     rows = run_json("duel", first, second, "--by-round")["by_round"]
     assert isinstance(rows, list)
-    assert rows[0]["p_a_won"] == pytest.approx(exact.by_round[0][0], abs=1e-15)
+    pushed = exact_midian_duel(a, b, by_round=True)
+    assert len(rows) == len(pushed.by_round) == pushed.rounds
+    assert rows[0]["p_a_won"] == pytest.approx(pushed.by_round[0][0], abs=1e-15)
     refused = run("duel", first, second, "--rational")
     assert refused.exit_code == 2
     assert "floating point" in refused.output and "leave out --rational" in refused.output

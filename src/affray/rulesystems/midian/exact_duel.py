@@ -68,6 +68,12 @@ MOST_THREADS = 8
 """Threads a round is shared among at most (one per CPU this process may use)."""
 THREAD_CELLS = 500
 """Cells to walk a thread is worth starting for."""
+APPLY_CELLS = 20_000
+"""Live cells a thread is worth starting for, to apply their records."""
+ANSWERS_BYTES = 1 << 28
+"""The most the chain's answers of each cell (:meth:`Chain._solve`) may hold: past it
+(16,000,000 / 6.7 million cells) the chain goes round by round."""
+_LATE = object()
 KEPT_ENTRIES = 1 << 24
 """Entries of the cells' records the chain keeps (256 MB): past it, the cells walked
 first are kept, the rest walked again each round."""
@@ -89,9 +95,15 @@ class ExactMidianDuel:
     unswept: float
     rounds: int
     """The last round the chain pushed (the cap, or where the mass left fell under
-    :data:`LEFT`)."""
+    :data:`LEFT`, or the one before it solved the rest at once)."""
     by_round: tuple[tuple[float, float, float], ...] = ()
-    """Each round's mass ended: (A wins, B wins, draw) in it."""
+    """Each round's mass ended: (A wins, B wins, draw) in it (the rounds pushed one by
+    one: all of them where asked for)."""
+    at_cap: float = 0.0
+    """The mass still going at the cap (counted a draw)."""
+    solved_from: int = 0
+    """The round from which the rest was solved at once (0: none, every round pushed);
+    ``rounds`` is then the one before it."""
 
 
 def exact_midian_duel(
@@ -101,8 +113,10 @@ def exact_midian_duel(
     max_rounds: int = MAX_ROUNDS,
     fidelity: int = FIDELITY,
     max_cells: int = MAX_CELLS,
+    by_round: bool = False,
 ) -> ExactMidianDuel:
-    """The exact odds of a duel of ``a`` (listed first) and ``b``.
+    """The exact odds of a duel of ``a`` (listed first) and ``b`` (and of each round:
+    ``by_round``).
 
     Raises:
         NotModelledError: the sheets need something the duel engines' model does not
@@ -112,7 +126,7 @@ def exact_midian_duel(
     model = MidianDuelModel.of(a, b, max_rounds, fidelity=fidelity)
     if not (model.can_hurt(0) or model.can_hurt(1)):  # nothing can ever change
         return ExactMidianDuel(0.0, 0.0, 1.0, float(max_rounds), 1, 0.0, max_rounds)
-    return Chain(model, max_cells).run()
+    return Chain(model, max_cells).run(by_round=by_round)
 
 
 def chain_cells(a: Character, b: Character, *, fidelity: int = FIDELITY) -> int:
@@ -255,6 +269,13 @@ def _side_states(model: MidianDuelModel, s: int) -> tuple[Ints, tuple[int, int]]
     return np.array(rows, dtype=np.int64), (most_lost, most_serious)
 
 
+def _grown(array: np.ndarray[Any, Any], room: int, used: int) -> np.ndarray[Any, Any]:
+    """``array`` with room for ``room`` entries, its first ``used`` kept."""
+    grown = np.zeros(room, dtype=array.dtype)
+    grown[:used] = array[:used]
+    return grown
+
+
 class Chain:
     """The chain of one duel: its tables, built once, and its rounds.
 
@@ -306,6 +327,16 @@ class Chain:
         """Entries of ``_dest``/``_prob`` in use."""
         self.walked = 0
         """Cells' rounds walked so far (each cell's once, while the rounds play alike)."""
+        rows = [state[0] for state in self.states]
+        retests = [3 * side.retests for side in model.sides]
+        gone = [
+            r[:, 0] + r[:, 1] + r[:, 2] + k - r[:, 3:].sum(axis=1)
+            for r, k in zip(rows, retests, strict=True)
+        ]
+        self._progress = np.add.outer(gone[0], gone[1]).reshape(-1)
+        """How far each pair of the sides' states is into the duel: every change of
+        either side (points lost, serious wounds, a check made, retests spent) adds to
+        it, so a pair's cells move to later pairs or among themselves."""
         self._valid: object = None
         """What the kept records hold for (:meth:`_rounds_alike`)."""
         openings = self.openings
@@ -340,31 +371,65 @@ class Chain:
         then its live cells' records applied."""
         into = np.zeros(self.shape) if nxt is None else nxt
         into.fill(0.0)
+        self._ready(number)
+        flat, to = cur.reshape(-1), into.reshape(-1)
+        sums = self._apply(flat, to)
+        if sums[6]:  # cells with mass and no record yet
+            new = np.flatnonzero((flat != 0.0) & (self._at < 0))
+            new, dest, prob, where = self._walk(new, number)
+            if self._kept + dest.size <= KEPT_ENTRIES:
+                self._keep(new, dest, prob, where)
+            kernel.apply_records(new, where, flat, to, dest, prob, *self._spread, sums)
+        return into, sums[:3] + sums[3:6]
+
+    def _apply(self, flat: Floats, to: Floats) -> Floats:
+        """The kept records of the cells ``flat`` applied into ``to`` (zeros), shared
+        among threads: what ended (A wins, B wins, draws; their compensations), and the
+        count of cells with mass and no record."""
+        sums = np.zeros(7)
+        live = np.count_nonzero(flat.reshape(self.shape[0], -1), axis=1)
+        threads = min(self.threads, max(1, int(live.sum()) // APPLY_CELLS))
+        if threads == 1:
+            sums[6] = kernel.apply_round(
+                flat, to, self._at, self._dest, self._prob, *self._spread, 0, flat.size, sums
+            )  # fmt: skip
+            return sums
+        cuts = np.searchsorted(np.cumsum(live), np.arange(1, threads) * live.sum() / threads)
+        step = self.shape[1] * self.shape[2]
+        bounds = [0, *((int(c) + 1) * step for c in cuts), flat.size]
+        outs = [to, *(np.zeros(flat.size) for _ in range(threads - 1))]
+        parts = [np.zeros(6) for _ in range(threads)]
+
+        def apply(k: int) -> int:
+            missing: int = kernel.apply_round(
+                flat, outs[k], self._at, self._dest, self._prob, *self._spread, bounds[k],
+                bounds[k + 1], parts[k],
+            )  # fmt: skip
+            return missing
+
+        with ThreadPoolExecutor(threads) as pool:  # the kernel lets go of the GIL
+            sums[6] = sum(pool.map(apply, range(threads)))
+        for out in outs[1:]:
+            to += out
+        for part in parts:  # each part's totals, and its compensation kept apart
+            sums[:6] += part
+        return sums
+
+    def _ready(self, number: int) -> None:
+        """The kept records emptied unless they hold for round ``number``."""
         alike = self._rounds_alike(number)
         if not self.remember or alike != self._valid:
             self._at.fill(-1)
             self._kept = 0
             self._valid = alike
-        flat, to = cur.reshape(-1), into.reshape(-1)
-        sums = np.zeros(6)  # A wins, B wins, draws; their compensations
-        missing = kernel.apply_round(
-            flat, to, self._at, self._dest, self._prob, *self._spread, sums
-        )
-        if missing:
-            new = np.flatnonzero((flat != 0.0) & (self._at < 0))
-            dest, prob, where = self._walk(new, number)
-            if self._kept + dest.size <= KEPT_ENTRIES:
-                self._keep(new, dest, prob, where)
-            kernel.apply_records(new, where, flat, to, dest, prob, *self._spread, sums)
-        return into, sums[:3] + sums[3:]
 
     def _keep(self, cells: Ints, dest: Ints, prob: Floats, where: Ints) -> None:
         """Keep the records of ``cells`` (walked into ``dest``/``prob`` from ``where``)."""
         end = self._kept + dest.size
         if end > self._dest.size:
             room = max(end, 2 * self._dest.size)
-            self._dest = np.resize(self._dest, room)
-            self._prob = np.resize(self._prob, room)
+            self._dest = _grown(self._dest, room, self._kept)
+            self._prob = _grown(self._prob, room, self._kept)
         self._dest[self._kept : end] = dest
         self._prob[self._kept : end] = prob
         self._at[cells] = where + self._kept
@@ -390,19 +455,21 @@ class Chain:
         rows = self.openings.rows(self.model, eff_a, eff_b)
         return (tuple(int(t) for t in tired), rows.tobytes())
 
-    def _walk(self, cells: Ints, number: int) -> tuple[Ints, Floats, Ints]:
+    def _walk(self, cells: Ints, number: int) -> tuple[Ints, Ints, Floats, Ints]:
         """The records of round ``number`` of ``cells`` (:func:`.exact_duel_kernel.walk_cells`),
-        shared among threads: their entries, and where each cell's starts."""
+        shared among threads: the cells in the order walked, their records' entries, and
+        where each cell's starts."""
         self.walked += cells.size
         threads = min(self.threads, max(1, cells.size // THREAD_CELLS))
         if threads == 1:
-            return self._walk_part(cells, number)
+            return (cells, *self._walk_part(cells, number))
+        # dealt in turn: a cell's walk costs more the more its sides are hurt
+        dealt = [np.ascontiguousarray(cells[k::threads]) for k in range(threads)]
         with ThreadPoolExecutor(threads) as pool:  # the kernel lets go of the GIL
-            parts = list(
-                pool.map(lambda part: self._walk_part(part, number), np.array_split(cells, threads))
-            )
+            parts = list(pool.map(lambda part: self._walk_part(part, number), dealt))
         offsets = np.cumsum([0, *(part[0].size for part in parts[:-1])])
         return (
+            np.concatenate(dealt),
             np.concatenate([part[0] for part in parts]),
             np.concatenate([part[1] for part in parts]),
             np.concatenate([part[2] + offset for part, offset in zip(parts, offsets, strict=True)]),
@@ -504,31 +571,63 @@ class Chain:
 
     @overload
     def run(
-        self, *, deadline: None = None, cells: Floats | None = None, first: int = 1
+        self,
+        *,
+        deadline: None = None,
+        cells: Floats | None = None,
+        first: int = 1,
+        by_round: bool = False,
     ) -> ExactMidianDuel: ...
     @overload
     def run(
-        self, *, deadline: float, cells: Floats | None = None, first: int = 1
+        self,
+        *,
+        deadline: float,
+        cells: Floats | None = None,
+        first: int = 1,
+        by_round: bool = False,
     ) -> ExactMidianDuel | None: ...
 
     def run(
-        self, *, deadline: float | None = None, cells: Floats | None = None, first: int = 1
+        self,
+        *,
+        deadline: float | None = None,
+        cells: Floats | None = None,
+        first: int = 1,
+        by_round: bool = False,
     ) -> ExactMidianDuel | None:
-        """Every round from round ``first`` (and the ``cells`` before it: the duel's
-        start by default), until the mass going falls under :data:`LEFT` or the cap
-        (where what is left is a draw); None if ``deadline`` (of
-        :func:`time.perf_counter`) passes first. ``by_round`` counts from ``first``."""
+        """The duel from round ``first`` (and the ``cells`` before it: the duel's start
+        by default); None if ``deadline`` (of :func:`time.perf_counter`) passes first.
+
+        Once its rounds play alike (at once, but for heroic armour's fatigue still
+        growing) the rest is solved at once (:meth:`_solve`); round by round instead
+        where ``by_round`` is asked (each round's ends: ``by_round`` counts from
+        ``first``), or where the solve cannot promise the cap does not matter: then
+        until the mass going falls under :data:`LEFT`, or the cap (what is left is a
+        draw)."""
         model = self.model
         cur = self.start() if cells is None else cells
         spare = np.zeros(self.shape)
         a_wins = b_wins = draws = mean = 0.0
-        by_round: list[tuple[float, float, float]] = []
+        rows: list[tuple[float, float, float]] = []
+        solve_at = model.max_rounds + 1 if by_round else self._settled(first)
         number = first - 1
         left = float(cur.sum())
         for number in range(first, model.max_rounds + 1):
+            if number >= solve_at:
+                solved = self._solve(cur, number, deadline)
+                if solved is _LATE:
+                    return None
+                if isinstance(solved, np.ndarray):
+                    won_a, won_b, drawn, rounds = (float(x) for x in solved)
+                    return ExactMidianDuel(
+                        a_wins + won_a, b_wins + won_b, draws + drawn, mean + rounds,
+                        self.cells, 0.0, number - 1, tuple(rows), solved_from=number,
+                    )  # fmt: skip
+                solve_at = model.max_rounds + 1  # round by round, then
             nxt, ended = self.step(cur, number, spare)
             won_a, won_b, drawn = float(ended[0]), float(ended[1]), float(ended[2])
-            by_round.append((won_a, won_b, drawn))
+            rows.append((won_a, won_b, drawn))
             a_wins, b_wins, draws = a_wins + won_a, b_wins + won_b, draws + drawn
             mean += number * (won_a + won_b + drawn)
             cur, spare = nxt, cur
@@ -537,15 +636,82 @@ class Chain:
                 break
             if deadline is not None and time.perf_counter() > deadline:
                 return None
-        unswept = 0.0
+        unswept = at_cap = 0.0
         if number >= model.max_rounds:
+            at_cap = left
             draws += left  # the round cap: a draw
             mean += model.max_rounds * left
         else:
             unswept = left
         return ExactMidianDuel(
-            a_wins, b_wins, draws, mean, self.cells, unswept, number, tuple(by_round)
+            a_wins, b_wins, draws, mean, self.cells, unswept, number, tuple(rows), at_cap=at_cap
         )
+
+    def _settled(self, first: int) -> int:
+        """The first round from ``first`` on after which every round plays alike
+        (:meth:`_rounds_alike`), up to the cap."""
+        last = self.model.max_rounds
+        if self.tables["sides"][:, kernel.FATIGUE].any():
+            settled = self._rounds_alike(last)
+            while last > first and self._rounds_alike(last - 1) == settled:
+                last -= 1
+            return last
+        return first
+
+    def _solve(self, cur: Floats, number: int, deadline: float | None) -> Floats | object:
+        """The rest of the duel from the cells ``cur`` before round ``number``, every
+        round from it on playing alike, solved at once: every cell it can reach walked
+        (its record kept), then each cell's chances of how the duel ends and the rounds
+        it lasts, from the last pairs of the sides' states to the first
+        (:func:`.exact_duel_kernel.solve_blocks`). Returns (A wins, B wins, draws, the
+        sum of each ending's round times its chance); None where it cannot promise the
+        cap plays no part (its bound on the chance of a duel lasting past it,
+        ``E[z^T] / z^R``, over :data:`LEFT`), the records cannot all be kept, or the
+        cells are too many to hold their answers; :data:`_LATE` past ``deadline``."""
+        if self.cells * kernel.ANSWERS * 8 > ANSWERS_BYTES:
+            return None
+        self._ready(number)
+        reached = np.zeros(self.cells, dtype=np.int64)
+        todo = np.flatnonzero(cur.reshape(-1))
+        reached[todo] = 1
+        level = 1
+        while todo.size:
+            new = todo[self._at[todo] < 0]
+            if new.size:
+                new, dest, prob, where = self._walk(new, number)
+                if self._kept + dest.size > KEPT_ENTRIES:
+                    return None
+                self._keep(new, dest, prob, where)
+            if deadline is not None and time.perf_counter() > deadline:
+                return _LATE
+            level += 1
+            ops, ids, _, shift = self._spread
+            if kernel.reach(todo, self._at, self._dest, ops, ids, shift, reached, level):
+                todo = np.flatnonzero(reached == level)
+            else:
+                todo = todo[:0]
+        n_open = self.shape[2]
+        pairs = np.unique(np.flatnonzero(reached) // n_open)
+        order = pairs[np.argsort(-self._progress[pairs], kind="stable")]
+        left = self.model.max_rounds - number + 1  # rounds the cap lets be played
+        for z in (2.0, 1.25, 1.05):
+            answers = np.zeros((self.cells, kernel.ANSWERS))
+            failed = kernel.solve_blocks(
+                order, n_open, self._at, self._dest, self._prob, *self._spread[:3],
+                self._spread[3], z, answers, np.zeros((n_open, n_open)),
+                np.zeros((n_open, n_open)), np.zeros((n_open, 4)), np.zeros((n_open, 1)),
+            )  # fmt: skip
+            if failed == kernel.UNORDERED:  # pragma: no cover - a state that comes back
+                raise AssertionError("the chain's pairs of states are not in order")
+            if failed:
+                continue  # E[z^T] is not finite: a smaller z
+            flat = cur.reshape(-1)
+            if float(flat @ answers[:, 4]) > LEFT * z ** min(left, 1000):
+                return None  # the cap may matter
+            found = flat @ answers[:, :4]
+            found[3] += (number - 1) * float(flat.sum())
+            return found
+        return None
 
     def blow(
         self, side: int, *, penalty: int = 0, defender_penalty: int = 0, pool_key: int = -1

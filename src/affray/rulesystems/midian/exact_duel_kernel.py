@@ -438,15 +438,18 @@ def apply_round(
     class_ids: Ints,
     class_p: Floats,
     shift: int,
+    first: int,
+    last: int,
     sums: Floats,
 ) -> int:
-    """A round of the chain: the mass of each cell of ``cur`` (flat) whose record is
-    kept (from ``at``: :func:`walk_cells`) moved into ``nxt`` as the record says. Adds
+    """A round of the chain: the mass of each cell ``first`` to ``last`` (excluded) of
+    ``cur`` (flat) whose record is kept (from ``at``: :func:`walk_cells`) moved into
+    ``nxt`` as the record says (threads each take a range and a ``nxt`` of their own). Adds
     the mass that ended in the round into ``sums``: (A wins, B wins, neither fights),
     then their compensations (Neumaier's: a round sums millions of terms). Returns the
     count of cells with mass and no record (not moved)."""
     missing = 0
-    for cell in range(cur.shape[0]):
+    for cell in range(first, last):
         m = cur[cell]
         if m == 0.0:
             continue
@@ -515,6 +518,151 @@ def _neumaier_add(total: float, carry: float, x: float) -> tuple[float, float]:
     else:
         carry += (x - t) + total
     return t, carry
+
+
+@bare
+def reach(
+    cells: Ints,
+    at: Ints,
+    dest: Ints,
+    class_ops: Ints,
+    class_ids: Ints,
+    shift: int,
+    reached: Ints,
+    level: int,
+) -> int:
+    """Mark with ``level`` each cell not yet ``reached`` that the records (from ``at``)
+    of ``cells`` move to. Returns how many it marked."""
+    marked = 0
+    mask = (1 << shift) - 1
+    for i in range(cells.shape[0]):
+        pos = at[cells[i]]
+        for k in range(pos + HEAD, pos + HEAD + dest[pos]):
+            to = dest[k] >> shift
+            c = dest[k] & mask
+            for j in range(class_ops[c]):
+                d = to + class_ids[c, j]
+                if reached[d] == 0:
+                    reached[d] = level
+                    marked += 1
+    return marked
+
+
+ANSWERS = 5
+"""What :func:`solve_blocks` finds of each cell: the chances that A wins, that B wins,
+that the duel ends with neither fighting, the mean rounds it lasts, and ``E[z^T]``."""
+UNORDERED, DIVERGED = 1, 2
+
+
+@bare
+def solve_blocks(
+    pairs: Ints,
+    n_open: int,
+    at: Ints,
+    dest: Ints,
+    prob: Floats,
+    class_ops: Ints,
+    class_ids: Ints,
+    class_p: Floats,
+    shift: int,
+    z: float,
+    answers: Floats,
+    block: Floats,
+    block_z: Floats,
+    rhs: Floats,
+    rhs_z: Floats,
+) -> int:
+    """The chain's answers (:data:`ANSWERS`) for every cell of ``pairs`` (a pair of the
+    sides' states each: its cells are its openings), found at once: a pair's cells
+    move among themselves (a round where nothing changes but the opening) or to pairs
+    further on (points lost, serious wounds, a check made never come back; retests
+    never return), so taken from the last pair to the first each cell's answers are
+    what ends in its round plus the answers of where it moves, the pair's own cells
+    solved together (a small linear system, ``n_open`` unknowns).
+
+    ``pairs`` in that order; ``answers`` (cells × :data:`ANSWERS`, zeros) filled;
+    ``block``, ``block_z`` (``n_open`` square), ``rhs`` (``n_open`` × 4), ``rhs_z``
+    (``n_open`` × 1) scratch. Returns 0, or :data:`UNORDERED` where a record moves to a
+    pair not yet solved (the order is wrong), or :data:`DIVERGED` where ``E[z^T]`` has
+    no finite value (the duel may stay too long in a pair for this ``z``)."""
+    mask = (1 << shift) - 1
+    for i in range(pairs.shape[0]):
+        first = pairs[i] * n_open
+        for o in range(n_open):
+            for q in range(n_open):
+                block[o, q] = 0.0
+                block_z[o, q] = 0.0
+            block[o, o] = 1.0
+            block_z[o, o] = 1.0
+            for k in range(4):
+                rhs[o, k] = 0.0
+            rhs_z[o, 0] = 0.0
+            pos = at[first + o]
+            if pos < 0:
+                continue  # a cell never reached
+            ends_now = prob[pos] + prob[pos + 1] + prob[pos + 2]
+            for k in range(3):
+                rhs[o, k] = prob[pos + k]
+            rhs[o, 3] = 1.0
+            rhs_z[o, 0] = z * ends_now
+            for k in range(pos + HEAD, pos + HEAD + dest[pos]):
+                to = dest[k] >> shift
+                c = dest[k] & mask
+                for j in range(class_ops[c]):
+                    d = to + class_ids[c, j]
+                    w = prob[k] * class_p[c, j]
+                    if d - first >= 0 and d - first < n_open:
+                        block[o, d - first] -= w
+                        block_z[o, d - first] -= z * w
+                    elif answers[d, 3] == 0.0:
+                        return UNORDERED
+                    else:
+                        for q in range(4):
+                            rhs[o, q] += w * answers[d, q]
+                        rhs_z[o, 0] += z * w * answers[d, 4]
+        if not _gauss(block, rhs, n_open, 4) or not _gauss(block_z, rhs_z, n_open, 1):
+            return DIVERGED
+        for o in range(n_open):
+            if at[first + o] < 0:
+                continue
+            if not (rhs_z[o, 0] >= 1.0 and rhs_z[o, 0] < 1e300):
+                return DIVERGED
+            for q in range(4):
+                answers[first + o, q] = rhs[o, q]
+            answers[first + o, 4] = rhs_z[o, 0]
+    return 0
+
+
+@inline
+def _gauss(a: Floats, b: Floats, n: int, m: int) -> bool:
+    """Solve ``a x = b`` in place (``x`` into ``b``: ``n`` × ``m``) by Gaussian
+    elimination with partial pivoting; False where ``a`` is singular or all but."""
+    for col in range(n):
+        best = col
+        for r in range(col + 1, n):
+            if abs(a[r, col]) > abs(a[best, col]):
+                best = r
+        if abs(a[best, col]) < 1e-300:
+            return False
+        if best != col:
+            for q in range(n):
+                a[col, q], a[best, q] = a[best, q], a[col, q]
+            for q in range(m):
+                b[col, q], b[best, q] = b[best, q], b[col, q]
+        for r in range(col + 1, n):
+            f = a[r, col] / a[col, col]
+            if f != 0.0:
+                for q in range(col, n):
+                    a[r, q] -= f * a[col, q]
+                for q in range(m):
+                    b[r, q] -= f * b[col, q]
+    for col in range(n - 1, -1, -1):
+        for q in range(m):
+            t = b[col, q]
+            for r in range(col + 1, n):
+                t -= a[col, r] * b[r, q]
+            b[col, q] = t / a[col, col]
+    return True
 
 
 @bare

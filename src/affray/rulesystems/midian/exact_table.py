@@ -116,7 +116,7 @@ def exact_fight(
     mean = going.mean_rounds + number * float(before.sum())
     a_wins, b_wins = going.p_a_wins + before[0], going.p_b_wins + before[1]
     draw = going.p_draw + before[2]
-    p_going = max(going.p_draw - sum(w[2] for w in going.by_round), 0.0)  # at the cap
+    p_going = going.at_cap
     wins = {sides[0]: float(a_wins), sides[1]: float(b_wins)}
     return MidianExactFight(
         wins,

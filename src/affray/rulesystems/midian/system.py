@@ -158,20 +158,20 @@ def _rounds(a: Character, b: Character, /) -> RoundsDistribution:
     """How many rounds the duel lasts, by winner, from the same chain."""
     from affray.answers import RoundsDistribution
 
-    odds = _chain(a, b)
+    odds = _chain(a, b, by_round=True)
     a_wins = {r: won[0] for r, won in enumerate(odds.by_round, start=1) if won[0] > 0}
     b_wins = {r: won[1] for r, won in enumerate(odds.by_round, start=1) if won[1] > 0}
     going = max(0.0, 1.0 - odds.p_a_wins - odds.p_b_wins - sum(w[2] for w in odds.by_round))
     return RoundsDistribution(a_wins, b_wins, going, odds.rounds)
 
 
-def _chain(a: Character, b: Character) -> ExactMidianDuel:
+def _chain(a: Character, b: Character, *, by_round: bool = False) -> ExactMidianDuel:
     """The exact chain of the duel; a pair it does not play is refused in its words."""
     from affray.errors import NotModelledError
     from affray.rulesystems.midian.exact_duel import exact_midian_duel
 
     try:
-        return exact_midian_duel(a, b)
+        return exact_midian_duel(a, b, by_round=by_round)
     except NotModelledError as refused:
         raise AffrayError(
             "no exact odds of this Midian duel: the chain plays the plain duel of the "
