@@ -169,7 +169,7 @@ def lingering() -> tuple[Character, Character]:
             attack_bonus=0,
             armour_class=30,
             weapon=weapon(damage="1d2", skill=0),
-        )  # fmt: skip
+        )
         for name in ("A", "B")
     )
     return a, b
