@@ -42,7 +42,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, overload
+from typing import Any, NamedTuple, overload
 
 import numpy as np
 
@@ -74,6 +74,8 @@ ANSWERS_BYTES = 1 << 28
 """The most the chain's answers of each cell (:meth:`Chain._solve`) may hold: past it
 (16,000,000 / 6.7 million cells) the chain goes round by round."""
 _LATE = object()
+RECORD = 64
+"""Entries a cell's record is given room for at first (some forty on the examples)."""
 KEPT_ENTRIES = 1 << 24
 """Entries of the cells' records the chain keeps (256 MB): past it, the cells walked
 first are kept, the rest walked again each round."""
@@ -269,9 +271,18 @@ def _side_states(model: MidianDuelModel, s: int) -> tuple[Ints, tuple[int, int]]
     return np.array(rows, dtype=np.int64), (most_lost, most_serious)
 
 
+class Walked(NamedTuple):
+    """Cells walked, and their records: entries, and where each cell's starts."""
+
+    cells: Ints
+    dest: Ints
+    prob: Floats
+    at: Ints
+
+
 def _grown(array: np.ndarray[Any, Any], room: int, used: int) -> np.ndarray[Any, Any]:
     """``array`` with room for ``room`` entries, its first ``used`` kept."""
-    grown = np.zeros(room, dtype=array.dtype)
+    grown = np.empty(room, dtype=array.dtype)
     grown[:used] = array[:used]
     return grown
 
@@ -325,6 +336,10 @@ class Chain:
         self._prob = np.zeros(0)
         self._kept = 0
         """Entries of ``_dest``/``_prob`` in use."""
+        self._cells_kept = 0
+        """Cells whose records are kept."""
+        self._work: dict[int, kernel.Scratch] = {}
+        """Each thread's arrays of a walk (:meth:`_scratch`)."""
         self.walked = 0
         """Cells' rounds walked so far (each cell's once, while the rounds play alike)."""
         rows = [state[0] for state in self.states]
@@ -376,10 +391,16 @@ class Chain:
         sums = self._apply(flat, to)
         if sums[6]:  # cells with mass and no record yet
             new = np.flatnonzero((flat != 0.0) & (self._at < 0))
-            new, dest, prob, where = self._walk(new, number)
-            if self._kept + dest.size <= KEPT_ENTRIES:
-                self._keep(new, dest, prob, where)
-            kernel.apply_records(new, where, flat, to, dest, prob, *self._spread, sums)
+            left = self._walk(new, number)
+            kept = new[self._at[new] >= 0]
+            kernel.apply_records(
+                kept, self._at[kept], flat, to, self._dest, self._prob, *self._spread, sums
+            )  # fmt: skip
+            if left.size:  # past the records kept: walked again each round
+                part = self._walk_apart(left, number)
+                kernel.apply_records(
+                    part.cells, part.at, flat, to, part.dest, part.prob, *self._spread, sums
+                )  # fmt: skip
         return into, sums[:3] + sums[3:6]
 
     def _apply(self, flat: Floats, to: Floats) -> Floats:
@@ -420,20 +441,8 @@ class Chain:
         alike = self._rounds_alike(number)
         if not self.remember or alike != self._valid:
             self._at.fill(-1)
-            self._kept = 0
+            self._kept = self._cells_kept = 0
             self._valid = alike
-
-    def _keep(self, cells: Ints, dest: Ints, prob: Floats, where: Ints) -> None:
-        """Keep the records of ``cells`` (walked into ``dest``/``prob`` from ``where``)."""
-        end = self._kept + dest.size
-        if end > self._dest.size:
-            room = max(end, 2 * self._dest.size)
-            self._dest = _grown(self._dest, room, self._kept)
-            self._prob = _grown(self._prob, room, self._kept)
-        self._dest[self._kept : end] = dest
-        self._prob[self._kept : end] = prob
-        self._at[cells] = where + self._kept
-        self._kept = end
 
     def _rounds_alike(self, number: int) -> object:
         """What round ``number``'s walks depend on besides the cell: the armour's
@@ -455,59 +464,109 @@ class Chain:
         rows = self.openings.rows(self.model, eff_a, eff_b)
         return (tuple(int(t) for t in tired), rows.tobytes())
 
-    def _walk(self, cells: Ints, number: int) -> tuple[Ints, Ints, Floats, Ints]:
-        """The records of round ``number`` of ``cells`` (:func:`.exact_duel_kernel.walk_cells`),
-        shared among threads: the cells in the order walked, their records' entries, and
-        where each cell's starts."""
+    def _walk(self, cells: Ints, number: int) -> Ints:
+        """Walk round ``number`` of ``cells`` (:func:`.exact_duel_kernel.walk_cells`)
+        and keep their records, shared among threads (each writes into a stretch of the
+        records of its own, sized by what the records so far took a cell). Returns the
+        cells past what the records may keep (:data:`KEPT_ENTRIES`), not walked."""
         self.walked += cells.size
+        if self._dest.size == 0:  # untouched memory costs nothing till written
+            self._dest = np.empty(KEPT_ENTRIES, dtype=np.int64)
+            self._prob = np.empty(KEPT_ENTRIES)
         threads = min(self.threads, max(1, cells.size // THREAD_CELLS))
-        if threads == 1:
-            return (cells, *self._walk_part(cells, number))
         # dealt in turn: a cell's walk costs more the more its sides are hurt
         dealt = [np.ascontiguousarray(cells[k::threads]) for k in range(threads)]
-        with ThreadPoolExecutor(threads) as pool:  # the kernel lets go of the GIL
-            parts = list(pool.map(lambda part: self._walk_part(part, number), dealt))
-        offsets = np.cumsum([0, *(part[0].size for part in parts[:-1])])
-        return (
-            np.concatenate(dealt),
-            np.concatenate([part[0] for part in parts]),
-            np.concatenate([part[1] for part in parts]),
-            np.concatenate([part[2] + offset for part, offset in zip(parts, offsets, strict=True)]),
-        )
+        per_cell = 1.25 * (self._kept / self._cells_kept if self._cells_kept else RECORD)
+        room = KEPT_ENTRIES - self._kept
+        share = min(per_cell * cells.size, room) / cells.size
+        bounds = [self._kept + int(share * sum(d.size for d in dealt[:k])) for k in range(threads)]
+        bounds.append(self._kept + int(share * cells.size))
 
-    def _walk_part(self, cells: Ints, number: int) -> tuple[Ints, Floats, Ints]:
-        """:meth:`_walk` in one thread: the kernel's stack and table of ends grown, and
-        its entries taken in pieces, until every cell is walked.
+        def walk(k: int) -> tuple[int, int]:
+            return self._walk_into(dealt[k], number, bounds[k], bounds[k + 1], k)
 
-        Raises:
-            RulesError: a cell's walk would pass the largest stack or table of ends.
-        """
-        tables, openings = self.tables, self.openings
-        dests, probs, ats = [], [], []
+        if threads == 1:
+            done = [walk(0)]
+        else:
+            with ThreadPoolExecutor(threads) as pool:  # the kernel lets go of the GIL
+                done = list(pool.map(walk, range(threads)))
+        self._kept = bounds[-2] + done[-1][1]
+        self._cells_kept += sum(walked for walked, _ in done)
+        left = np.concatenate([d[walked:] for d, (walked, _) in zip(dealt, done, strict=True)])
+        if left.size:  # a stretch was too short: the rest after them all
+            walked, written = self._walk_into(left, number, self._kept, KEPT_ENTRIES, 0)
+            self._kept += written
+            self._cells_kept += walked
+            left = left[walked:]
+        return left
+
+    def _walk_into(
+        self, cells: Ints, number: int, start: int, stop: int, thread: int
+    ) -> tuple[int, int]:
+        """Walk ``cells`` in turn into the kept records from ``start`` to ``stop``
+        (excluded) until they are full: the cells walked, and the entries written."""
+        at = np.zeros(cells.size, dtype=np.int64)
         done = written = 0
         while done < cells.size:
-            width = openings.class_ids.shape[1]
-            room = max(16 * (cells.size - done) * width, kernel.HEAD + self.local)
-            dest, prob = np.zeros(room, dtype=np.int64), np.zeros(room)
-            at = np.zeros(cells.size - done, dtype=np.int64)
-            work = kernel.scratch(self.stack, self.local)
-            kernel.walk_cells(
-                cells[done:], number, tables["sides"], tables["cost"], tables["likely"],
-                tables["decode"], tables["look"], openings.slots, openings.order,
-                openings.turns, tables["count"], tables["spent"], tables["paid"],
-                tables["damage"], tables["chance"], tables["two_d20"], openings.class_ops,
-                openings.class_ids, openings.class_p, openings.low, openings.size_b,
-                self.shape[1], self._spread[3], dest, prob, at, *work,
+            walked, entries, flag = self._walk_cells(
+                cells[done:], number, self._dest[start + written : stop],
+                self._prob[start + written : stop], at[done:], thread,
             )  # fmt: skip
-            walked, entries, flag = (int(x) for x in work.out[:3])
-            dests.append(dest[:entries])
-            probs.append(prob[:entries])
-            ats.append(at[:walked] + written)
+            at[done : done + walked] += start + written
             done += walked
             written += entries
             if flag:
                 self._grow(flag)
-        return np.concatenate(dests), np.concatenate(probs), np.concatenate(ats)
+            elif done < cells.size:
+                break  # full
+        self._at[cells[:done]] = at[:done]
+        return done, written
+
+    def _walk_apart(self, cells: Ints, number: int) -> Walked:
+        """Walk ``cells`` into records of their own (not kept)."""
+        at = np.zeros(cells.size, dtype=np.int64)
+        done = written = 0
+        dest, prob = np.zeros(0, dtype=np.int64), np.zeros(0)
+        while done < cells.size:
+            room = written + RECORD * (cells.size - done) + kernel.HEAD + self.local // 2
+            if dest.size < room:
+                dest, prob = _grown(dest, room, written), _grown(prob, room, written)
+            walked, entries, flag = self._walk_cells(
+                cells[done:], number, dest[written:], prob[written:], at[done:], 0
+            )  # fmt: skip
+            at[done : done + walked] += written
+            done += walked
+            written += entries
+            if flag:
+                self._grow(flag)
+        return Walked(cells, dest[:written], prob[:written], at)
+
+    def _walk_cells(
+        self, cells: Ints, number: int, dest: Ints, prob: Floats, at: Ints, thread: int
+    ) -> tuple[int, int, int]:
+        """The kernel's walk of ``cells`` into ``dest``, ``prob`` and ``at`` in thread
+        ``thread``'s scratch: the cells walked, entries written, and its flag (1: the
+        stack overflowed, 2: the table of ends)."""
+        tables, openings = self.tables, self.openings
+        work = self._scratch(thread)
+        kernel.walk_cells(
+            cells, number, tables["sides"], tables["cost"], tables["likely"],
+            tables["decode"], tables["look"], openings.slots, openings.order,
+            openings.turns, tables["count"], tables["spent"], tables["paid"],
+            tables["damage"], tables["chance"], tables["two_d20"], openings.class_ops,
+            openings.class_ids, openings.class_p, openings.low, openings.size_b,
+            self.shape[1], self._spread[3], dest, prob, at, *work,
+        )  # fmt: skip
+        walked, entries, flag = (int(x) for x in work.out[:3])
+        return walked, entries, flag
+
+    def _scratch(self, thread: int) -> kernel.Scratch:
+        """Thread ``thread``'s arrays of a walk, the size the chain's stack and table
+        of ends are now."""
+        work = self._work.get(thread)
+        if work is None or work.stack.shape[0] != self.stack or work.keys.size != self.local:
+            work = self._work[thread] = kernel.scratch(self.stack, self.local)
+        return work
 
     def _grow(self, flag: int) -> None:
         """Grow the kernel's stack (``flag`` 1) or table of ends (2) a walk overflowed.
@@ -677,11 +736,8 @@ class Chain:
         level = 1
         while todo.size:
             new = todo[self._at[todo] < 0]
-            if new.size:
-                new, dest, prob, where = self._walk(new, number)
-                if self._kept + dest.size > KEPT_ENTRIES:
-                    return None
-                self._keep(new, dest, prob, where)
+            if new.size and self._walk(new, number).size:
+                return None  # past the records kept
             if deadline is not None and time.perf_counter() > deadline:
                 return _LATE
             level += 1
