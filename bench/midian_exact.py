@@ -4,9 +4,10 @@ Midian examples it plays, measured in one run.
 Target: guard against brawler, and every pair of the examples that fits, under 1 s
 (floats). Each pair is timed once after a warm-up of the compiled kernel (a small
 duel), and printed with its cells (each side's states between rounds, times the
-openings), the rounds the chain pushed until under 1e-15 was left, and its ratio to
-the target. ``--quick`` times only the chains ``affray duel`` tries within a second
-when asked no method (:data:`QUICK_CELLS` cells at most).
+openings), the cells the duel reaches (each walked once), and its ratio to the target;
+then the same duel pushed round by round (what ``--by-round`` asks for), with the
+rounds pushed until under 1e-15 was left. ``--quick`` times only the chains ``affray
+duel`` tries within a second when asked no method (:data:`QUICK_CELLS` cells at most).
 
     python bench/midian_exact.py [--quick]
 """
@@ -20,7 +21,8 @@ from pathlib import Path
 
 from affray.errors import AffrayError
 from affray.rulesystems.midian.character import Character
-from affray.rulesystems.midian.exact_duel import QUICK_CELLS, chain_cells, exact_midian_duel
+from affray.rulesystems.midian.exact_duel import QUICK_CELLS, Chain, chain_cells, exact_midian_duel
+from affray.rulesystems.midian.sim.duels import MidianDuelModel
 from affray.sheets.combatants import resolve_reference
 
 TARGET = 1.0
@@ -40,8 +42,12 @@ def main() -> None:
     quick = "--quick" in sys.argv
     every = sheets()
     exact_midian_duel(every["dockhand"], every["guard"], max_rounds=1)  # compiled, warm
-    print(f"{'pair':<26} {'cells':>9} {'rounds':>6} {'P(A wins)':>10} {'time':>8} {'/target':>8}")
-    for a, b in itertools.combinations(sorted(every), 2):
+    print(
+        f"{'pair':<26} {'cells':>9} {'reached':>8} {'P(A wins)':>10} {'time':>7} {'/target':>8}"
+        f"   {'by round':>8} {'rounds':>6}"
+    )
+    named = [("guard", "brawler")]  # the issue's own pair, A first
+    for a, b in named + list(itertools.combinations(sorted(every), 2)):
         try:
             cells = chain_cells(every[a], every[b])
         except AffrayError as refused:
@@ -50,11 +56,16 @@ def main() -> None:
         if quick and cells > QUICK_CELLS:
             continue
         began = time.perf_counter()
-        odds = exact_midian_duel(every[a], every[b])
+        chain = Chain(MidianDuelModel.of(every[a], every[b]))
+        odds = chain.run()
         spent = time.perf_counter() - began
+        began = time.perf_counter()
+        pushed = exact_midian_duel(every[a], every[b], by_round=True)
+        by_round = time.perf_counter() - began
+        assert abs(pushed.p_a_wins - odds.p_a_wins) < 1e-14
         print(
-            f"{a + ' v ' + b:<26} {cells:>9,} {odds.rounds:>6} {odds.p_a_wins:>10.6f} "
-            f"{spent:>7.2f}s {spent / TARGET:>7.2f}x",
+            f"{a + ' v ' + b:<26} {cells:>9,} {chain.walked:>8,} {odds.p_a_wins:>10.6f} "
+            f"{spent:>6.2f}s {spent / TARGET:>7.2f}x   {by_round:>7.2f}s {pushed.rounds:>6}",
             flush=True,
         )
 

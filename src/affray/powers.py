@@ -332,6 +332,12 @@ class RuleSystem(Generic[SheetT, StateT, RulesetT, TacticsT]):
     simulate: SimulateDuels[SheetT] | None = None
     fast_fights: FromCursor[SheetT, StateT, RulesetT, TacticsT, FastFights] | None = None
     exact_fights: FromCursor[SheetT, StateT, RulesetT, TacticsT, ExactFights] | None = None
+    exact_fights_by_round: (
+        FromCursor[SheetT, StateT, RulesetT, TacticsT, Sequence[ExactFights]] | None
+    ) = None
+    """``exact_fights`` with the round cap at each round from the cursor's on (round 1
+    at the least), in one run (Midian's chain pushed round by round); where a system
+    has none, ``fight --exact --by-round`` asks ``exact_fights`` once a round."""
     fight_ends: FightEnds[SheetT, StateT, RulesetT, TacticsT] | None = None
     """Many fights of one encounter, each from its own states, to their ends (a day
     of fights on the fast engine)."""

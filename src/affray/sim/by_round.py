@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
@@ -28,6 +28,7 @@ from affray.errors import NotModelledError
 from affray.sheets.encounters import tactics_dice
 from affray.sim.chunks import Estimate, run_chunks
 from affray.sim.fights import Fighting, Start, set_out
+from affray.sim.totals import ExactFights
 
 ROUND_CHUNK = 50
 """Fights a worker plays between two reports (the unit of seeding)."""
@@ -198,13 +199,22 @@ def exact_by_round(
     cursor = fighting.cursor
     cap = cursor.max_rounds
     rows = []
-    for last in range(max(cursor.round, 1), cap + 1):
-        odds = exact(
-            fighting.ruleset,
-            replace(cursor, max_rounds=last),
-            tactics=fighting.tactics,
-            first=fighting.first,
+    at_once = fighting.system.exact_fights_by_round
+    if at_once is not None:
+        capped: Iterable[ExactFights] = at_once(
+            fighting.ruleset, cursor, tactics=fighting.tactics, first=fighting.first
         )
+    else:
+        capped = (
+            exact(
+                fighting.ruleset,
+                replace(cursor, max_rounds=last),
+                tactics=fighting.tactics,
+                first=fighting.first,
+            )
+            for last in range(max(cursor.round, 1), cap + 1)
+        )
+    for last, odds in enumerate(capped, start=max(cursor.round, 1)):
         going = odds.p_going if last < cap else 0.0
         rows.append(
             {

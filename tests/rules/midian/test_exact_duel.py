@@ -22,6 +22,7 @@ from affray.errors import AffrayError
 from affray.rulesystems.midian.character import Character, Encumbrance, Shield
 from affray.rulesystems.midian.defence import DefencePool
 from affray.rulesystems.midian.exact_duel import (
+    QUICK_CELLS,
     Chain,
     chain_cells,
     exact_midian_duel,
@@ -50,6 +51,23 @@ def sheet(name: str) -> Character:
     found = resolve_reference(str(EXAMPLES / f"midian/{name}.toml")).sheet()
     assert isinstance(found, Character)
     return found
+
+
+def giants() -> tuple[Character, Character]:
+    """Two of many points: a chain of 2,179,872 cells, past what ``affray duel`` tries
+    within a second."""
+    a, b = (
+        character(
+            name,
+            hit_points=60,
+            life_points=30,
+            attack_bonus=5,
+            armour_class=12,
+            weapon=weapon(damage="2d6", skill=1),
+        )
+        for name in ("A", "B")
+    )
+    return a, b
 
 
 def small(retests: bool = False) -> tuple[Character, Character]:
@@ -459,10 +477,15 @@ def test_the_quick_try_answers_only_within_its_time() -> None:
     exact_midian_duel(a, b, max_rounds=1)  # its machine code compiled
     assert quick_midian_duel(a, b, seconds=5.0) == exact_midian_duel(a, b)
     assert quick_midian_duel(a, b, seconds=0.0) is None  # out of time after a round
+    guard, brawler = sheet("guard"), sheet("brawler")
+    assert quick_midian_duel(guard, brawler, seconds=30.0) == exact_midian_duel(guard, brawler)
     started = time.perf_counter()
-    assert quick_midian_duel(sheet("guard"), sheet("brawler")) is None  # past its cells
-    assert quick_midian_duel(sheet("guard"), sheet("elf_archer")) is None  # not played
+    assert quick_midian_duel(*giants()) is None  # past its cells
+    assert quick_midian_duel(guard, sheet("elf_archer")) is None  # not played
     assert time.perf_counter() - started < 1.0
+    started = time.perf_counter()
+    assert quick_midian_duel(guard, brawler, seconds=0.05) is None  # out of time
+    assert time.perf_counter() - started < 0.5
 
 
 def write(tmp_path: Path, a: Character, b: Character) -> tuple[str, str]:
@@ -506,11 +529,19 @@ def test_affray_duel_gives_the_chains_odds(tmp_path: Path) -> None:
 def test_a_big_chain_is_simulated_unless_asked_for(tmp_path: Path) -> None:
     guard, brawler = (str(EXAMPLES / f"midian/{n}.toml") for n in ("guard", "brawler"))
     result = run("duel", guard, brawler, "--json", "-n", "1000", "--seed", "1")
-    assert result.exit_code == 0
-    default = run("duel", guard, brawler, "--json", "--seed", "1")
+    assert result.exit_code == 0 and '"method": "monte-carlo"' in result.stdout
+    quick = run_json("duel", guard, brawler)  # the chain answers within a second
+    assert quick["method"] == "exact"
+    assert quick["p_a_wins"] == exact_midian_duel(sheet("guard"), sheet("brawler")).p_a_wins
+    first, second = write(tmp_path, *giants())
+    assert chain_cells(*giants()) > QUICK_CELLS
+    default = run("duel", first, second, "--json", "--seed", "1", "-n", "2000")
     assert default.exit_code == 0, default.output
     assert '"method": "monte-carlo"' in default.stdout
-    assert "would take more than a second" in default.stderr
+    unasked = run("duel", first, second, "--json", "--seed", "1")
+    assert unasked.exit_code == 0, unasked.output
+    assert '"method": "monte-carlo"' in unasked.stdout
+    assert "would take more than a second" in unasked.stderr
     archer = str(EXAMPLES / "midian/elf_archer.toml")
     refused = run("duel", guard, archer, "--exact")
     assert refused.exit_code == 2
@@ -526,7 +557,9 @@ def test_the_python_api_gives_the_chain_quickly_or_when_asked(tmp_path: Path) ->
     for answer in (affray.duel(first, second), affray.duel(first, second, exact=True)):
         assert answer.method == "exact" and answer.p_a_wins == exact.p_a_wins
     guard, brawler = (affray.load(EXAMPLES / f"midian/{n}.toml") for n in ("guard", "brawler"))
-    simulated = affray.duel(guard, brawler, seed=1)
+    assert affray.duel(guard, brawler).method == "exact"  # within a second
+    big = (affray.load(path) for path in write(tmp_path, *giants()))
+    simulated = affray.duel(*big, seed=1)
     assert simulated.method == "monte-carlo" and simulated.n == 10_000
     assert simulated.note is not None and "more than a second" in simulated.note
     with pytest.raises(AffrayError, match="two answers"):

@@ -20,7 +20,12 @@ from affray.errors import NotModelledError
 from affray.rulesystems.midian.character import Character, Shield
 from affray.rulesystems.midian.defence import Stance
 from affray.rulesystems.midian.exact_duel import exact_midian_duel
-from affray.rulesystems.midian.exact_table import MidianExactFight, exact_fight, exact_work
+from affray.rulesystems.midian.exact_table import (
+    MidianExactFight,
+    exact_fight,
+    exact_fight_by_round,
+    exact_work,
+)
 from affray.rulesystems.midian.ruleset import MidianRuleset
 from affray.rulesystems.midian.sim.fights import midian_fast_fights
 from affray.rulesystems.midian.state import MidianState
@@ -207,3 +212,25 @@ def test_table_odds_of_a_midian_duel_are_exact_with_the_other_moves_simulated(
     assert {a.name for a in others} >= {"called shot easy", "flee", "hold"}
     flee = next(a for a in others if a.name == "flee")
     assert flee.p_win == 0.0  # alone on its side, it leaves the fight to the foe
+
+
+@pytest.mark.parametrize(("seed", "moves"), [(0, 0), (3, 2), (3, 3), (5, 9)])
+def test_the_odds_by_round_in_one_run_are_the_odds_of_each_cap(seed: int, moves: int) -> None:
+    """``fight --exact --by-round`` runs the chain once, round by round: the odds with
+    the fight's cap at each round equal the chain run again with that cap, from a
+    fresh fight, from within a round and from between rounds."""
+    here = fresh() if moves == 0 else played(seed, moves)
+    assert here.phase(RULES) is not Phase.OVER
+    capped = exact_fight_by_round(RULES, here, {}, None)
+    first = max(here.round, 1)
+    assert len(capped) > 10
+    for last, odds in list(enumerate(capped, start=first))[:6]:
+        again = exact_fight(RULES, replace(here, max_rounds=last), {}, None)
+        assert odds.p_wins == pytest.approx(dict(again.p_wins), abs=1e-14)
+        assert odds.p_draw == pytest.approx(again.p_draw, abs=1e-14)
+        assert odds.p_going == pytest.approx(again.p_going, abs=1e-14)
+        assert odds.p_standing == pytest.approx(dict(again.p_standing), abs=1e-14)
+        assert odds.mean_rounds == pytest.approx(again.mean_rounds, abs=1e-12)
+    whole = exact_fight(RULES, here, {}, None)
+    assert capped[-1].p_wins == pytest.approx(dict(whole.p_wins), abs=1e-14)
+    assert capped[-1].p_going < 1e-14

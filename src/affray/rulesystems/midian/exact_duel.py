@@ -74,6 +74,8 @@ ANSWERS_BYTES = 1 << 28
 """The most the chain's answers of each cell (:meth:`Chain._solve`) may hold: past it
 (16,000,000 / 6.7 million cells) the chain goes round by round."""
 _LATE = object()
+WALK_CELLS = 16_384
+"""Cells walked between looks at the time (a tenth of a second at most)."""
 RECORD = 64
 """Entries a cell's record is given room for at first (some forty on the examples)."""
 KEPT_ENTRIES = 1 << 24
@@ -145,12 +147,13 @@ def model_cells(model: MidianDuelModel) -> int:
     return sizes[0] * sizes[1] * _openings(model).count
 
 
-QUICK_CELLS = 100_000
-"""The largest chain :func:`quick_midian_duel` tries: a round of it takes a few tenths
-of a second at most, so a try that runs out of time stops soon after (measured:
-bench/midian_exact.py). The size of a chain says little of its time (the turns of a
-round, the dice of each blow and the rounds a duel lasts weigh as much): a chain of
-5,000 cells can take a second, one of 250,000 a tenth of one."""
+QUICK_CELLS = 1_000_000
+"""The largest chain :func:`quick_midian_duel` tries (every pair of the examples: the
+largest, brawler against ogre shaman, holds 564,000 cells and takes 0.8 s); its time
+is looked at after every :data:`WALK_CELLS` cells walked, so a try that runs out of
+time stops soon after. The size of a chain says little of its time (the cells a duel
+reaches, the turns of a round and the dice of each blow weigh more): measured in
+bench/midian_exact.py."""
 
 PLAIN_CELLS = 2_000
 """The largest chain played without numba (the ``fast`` extra): as plain Python a
@@ -665,7 +668,7 @@ class Chain:
         until the mass going falls under :data:`LEFT`, or the cap (what is left is a
         draw)."""
         model = self.model
-        cur = self.start() if cells is None else cells
+        cur = self.start() if cells is None else cells.copy()  # the rounds write into it
         spare = np.zeros(self.shape)
         a_wins = b_wins = draws = mean = 0.0
         rows: list[tuple[float, float, float]] = []
@@ -736,10 +739,12 @@ class Chain:
         level = 1
         while todo.size:
             new = todo[self._at[todo] < 0]
-            if new.size and self._walk(new, number).size:
-                return None  # past the records kept
-            if deadline is not None and time.perf_counter() > deadline:
-                return _LATE
+            parts = np.array_split(new, -(-new.size // WALK_CELLS)) if new.size else []
+            for part in parts:
+                if self._walk(part, number).size:
+                    return None  # past the records kept
+                if deadline is not None and time.perf_counter() > deadline:
+                    return _LATE
             level += 1
             ops, ids, _, shift = self._spread
             if kernel.reach(todo, self._at, self._dest, ops, ids, shift, reached, level):

@@ -37,10 +37,11 @@ from affray.rulesystems.midian.tactics import MidianTactics, Role
 from affray.sim.totals import First
 
 WHAT = "exact Midian duel chain"
-CELL_WORK = 100_000
+CELL_WORK = 2_000
 """The work of one cell of the chain, in the table's steps (:func:`exact_work`; about a
-nanosecond each): a chain takes 10 to 330 µs a cell over a whole duel (dockhand v guard
-to guard v brawler, docs/rules/midian.md), so this is its middle."""
+nanosecond each): a whole duel takes 0.2 to 1.5 µs a cell of its chain (dockhand v
+guard to thirty random small pairs, docs/rules/midian.md; each cell it reaches walked
+once), so this is past its most."""
 
 MidianCursor = Cursor[Character, MidianState]
 
@@ -95,38 +96,110 @@ def exact_fight(
             named).
         RulesError: the chain would be past its budget.
     """
+    start = _start(ruleset, cursor, tactics, first)
+    going = start.chain.run(cells=start.cells, first=start.number + 1)
+    before = start.before
+    return start.odds(
+        (going.p_a_wins + before[0], going.p_b_wins + before[1], going.p_draw + before[2]),
+        going.mean_rounds + start.number * float(before.sum()),
+        going.at_cap,
+        going.unswept,
+    )
+
+
+def exact_fight_by_round(
+    ruleset: MidianRuleset,
+    cursor: MidianCursor,
+    tactics: Mapping[str, MidianTactics],
+    first: First | None,
+) -> list[MidianExactFight]:
+    """:func:`exact_fight` with the fight's round cap at each round from the cursor's
+    (round 1 at the least) to its own, in one run of the chain pushed round by round:
+    until the cap, or until less than 1e-15 of the fight is still going.
+
+    Raises:
+        NotModelledError, RulesError: as :func:`exact_fight`.
+    """
+    start = _start(ruleset, cursor, tactics, first)
+    going = start.chain.run(cells=start.cells, first=start.number + 1, by_round=True)
+    ends = np.array(start.before, dtype=float)
+    total = float(start.cells.sum()) + float(ends.sum())
+    rounds = start.number * float(ends.sum())  # the rounds of the fights ended, summed
+    found = []
+    for pushed, ended in enumerate(((0.0, 0.0, 0.0), *going.by_round)):
+        number = start.number + pushed
+        ends += ended
+        rounds += number * sum(ended)
+        if number < max(cursor.round, 1):
+            continue
+        left = max(total - float(ends.sum()), 0.0)
+        draw = float(ends[2]) + left  # at the cap, a draw
+        found.append(start.odds((ends[0], ends[1], draw), rounds + number * left, left))
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class _Start:
+    """Where the chain starts a fight from: its cells before the next round, what
+    ended in the rest of this one (A wins, B wins, draws), the round, and the two
+    combatants (their ids and sides)."""
+
+    chain: Chain
+    cells: np.ndarray[Any, np.dtype[np.float64]]
+    before: np.ndarray[Any, np.dtype[np.float64]]
+    number: int
+    ids: tuple[str, str]
+    sides: tuple[str, str]
+
+    def odds(
+        self,
+        ended: tuple[float, float, float],
+        mean: float,
+        going: float,
+        unswept: float = 0.0,
+    ) -> MidianExactFight:
+        """The fight's odds: how it ended (A wins, B wins, draws, the cap's counted),
+        its mean rounds, and what was still going at the cap."""
+        a_wins, b_wins, draw = (float(x) for x in ended)
+        return MidianExactFight(
+            {self.sides[0]: a_wins, self.sides[1]: b_wins},
+            draw,
+            float(mean),
+            {self.ids[0]: a_wins + going, self.ids[1]: b_wins + going},
+            float(going),
+            self.chain.cells,
+            unswept,
+        )
+
+
+def _start(
+    ruleset: MidianRuleset,
+    cursor: MidianCursor,
+    tactics: Mapping[str, MidianTactics],
+    first: First | None,
+) -> _Start:
+    """The chain of the fight from ``cursor`` and its cells before the next round (the
+    rest of this round walked where the cursor is within it).
+
+    Raises:
+        NotModelledError, RulesError: as :func:`exact_fight`.
+    """
     cursor, model = _ready(ruleset, cursor, tactics, first)
     chain = Chain(model, MAX_CELLS)
     encounter = cursor.encounter
-    ids = [c.id for c in encounter.combatants]
-    sides = [c.side for c in encounter.combatants]
-    phase = cursor.phase(ruleset)
+    a, b = encounter.combatants
     number = encounter.round
     before = np.zeros(3)
     if _within_round(ruleset, cursor):
-        row, order = _within(chain, cursor, phase)
+        row, order = _within(chain, cursor, cursor.phase(ruleset))
         began = tuple(  # each side's points lost when the round began
             lost(encounter, cid) - int(row[kernel.F * s + kernel.SHOCK])
-            for s, cid in enumerate(ids)
+            for s, cid in enumerate((a.id, b.id))
         )
         cells, before = chain.finish(row, order, (began[0], began[1]), number)
     else:  # before a round: its initiative to come
         cells = _between(chain, cursor)
-    going = chain.run(cells=cells, first=number + 1)
-    mean = going.mean_rounds + number * float(before.sum())
-    a_wins, b_wins = going.p_a_wins + before[0], going.p_b_wins + before[1]
-    draw = going.p_draw + before[2]
-    p_going = going.at_cap
-    wins = {sides[0]: float(a_wins), sides[1]: float(b_wins)}
-    return MidianExactFight(
-        wins,
-        float(draw),
-        float(mean),
-        {ids[0]: float(a_wins) + p_going, ids[1]: float(b_wins) + p_going},
-        p_going,
-        chain.cells,
-        going.unswept,
-    )
+    return _Start(chain, cells, before, number, (a.id, b.id), (a.side, b.side))
 
 
 def exact_work(

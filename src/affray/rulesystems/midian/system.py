@@ -6,7 +6,7 @@ master's powers and bestiary (its command group has an entry point of its own,
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from importlib import resources
 from typing import TYPE_CHECKING, Literal
 
@@ -207,6 +207,20 @@ def _exact_fights(
     return exact_fight(ruleset, cursor, tactics, first)
 
 
+def _exact_fights_by_round(
+    ruleset: MidianRuleset,
+    cursor: Cursor[Character, MidianState],
+    /,
+    *,
+    tactics: Mapping[str, MidianTactics],
+    first: First | None,
+) -> Sequence[ExactFights]:
+    """:func:`_exact_fights` with the cap at each round, in one run of the chain."""
+    from affray.rulesystems.midian.exact_table import exact_fight_by_round
+
+    return exact_fight_by_round(ruleset, cursor, tactics, first)
+
+
 def _exact_work(
     ruleset: MidianRuleset,
     cursor: Cursor[Character, MidianState],
@@ -344,6 +358,7 @@ SYSTEM: RuleSystem[Character, MidianState, MidianRuleset, MidianTactics] = RuleS
     exact_within=_exact_within,
     fast_fights=_fast_fights,
     exact_fights=_exact_fights,
+    exact_fights_by_round=_exact_fights_by_round,
     exact_work=_exact_work,
     live_odds=_live_odds,
     edit=edit,
