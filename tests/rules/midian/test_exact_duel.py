@@ -594,3 +594,16 @@ def test_two_d20_at_most_counts_the_pairs() -> None:
         1.0,
         1.0,
     ]
+
+
+def test_a_sure_win_summed_in_floats_is_a_chance_of_one() -> None:
+    """A pair of the reference tests whose A always wins (heroic armour: rounds pushed
+    till round 21, the rest solved) summed to 1 + 2e-16: chances stay within [0, 1]."""
+    from tests.rules.midian.test_exact_duel_reference import pairs as reference_pairs
+
+    a, b, cap = reference_pairs()[22]
+    solved = exact_midian_duel(a, b, max_rounds=cap)
+    assert solved.solved_from == 21
+    assert solved.p_a_wins == 1.0 and solved.p_b_wins == 0.0 and solved.p_draw == 0.0
+    pushed = exact_midian_duel(a, b, max_rounds=cap, by_round=True)  # 1e-15 let go
+    assert 1.0 - 1e-15 < pushed.p_a_wins <= 1.0

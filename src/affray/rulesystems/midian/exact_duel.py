@@ -274,6 +274,11 @@ def _side_states(model: MidianDuelModel, s: int) -> tuple[Ints, tuple[int, int]]
     return np.array(rows, dtype=np.int64), (most_lost, most_serious)
 
 
+def _chance(p: float) -> float:
+    """A chance summed in floats, kept within [0, 1] (a sure win can sum to 1 + 2e-16)."""
+    return min(max(p, 0.0), 1.0)
+
+
 class Walked(NamedTuple):
     """Cells walked, and their records: entries, and where each cell's starts."""
 
@@ -683,8 +688,9 @@ class Chain:
                 if isinstance(solved, np.ndarray):
                     won_a, won_b, drawn, rounds = (float(x) for x in solved)
                     return ExactMidianDuel(
-                        a_wins + won_a, b_wins + won_b, draws + drawn, mean + rounds,
-                        self.cells, 0.0, number - 1, tuple(rows), solved_from=number,
+                        _chance(a_wins + won_a), _chance(b_wins + won_b),
+                        _chance(draws + drawn), mean + rounds, self.cells, 0.0, number - 1,
+                        tuple(rows), solved_from=number,
                     )  # fmt: skip
                 solve_at = model.max_rounds + 1  # round by round, then
             nxt, ended = self.step(cur, number, spare)
@@ -706,8 +712,9 @@ class Chain:
         else:
             unswept = left
         return ExactMidianDuel(
-            a_wins, b_wins, draws, mean, self.cells, unswept, number, tuple(rows), at_cap=at_cap
-        )
+            _chance(a_wins), _chance(b_wins), _chance(draws), mean, self.cells, unswept,
+            number, tuple(rows), at_cap=at_cap,
+        )  # fmt: skip
 
     def _settled(self, first: int) -> int:
         """The first round from ``first`` on after which every round plays alike
