@@ -19,6 +19,8 @@ import pytest
 import affray
 from affray.dice import Dice
 from affray.errors import AffrayError
+from affray.rulesystems.midian import exact_duel
+from affray.rulesystems.midian import exact_duel_kernel as kernel
 from affray.rulesystems.midian.character import Character, Encumbrance, Shield
 from affray.rulesystems.midian.defence import DefencePool
 from affray.rulesystems.midian.exact_duel import (
@@ -607,3 +609,76 @@ def test_a_sure_win_summed_in_floats_is_a_chance_of_one() -> None:
     assert solved.p_a_wins == 1.0 and solved.p_b_wins == 0.0 and solved.p_draw == 0.0
     pushed = exact_midian_duel(a, b, max_rounds=cap, by_round=True)  # 1e-15 let go
     assert 1.0 - 1e-15 < pushed.p_a_wins <= 1.0
+
+
+def big_blows() -> tuple[Character, Character]:
+    """Few points but blows of many outcomes (2d10 + 4, two kinds of retests): one blow
+    pushes hundreds of rows on the walk's stack."""
+    a, b = (
+        character(
+            name,
+            hit_points=6,
+            life_points=3,
+            attack_bonus=4,
+            armour_class=12,
+            damage_bonus=4,
+            weapon=weapon(damage="2d10", skill=1),
+            retests=("Lucky", "Blessed"),
+        )
+        for name in ("A", "B")
+    )
+    return a, b
+
+
+def kept_entries(chain: Chain) -> int:
+    """The entries of the records the chain holds, counted record by record."""
+    at = chain._at[chain._at >= 0]
+    return int((kernel.HEAD + chain._dest[at]).sum())
+
+
+@pytest.mark.parametrize("name", ["retests", "big blows"])
+def test_many_threads_small_tables_and_a_small_stack_give_the_same_duel(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Eight threads walking a few cells each, from a stack and a table of ends far too
+    small (grown as the walks overflow, once however many threads overflow at once):
+    the odds of one thread with the tables as they come, and records kept without gaps
+    between the threads' stretches."""
+    a, b = big_blows() if name == "big blows" else pairs()[name]
+    model = MidianDuelModel.of(a, b)
+    plain = Chain(model)
+    plain.threads = 1
+    expected = plain.run()
+    monkeypatch.setattr(exact_duel, "THREAD_CELLS", 2)
+    crowded = Chain(model)
+    crowded.threads, crowded.stack, crowded.local = 8, 64, 16
+    found = crowded.run()
+    assert (found.p_a_wins, found.p_b_wins, found.p_draw) == pytest.approx(
+        (expected.p_a_wins, expected.p_b_wins, expected.p_draw), abs=1e-15
+    )
+    assert found.mean_rounds == pytest.approx(expected.mean_rounds, rel=1e-14)
+    assert crowded._kept == kept_entries(crowded) == kept_entries(plain) == plain._kept
+    # grown as far as the walks needed, no further (from 16 the table grows through
+    # 4,096, where the plain chain's starts)
+    assert 16 < crowded.local <= plain.local and crowded.stack <= plain.stack
+    if name == "big blows":  # a blow pushes more than 64 rows
+        assert crowded.stack > 64 and plain.local > kernel.LOCAL
+
+
+def test_a_chain_run_again_from_any_cell_is_a_new_chain_from_it() -> None:
+    """A chain keeps its records: run again from another start (as the table's odds
+    do) it solves only the cells that start reaches."""
+    a, b = pairs()["retests"]
+    model = MidianDuelModel.of(a, b)
+    chain = Chain(model)
+    chain.run()
+    walked = np.flatnonzero(chain._at >= 0)
+    for cell in np.random.default_rng(1).choice(walked, 12, replace=False):
+        start = np.zeros(chain.shape)
+        start.reshape(-1)[cell] = 1.0
+        again, fresh = chain.run(cells=start, first=3), Chain(model).run(cells=start, first=3)
+        assert again.solved_from == fresh.solved_from == 3
+        assert (again.p_a_wins, again.p_b_wins, again.p_draw) == pytest.approx(
+            (fresh.p_a_wins, fresh.p_b_wins, fresh.p_draw), abs=1e-15
+        )
+        assert again.mean_rounds == pytest.approx(fresh.mean_rounds, rel=1e-14)

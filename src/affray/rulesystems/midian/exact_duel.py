@@ -38,6 +38,7 @@ draw.
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -129,7 +130,7 @@ def exact_midian_duel(
     """
     model = MidianDuelModel.of(a, b, max_rounds, fidelity=fidelity)
     if not (model.can_hurt(0) or model.can_hurt(1)):  # nothing can ever change
-        return ExactMidianDuel(0.0, 0.0, 1.0, float(max_rounds), 1, 0.0, max_rounds)
+        return ExactMidianDuel(0.0, 0.0, 1.0, float(max_rounds), 1, 0.0, max_rounds, at_cap=1.0)
     return Chain(model, max_cells).run(by_round=by_round)
 
 
@@ -179,7 +180,10 @@ def quick_midian_duel(
     from affray.sim.jit import needs_compiling
 
     deadline = time.perf_counter() + seconds
-    doors = (kernel.walk_cells, kernel.apply_round, kernel.apply_records)
+    doors = (
+        kernel.blow_table, kernel.opening_codes, kernel.walk_cells, kernel.apply_round,
+        kernel.apply_records, kernel.reach, kernel.solve_blocks,
+    )  # fmt: skip
     if not COMPILED or any(needs_compiling(door) for door in doors):
         return None
     try:
@@ -348,6 +352,8 @@ class Chain:
         """Cells whose records are kept."""
         self._work: dict[int, kernel.Scratch] = {}
         """Each thread's arrays of a walk (:meth:`_scratch`)."""
+        self._growing = threading.Lock()
+        """Held while a thread grows the stack or the table of ends (:meth:`_grow`)."""
         self.walked = 0
         """Cells' rounds walked so far (each cell's once, while the rounds play alike)."""
         rows = [state[0] for state in self.states]
@@ -498,7 +504,15 @@ class Chain:
         else:
             with ThreadPoolExecutor(threads) as pool:  # the kernel lets go of the GIL
                 done = list(pool.map(walk, range(threads)))
-        self._kept = bounds[-2] + done[-1][1]
+        end = bounds[0] + done[0][1]
+        for k in range(1, threads):  # each stretch's records slid down over the gaps
+            walked, written = done[k]
+            if bounds[k] > end:
+                self._dest[end : end + written] = self._dest[bounds[k] : bounds[k] + written]
+                self._prob[end : end + written] = self._prob[bounds[k] : bounds[k] + written]
+                self._at[dealt[k][:walked]] -= bounds[k] - end
+            end += written
+        self._kept = end
         self._cells_kept += sum(walked for walked, _ in done)
         left = np.concatenate([d[walked:] for d, (walked, _) in zip(dealt, done, strict=True)])
         if left.size:  # a stretch was too short: the rest after them all
@@ -523,9 +537,7 @@ class Chain:
             at[done : done + walked] += start + written
             done += walked
             written += entries
-            if flag:
-                self._grow(flag)
-            elif done < cells.size:
+            if not flag and done < cells.size:
                 break  # full
         self._at[cells[:done]] = at[:done]
         return done, written
@@ -539,14 +551,12 @@ class Chain:
             room = written + RECORD * (cells.size - done) + kernel.HEAD + self.local // 2
             if dest.size < room:
                 dest, prob = _grown(dest, room, written), _grown(prob, room, written)
-            walked, entries, flag = self._walk_cells(
+            walked, entries, _ = self._walk_cells(
                 cells[done:], number, dest[written:], prob[written:], at[done:], 0
             )  # fmt: skip
             at[done : done + walked] += written
             done += walked
             written += entries
-            if flag:
-                self._grow(flag)
         return Walked(cells, dest[:written], prob[:written], at)
 
     def _walk_cells(
@@ -554,7 +564,11 @@ class Chain:
     ) -> tuple[int, int, int]:
         """The kernel's walk of ``cells`` into ``dest``, ``prob`` and ``at`` in thread
         ``thread``'s scratch: the cells walked, entries written, and its flag (1: the
-        stack overflowed, 2: the table of ends)."""
+        stack overflowed, 2: the table of ends: grown, :meth:`_grow`, for the next).
+
+        Raises:
+            RulesError: past the largest stack or table of ends.
+        """
         tables, openings = self.tables, self.openings
         work = self._scratch(thread)
         kernel.walk_cells(
@@ -566,6 +580,8 @@ class Chain:
             self.shape[1], self._spread[3], dest, prob, at, *work,
         )  # fmt: skip
         walked, entries, flag = (int(x) for x in work.out[:3])
+        if flag:
+            self._grow(flag, work)
         return walked, entries, flag
 
     def _scratch(self, thread: int) -> kernel.Scratch:
@@ -576,21 +592,26 @@ class Chain:
             work = self._work[thread] = kernel.scratch(self.stack, self.local)
         return work
 
-    def _grow(self, flag: int) -> None:
-        """Grow the kernel's stack (``flag`` 1) or table of ends (2) a walk overflowed.
+    def _grow(self, flag: int, work: kernel.Scratch) -> None:
+        """Grow the kernel's stack (``flag`` 1) or table of ends (2) that a walk in
+        ``work`` overflowed, to four times the size it had there (threads that
+        overflowed at once grow it once).
 
         Raises:
             RulesError: past their largest.
         """
-        if flag == 1 and self.stack < kernel.STACK << 4:
-            self.stack *= 4  # a start's walk held more than its stack: once more
-        elif flag == 2 and self.local < kernel.LOCAL << 9:
-            self.local *= 4  # a start ended in more states than its table holds
-        else:
+        stack, local = work.stack.shape[0], work.keys.size
+        with self._growing:
+            if flag == 1 and stack < kernel.STACK << 4:
+                self.stack = max(self.stack, stack * 4)  # a start's walk held more
+                return
+            if flag == 2 and local < kernel.LOCAL << 9:
+                self.local = max(self.local, local * 4)  # a start ended in more states
+                return
             raise RulesError(
                 "exact odds of this Midian duel would pass the chain's tables (a "
-                f"state's round would hold more than {self.stack:,} branches or end "
-                f"in more than {self.local // 2:,} states)",
+                f"state's round would hold more than {stack:,} branches or end "
+                f"in more than {local // 2:,} states)",
                 hint="simulate it instead: affray duel A B -n 100000",
             )
 
@@ -610,7 +631,7 @@ class Chain:
         turns = np.array([order.size], dtype=np.int64)
 
         def walk() -> Floats:
-            work = kernel.scratch(self.stack, self.local)
+            work = self._scratch(0)
             kernel.finish_round(
                 row, 1.0, orders, turns, lost[0], lost[1], into, number, tables["sides"],
                 tables["cost"], tables["likely"], tables["decode"], tables["look"],
@@ -634,7 +655,7 @@ class Chain:
             ended = walk()
             if not ended[4]:
                 return ended[:3].copy()
-            self._grow(int(ended[4]))
+            self._grow(int(ended[4]), self._scratch(0))
 
     @overload
     def run(
@@ -766,7 +787,7 @@ class Chain:
             answers = np.zeros((self.cells, kernel.ANSWERS))
             failed = kernel.solve_blocks(
                 order, n_open, self._at, self._dest, self._prob, *self._spread[:3],
-                self._spread[3], z, answers, np.zeros((n_open, n_open)),
+                self._spread[3], z, reached, answers, np.zeros((n_open, n_open)),
                 np.zeros((n_open, n_open)), np.zeros((n_open, 4)), np.zeros((n_open, 1)),
             )  # fmt: skip
             if failed == kernel.UNORDERED:  # pragma: no cover - a state that comes back

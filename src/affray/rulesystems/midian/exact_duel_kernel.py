@@ -566,6 +566,7 @@ def solve_blocks(
     class_p: Floats,
     shift: int,
     z: float,
+    reached: Ints,
     answers: Floats,
     block: Floats,
     block_z: Floats,
@@ -580,7 +581,9 @@ def solve_blocks(
     what ends in its round plus the answers of where it moves, the pair's own cells
     solved together (a small linear system, ``n_open`` unknowns).
 
-    ``pairs`` in that order; ``answers`` (cells × :data:`ANSWERS`, zeros) filled;
+    ``pairs`` in that order, their cells the duel reaches marked in ``reached`` (the
+    others left out, records kept of them or not); ``answers`` (cells ×
+    :data:`ANSWERS`, zeros) filled;
     ``block``, ``block_z`` (``n_open`` square), ``rhs`` (``n_open`` × 4), ``rhs_z``
     (``n_open`` × 1) scratch. Returns 0, or :data:`UNORDERED` where a record moves to a
     pair not yet solved (the order is wrong), or :data:`DIVERGED` where ``E[z^T]`` has
@@ -598,8 +601,8 @@ def solve_blocks(
                 rhs[o, k] = 0.0
             rhs_z[o, 0] = 0.0
             pos = at[first + o]
-            if pos < 0:
-                continue  # a cell never reached
+            if pos < 0 or reached[first + o] == 0:
+                continue  # a cell not reached
             ends_now = prob[pos] + prob[pos + 1] + prob[pos + 2]
             for k in range(3):
                 rhs[o, k] = prob[pos + k]
@@ -623,7 +626,7 @@ def solve_blocks(
         if not _gauss(block, rhs, n_open, 4) or not _gauss(block_z, rhs_z, n_open, 1):
             return DIVERGED
         for o in range(n_open):
-            if at[first + o] < 0:
+            if at[first + o] < 0 or reached[first + o] == 0:
                 continue
             if not (rhs_z[o, 0] >= 1.0 and rhs_z[o, 0] < 1e300):
                 return DIVERGED
@@ -781,6 +784,8 @@ def _walk(
     (3) to the most the stack held, (4) to 1 or 2 where the stack or the table
     overflowed."""
     stack_size = stack.shape[0]
+    # the most rows one blow pushes: each outcome, and each way of its check
+    margin = blow_chance.shape[5] * (max(sides[0, RETESTS], sides[1, RETESTS]) + 2) + 1
     top = 1
     while top > 0:
         top -= 1
@@ -795,14 +800,14 @@ def _walk(
                 continue  # an action spent on defending: no turn
             row[F * s + ACTIONS] -= 1
             struck = True
+            if top + margin >= stack_size:
+                ended[4] = 1.0
+                return n_used
             top = _strike(
                 row, m, s, stack, stack_m, top, sides, cost, likely, fat,
                 blow_count, blow_spent, blow_paid, blow_damage, blow_chance,
                 two_d20, base,
             )  # fmt: skip
-            if top >= stack_size - 64:
-                ended[4] = 1.0
-                return n_used
             ended[3] = max(ended[3], top)
             break
         if struck:

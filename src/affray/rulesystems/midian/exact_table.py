@@ -37,11 +37,12 @@ from affray.rulesystems.midian.tactics import MidianTactics, Role
 from affray.sim.totals import First
 
 WHAT = "exact Midian duel chain"
-CELL_WORK = 2_000
+CELL_WORK = 3_000
 """The work of one cell of the chain, in the table's steps (:func:`exact_work`; about a
-nanosecond each): a whole duel takes 0.2 to 1.5 µs a cell of its chain (dockhand v
-guard to thirty random small pairs, docs/rules/midian.md; each cell it reaches walked
-once), so this is past its most."""
+nanosecond each): a whole duel takes 0.2 to 1.5 µs a cell of its chain on the example
+pairs and thirty random small pairs (docs/rules/midian.md; each cell it reaches walked
+once), up to 3.5 µs for small fighters with many actions a round and heroic armour (its
+rounds walked anew while the fatigue grows)."""
 
 MidianCursor = Cursor[Character, MidianState]
 
@@ -160,7 +161,7 @@ class _Start:
     ) -> MidianExactFight:
         """The fight's odds: how it ended (A wins, B wins, draws, the cap's counted),
         its mean rounds, and what was still going at the cap."""
-        a_wins, b_wins, draw = (float(x) for x in ended)
+        a_wins, b_wins, draw = (min(max(float(x), 0.0), 1.0) for x in ended)
         return MidianExactFight(
             {self.sides[0]: a_wins, self.sides[1]: b_wins},
             draw,
