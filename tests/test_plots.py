@@ -85,10 +85,12 @@ def test_a_midian_duel_is_plotted_from_simulation(tmp_path: Path) -> None:
     assert "400 simulated duels" in result.stdout
     assert target.stat().st_size > 1000
     assert f"wrote {target}" in result.stdout
+    # asked no method, the exact chain answers within a second: plotted from its rounds
     plain = run("duel", GUARD, BRAWLER, "--plot", str(tmp_path / "again.png"), "--json")
     assert plain.exit_code == 0, plain.output
     assert f"wrote {tmp_path / 'again.png'}" in plain.stderr
-    assert '"method": "monte-carlo"' in plain.stdout
+    assert '"method": "exact"' in plain.stdout
+    assert (tmp_path / "again.png").stat().st_size > 1000
 
 
 def test_narrate_and_plot_do_not_go_together(tmp_path: Path) -> None:
