@@ -7,8 +7,10 @@ command needs them, so ``affray --help`` is instant.
 
 from __future__ import annotations
 
+import importlib
 import re
 import sys
+from dataclasses import dataclass
 from typing import Any
 
 import click
@@ -91,12 +93,18 @@ class AffrayGroup(click.Group):
     system's own command group through its entry point (:data:`COMMANDS`)."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted({*super().list_commands(ctx), *system_commands()})
+        return sorted({*LAZY, *super().list_commands(ctx), *system_commands()})
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         found = super().get_command(ctx, cmd_name)
         if found is not None:
             return found
+        lazy = LAZY.get(cmd_name)
+        if lazy is not None:
+            command = getattr(importlib.import_module(lazy.module), lazy.attribute)
+            assert isinstance(command, click.Command)
+            self.add_command(command, cmd_name)
+            return command
         point = system_commands().get(cmd_name)
         if point is None:
             return None
@@ -108,6 +116,24 @@ class AffrayGroup(click.Group):
             loaded = _broken(cmd_name, f"{point.value} is not a click command")
         self.add_command(loaded, cmd_name)
         return loaded
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The list of commands in ``--help``: affray's own by their summaries (not
+        loaded), the rule systems' groups by their own help (loaded)."""
+        limit = formatter.width - 6 - max(len(name) for name in self.list_commands(ctx))
+        rows = []
+        for name in self.list_commands(ctx):
+            lazy = LAZY.get(name)
+            if lazy is not None and name not in self.commands:
+                told = click.Command(name, help=lazy.summary)  # its words, not loaded
+                rows.append((name, told.get_short_help_str(limit)))
+                continue
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -153,37 +179,99 @@ def cli() -> None:
     """affray: rules, exact odds and simulation for MST-2 and Midian combat."""
 
 
-def _register() -> None:
-    from affray.cli import (
-        design_commands,
-        dice_commands,
-        docs_command,
-        duel_command,
-        examples_command,
-        explore_command,
-        fight_command,
-        party_commands,
-        serve_command,
-        table,
-    )
+@dataclass(frozen=True, slots=True)
+class Lazy:
+    """A command of affray's own, named by its module: loaded only to run it (or to
+    show its own ``--help``), so that ``affray --help`` and each command load only what
+    they need. ``summary`` is its help's first paragraph, for the list of commands (a
+    test holds it equal to the command's own)."""
 
-    cli.add_command(dice_commands.roll_command)
-    cli.add_command(dice_commands.odds_command)
-    cli.add_command(duel_command.duel_command)
-    cli.add_command(fight_command.fight_command)
-    cli.add_command(explore_command.explore_command)
-    cli.add_command(design_commands.solve_command)
-    cli.add_command(design_commands.sensitivity_command)
-    cli.add_command(design_commands.frontier_command)
-    cli.add_command(design_commands.day_command)
-    cli.add_command(table.table)
-    cli.add_command(party_commands.party)
-    cli.add_command(serve_command.serve_command)
-    cli.add_command(examples_command.examples_command)
-    cli.add_command(docs_command.docs_command)
+    module: str
+    attribute: str
+    summary: str
 
 
-_register()
+LAZY: dict[str, Lazy] = {
+    "day": Lazy(
+        "affray.cli.design_commands",
+        "day_command",
+        "A party through a DAY of fights and rests, simulated N times.",
+    ),
+    "docs": Lazy(
+        "affray.cli.docs_command",
+        "docs_command",
+        "The documentation a tip cites: TOPIC's page (table, sheets, design, rules/mst2 …), "
+        "or, without one, every topic with its title. docs/table.md is `affray docs table`.",
+    ),
+    "duel": Lazy(
+        "affray.cli.duel_command", "duel_command", "Who wins a duel between sheets A and B."
+    ),
+    "examples": Lazy(
+        "affray.cli.examples_command",
+        "examples_command",
+        "Write the example sheets, encounters and sweeps into FOLDER/examples (the README's "
+        "lines then run from FOLDER, with `affray` for `.venv/bin/affray`).",
+    ),
+    "explore": Lazy(
+        "affray.cli.explore_command",
+        "explore_command",
+        "Odds of a duel over a grid of stats: results.csv, heatmap.png, report.html.",
+    ),
+    "fight": Lazy(
+        "affray.cli.fight_command",
+        "fight_command",
+        "Run and narrate the encounter in a file; or, with -n N, simulate N fights of it.",
+    ),
+    "frontier": Lazy(
+        "affray.cli.design_commands",
+        "frontier_command",
+        "Every option of one key of SHEET against each opponent: its mean and worst chance "
+        "to win, and which options another beats against every opponent (never worth "
+        "taking).",
+    ),
+    "odds": Lazy(
+        "affray.cli.dice_commands",
+        "odds_command",
+        "Exact distribution of a dice EXPRESSION's total (2d6+1, -1d4, 4d6kh3, 3d6!, "
+        "6d10>=8, ...; see docs/dice.md). Several expressions are compared side by side "
+        "(affray odds 2d6 1d12); a total against a number is its chance (affray odds "
+        '"d20+5>=15").',
+    ),
+    "party": Lazy(
+        "affray.cli.party_commands",
+        "party",
+        "A party: characters who carry their wounds from table to table.",
+    ),
+    "roll": Lazy(
+        "affray.cli.dice_commands",
+        "roll_command",
+        "Roll a dice EXPRESSION such as 3d6+2, d%, 2d10-(1d4+1), -1d4, 4d6kh3, 3d6!, 2d6r1 "
+        "or 6d10>=8, showing each die: kept or dropped, exploded, rerolled.",
+    ),
+    "sensitivity": Lazy(
+        "affray.cli.design_commands",
+        "sensitivity_command",
+        "Which key of sheets A and B matters most to A's chance to win; or, of the "
+        "encounter file A, which member's count or key matters most to a side's (--for).",
+    ),
+    "serve": Lazy(
+        "affray.cli.serve_command",
+        "serve_command",
+        "The web tracker: a game master's page and a live player page for each table.",
+    ),
+    "solve": Lazy(
+        "affray.cli.design_commands",
+        "solve_command",
+        "The value of one key that brings a side's chance to a TARGET, in the duel of "
+        "sheets A and B, or in the encounter file A (with --for SIDE).",
+    ),
+    "table": Lazy(
+        "affray.cli.table",
+        "table",
+        "A tracked fight: people choose and roll, affray keeps the rules and the log.",
+    ),
+}
+"""affray's own commands, each by the module that holds it."""
 
 
 def _terminated(number: int, frame: object) -> None:
