@@ -336,7 +336,7 @@ def check_key(axis: Axis, base: Base, where: str) -> None:
         try:
             sheet_from_data(with_value(base.data, axis.key, value), f"{base.name}'s sheet")
         except SheetError as error:
-            if error.key is not None and "unknown key" in error.message:
+            if error.key is not None and error.unknown:
                 raise SheetError(
                     f"{base.name}'s sheet has no key {quoted(axis.key)}",
                     path=where,

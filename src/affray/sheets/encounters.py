@@ -255,6 +255,7 @@ def _own(
             key=key,
             at=_at(at, key),
             hint="check the key's spelling; docs/encounters.md lists every key",
+            unknown=True,
         )
     return extra
 

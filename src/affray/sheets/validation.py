@@ -127,6 +127,8 @@ class _Problem:
     key: str | None
     message: str
     hint: str | None
+    unknown: bool = False
+    """The key is not one its table takes."""
 
 
 def _sheet_error(problems: list[_Problem], where: str | None, docs: str) -> SheetError:
@@ -134,7 +136,14 @@ def _sheet_error(problems: list[_Problem], where: str | None, docs: str) -> Shee
     tip = "; ".join([*hints[:2], f"{docs} lists every key and what it takes"])
     if len(problems) == 1:
         (problem,) = problems
-        return SheetError(problem.message, path=where, key=problem.key, at=problem.at, hint=tip)
+        return SheetError(
+            problem.message,
+            path=where,
+            key=problem.key,
+            at=problem.at,
+            hint=tip,
+            unknown=problem.unknown,
+        )
     lines = [f"  {p.at}: {p.message}" for p in problems[:MAX_LISTED]]
     if len(problems) > MAX_LISTED:
         lines.append(f"  … and {len(problems) - MAX_LISTED} more")
@@ -296,7 +305,7 @@ def did_you_mean(typed: str, known: Sequence[str]) -> str:
 def _problem(detail: ErrorDetails, model: type[BaseModel], data: Any, at: str) -> _Problem:
     place = _locate(model, detail["loc"], data, at)
     message, hint = _message(detail, place)
-    return _Problem(place.at, place.key, message, hint)
+    return _Problem(place.at, place.key, message, hint, detail["type"] == "extra_forbidden")
 
 
 def _message(detail: ErrorDetails, place: _Place) -> tuple[str, str | None]:
