@@ -8,6 +8,7 @@ both and exits with code 2.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 
@@ -122,6 +123,7 @@ class SheetError(AffrayError, ValueError):
         key: dotted path of the offending key within its table, or ``None``.
         at: where the problem is, in the words of the file (``side 1 ("Bandits"),
             member 2, key 'count'``); ``None`` says ``key 'KEY'``.
+        unknown: the key is not one its table takes (its value is not the problem).
     """
 
     def __init__(
@@ -132,6 +134,7 @@ class SheetError(AffrayError, ValueError):
         key: str | None = None,
         hint: str | None = None,
         at: str | None = None,
+        unknown: bool = False,
     ) -> None:
         place = at if at else (f"key '{key}'" if key else None)
         where = ": ".join(part for part in (path, place) if part)
@@ -141,10 +144,99 @@ class SheetError(AffrayError, ValueError):
         self.at = place
         self.detail = message
         """The problem alone, without where it is."""
+        self.unknown = unknown
 
 
 class RulesError(AffrayError, ValueError):
     """The rules do not allow what was asked (two-handed grip with a shield, ...)."""
+
+
+class NamingError(RulesError):
+    """A refusal that names combatants beside the one asked about (who is at the
+    table, whom an action may be aimed at). It keeps them as fields, so that it can be
+    told again to a reader who may not see them all (:meth:`seen_by`): the words are
+    made from the fields each time, never cut out of a message."""
+
+    def seen_by(self, sees: Callable[[str], bool]) -> NamingError:
+        """The same refusal naming only the combatants ``sees`` (a combatant's id →
+        whether this reader may know of it)."""
+        return self
+
+
+class UnknownCombatantError(NamingError):
+    """No one (or more than one) at the table is called ``name``.
+
+    Attributes:
+        name: what was typed.
+        found: those it could be (more than one), or none.
+        ids: those it could have named.
+    """
+
+    def __init__(self, name: str, found: Sequence[str], ids: Sequence[str]) -> None:
+        self.name = name
+        self.found = tuple(found)
+        self.ids = tuple(ids)
+        listed = ", ".join(self.ids) or "no one yet"
+        if len(self.found) > 1:
+            message = f"{name!r} could be {', '.join(self.found)}"
+            hint = f"say which: {listed}"
+        else:
+            message = f"no combatant is called {name!r}"
+            hint = f"at the table: {listed}"
+        super().__init__(message, hint=hint)
+
+    def seen_by(self, sees: Callable[[str], bool]) -> UnknownCombatantError:
+        found = [cid for cid in self.found if sees(cid)]
+        return UnknownCombatantError(
+            self.name, found if len(found) > 1 else (), [cid for cid in self.ids if sees(cid)]
+        )
+
+
+class ActionRefusedError(NamingError):
+    """No legal action of ``actor`` is ``action`` (at ``target``), or more than one
+    is.
+
+    Attributes:
+        actor: whose action it is.
+        action: what was asked (its kind or its full name).
+        target: at whom, or None.
+        legal: the legal actions, each ``(label, target, of the kind asked)``.
+        fits: the targets it could be aimed at, when it could be more than one.
+    """
+
+    def __init__(
+        self,
+        actor: str,
+        action: str,
+        target: str | None,
+        legal: Sequence[tuple[str, str | None, bool]],
+        fits: Sequence[str] = (),
+    ) -> None:
+        self.actor = actor
+        self.action = action
+        self.target = target
+        self.legal = tuple(legal)
+        """Each legal action as ``(label, target, named so)``: named so, it is of the
+        kind asked."""
+        self.fits = tuple(fits)
+        options = ", ".join(label for label, _, _ in self.legal) or "nothing"
+        targets = [aim for _, aim, so in self.legal if so and aim]
+        if self.fits:
+            message = f"{action} whom? {actor} may {action} " + ", ".join(self.fits)
+            hint = f"name the target: {options}"
+        elif target is not None and any(so for _, _, so in self.legal):
+            message = f"{actor} cannot {action} {target!r} now"
+            hint = f"{actor} may {action}: " + (", ".join(targets) or "no one")
+        else:
+            message = f"{action!r} is not something {actor} can do now"
+            hint = f"legal: {options}"
+        super().__init__(message, hint=hint)
+
+    def seen_by(self, sees: Callable[[str], bool]) -> ActionRefusedError:
+        legal = [(label, aim, so) for label, aim, so in self.legal if aim is None or sees(aim)]
+        return ActionRefusedError(
+            self.actor, self.action, self.target, legal, [aim for aim in self.fits if sees(aim)]
+        )
 
 
 class ChoiceNeededError(InputNeededError, RulesError):
@@ -227,6 +319,24 @@ class NotAllowedError(TableError):
     when it is not their combatant's turn, say): nothing was applied."""
 
 
+class PendingError(TableError):
+    """A change would drop a command that waits for a die or an answer, which a
+    window showed: nothing is applied.
+
+    Attributes:
+        waiting: what waits, in words.
+        question: the id of the question it waits on.
+    """
+
+    def __init__(self, waiting: str, question: str | None) -> None:
+        super().__init__(
+            f"{waiting}: finish it or cancel it first",
+            hint="answer it on the panel (or Cancel it), then make this change",
+        )
+        self.waiting = waiting
+        self.question = question
+
+
 class QuestionConflictError(TableError):
     """An answer names a question that is not the one the table waits on (answered
     already, or dropped): nothing was applied.
@@ -263,6 +373,7 @@ class ConflictError(TableError):
 
 
 __all__ = [
+    "ActionRefusedError",
     "AffrayError",
     "ChoiceNeededError",
     "ConflictError",
@@ -272,10 +383,14 @@ __all__ = [
     "DiceLimitError",
     "DiceSyntaxError",
     "DieNeededError",
+    "NamingError",
+    "NotAllowedError",
     "NotModelledError",
+    "PendingError",
     "QuestionConflictError",
     "RulesError",
     "ScriptedDiceError",
     "SheetError",
     "TableError",
+    "UnknownCombatantError",
 ]

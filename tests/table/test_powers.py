@@ -243,7 +243,7 @@ def test_health_words_read_right_for_midian(tmp_path: Path) -> None:
 
 def test_the_players_see_only_the_conditions_meant_for_them(tmp_path: Path) -> None:
     from affray.table import Mark
-    from affray.table.view import player_data
+    from affray.table.projection import player_data
 
     tables = Tables(Store(tmp_path / "t.db"))
     row = tables.new("Ford", "mst2")

@@ -25,9 +25,9 @@ from affray.dice.source import Purpose
 from affray.table.fold import Fold
 from affray.table.model import ERA, Rules
 
-FORMAT = 2
+FORMAT = 3
 """How a checkpoint is laid out: a change of the fields of :class:`Fold` or of what it
-holds (:class:`TableState`) bumps it (2: ``TableState.allowed``)."""
+holds (:class:`TableState`) bumps it (2: ``TableState.allowed``; 3: ``TableState.keys``)."""
 
 
 def _stamp() -> str:

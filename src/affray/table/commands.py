@@ -122,6 +122,12 @@ class Add:
     member_key: int | None = None
     """Which member of that party it is for good: the party's version that added the
     member (a later member of the same name has another; None in logs older than it)."""
+    key: str | None = None
+    """Its key for good (:mod:`affray.table.identity`), given when the change is
+    written; None in a log older than keys (the fold then makes one)."""
+    hidden: bool = False
+    """It joins hidden from the players, in the same change (nothing of it reaches them
+    first)."""
     verb: ClassVar[str] = "add"
 
     def __post_init__(self) -> None:
@@ -233,15 +239,23 @@ class Note:
 @dataclass(frozen=True, slots=True)
 class Set:
     """The game master's fiat: ``who``'s state keys (its snapshot's, and
-    ``condition``) set to ``values``."""
+    ``condition``) set to ``values``, and numbers of it moved by ``adds`` (a quick
+    key's +1 or −1: two quick clicks make +2, whatever version each was sent at)."""
 
     who: str
-    values: Mapping[str, Any]
+    values: Mapping[str, Any] = field(default_factory=dict)
+    adds: Mapping[str, int] = field(default_factory=dict)
     verb: ClassVar[str] = "set"
 
     def __post_init__(self) -> None:
         text(self.who, "who is set")
         _texts(self.values, "a value set")
+        for key, step in self.adds.items():
+            text(key, "a key set")
+            if isinstance(step, bool) or not isinstance(step, int) or not -1000 <= step <= 1000:
+                raise TableError(
+                    f"add {step!r} to {key}?", hint="a whole number from -1000 to 1000, e.g. +1"
+                )
 
 
 @dataclass(frozen=True, slots=True)
@@ -426,11 +440,19 @@ class Inputs:
     what its die was (``d10 for Spearman's shock``); none for a log older than it."""
 
 
+LATER_FIELDS = frozenset({"key", "hidden", "adds"})
+"""Fields commands gained after their logs were first written: left out of a command's
+data while they hold nothing (an add's ``key`` is None only in an older log), so that a
+change made without them is written as it always was."""
+
+
 def command_data(command: Command) -> dict[str, Any]:
     """``{"verb": ..., field: value, ...}``: JSON-ready."""
     data: dict[str, Any] = {"verb": command.verb}
     for f in dataclasses.fields(command):
         value = getattr(command, f.name)
+        if f.name in LATER_FIELDS and not value:
+            continue
         data[f.name] = value.value if isinstance(value, Enum) else value
     return data
 

@@ -29,15 +29,31 @@ def set_values(rules: Rules, state: TableState, command: Set) -> Done:
     edit = rules.system.edit
     if edit is None:
         raise RulesError(f"{rules.system.title} takes no edits of a combatant's state")
-    if not command.values:
-        keys = ", ".join([*rules.ruleset.snapshot(state.encounter, who), "condition"])
+    snapshot = rules.ruleset.snapshot(state.encounter, who)
+    if not command.values and not command.adds:
+        keys = ", ".join([*snapshot, "condition"])
         raise RulesError("set what?", hint=f"set KEY=VALUE, KEY one of: {keys}")
-    encounter = edit(state.encounter, who, dict(command.values), where=f"set {who}")
-    words = tuple(f"{k}={v}" for k, v in command.values.items())
+    values = dict(command.values)
+    for key, step in command.adds.items():
+        now = snapshot.get(key)
+        if isinstance(now, bool) or not isinstance(now, int):
+            numbers = [
+                k for k, v in snapshot.items() if isinstance(v, int) and not isinstance(v, bool)
+            ]
+            raise RulesError(
+                f"{who}'s {key} is not a number to add to",
+                hint="one of: " + (", ".join(numbers) or "none"),
+            )
+        values[key] = now + step
+    encounter = edit(state.encounter, who, values, where=f"set {who}")
+    words = tuple(
+        f"{k}={v} ({command.adds[k]:+d})" if k in command.adds else f"{k}={v}"
+        for k, v in values.items()
+    )
     cursor = state.cursor
     unbegun = cursor.unbegun
     if who == cursor.current and unbegun is not None:  # the edit holds if the turn is put off
-        before = edit(state.encounter.with_state(who, unbegun), who, dict(command.values), where="")
+        before = edit(state.encounter.with_state(who, unbegun), who, values, where="")
         unbegun = before.state(who)
     cursor, events = turns.settle(
         replace(cursor, encounter=encounter, unbegun=unbegun), rules.ruleset
@@ -80,6 +96,7 @@ def remove(rules: Rules, state: TableState, command: Remove) -> Done:
         players=state.players - {who},
         hidden=state.hidden - {who},
         serials={k: v for k, v in state.serials.items() if k != who},
+        keys={k: v for k, v in state.keys.items() if k != who},
         conditions=tuple(c for c in state.conditions if who not in (c.combatant, c.of)),
     )
     return state, [Removed(who), *events]
@@ -150,6 +167,7 @@ def rename(rules: Rules, state: TableState, command: Rename) -> Done:
         players=frozenset(swap(p) for p in state.players),
         hidden=frozenset(swap(p) for p in state.hidden),
         serials={swap(k): v for k, v in state.serials.items()},
+        keys={swap(k): v for k, v in state.keys.items()},
         conditions=tuple(
             replace(c, combatant=swap(c.combatant), of=swap(c.of) if c.of else None)
             for c in state.conditions

@@ -10,10 +10,9 @@ redo cost nothing and a new command costs one command.
 
 from __future__ import annotations
 
-import contextlib
 import random
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, fields, is_dataclass, replace
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, NamedTuple
 
 from affray.dice import DieRoll, ScriptedDice, TypedDice
@@ -31,7 +30,6 @@ from affray.errors import (
     AffrayError,
     ChoiceNeededError,
     DieNeededError,
-    RulesError,
     ScriptedDiceError,
     TableError,
 )
@@ -39,18 +37,17 @@ from affray.events import Event
 from affray.sheets.encounters import tactics_dice
 from affray.table.commands import (
     ROLLING,
-    Act,
+    Add,
     Command,
     Inputs,
-    Mark,
     Note,
     Run,
-    Unmark,
     command_data,
     command_from_data,
     inputs_data,
     inputs_from_data,
 )
+from affray.table.identity import derived_key, keyed, with_key
 from affray.table.state import ERA, Rules, TableState, apply
 
 UNDO = "undo"
@@ -101,26 +98,50 @@ class Fold:
     def state(self) -> TableState:
         return self.done[-1].state if self.done else self.initial
 
+    def called(self) -> dict[str, str]:
+        """What each combatant the fold knows of (in effect or undone) was called last,
+        by its key: how the journal names one no longer at the table."""
+        found: dict[str, str] = {}
+        for applied in (*self.done, *reversed(self.undone)):
+            found.update((key, cid) for cid, key in applied.state.keys.items())
+        return found
+
+    def before(self, version: int) -> TableState | None:
+        """The state just before the change of ``version``, if it is in effect."""
+        for at, applied in enumerate(self.done):
+            if applied.version == version:
+                return self.done[at - 1].state if at else self.initial
+        return None
+
     def notes(self) -> list[str]:
         """The game master's notes in effect, oldest first. A note is kept in the log,
         not in the state (which a note leaves as it was), so that every state along the
         stack is shared by the notes after it: a table's memory grows with its log, not
-        with its log squared."""
+        with its log squared. A note on a combatant names it as it is called now."""
+        called = self.called()
         return [
-            f"{a.command.about}: {a.command.text}" if a.command.about else a.command.text
+            f"{self._name(a.command.about, called)}: {a.command.text}"
+            if a.command.about
+            else a.command.text
             for a in self.done
             if isinstance(a.command, Note)
         ]
 
     def notes_about(self) -> dict[str, list[str]]:
-        """The game master's notes on each combatant (by its id when noted), oldest
-        first."""
+        """The game master's notes on each combatant at the table now (by its id),
+        oldest first; a note follows its combatant through a rename (it names its key)."""
         found: dict[str, list[str]] = {}
+        state = self.state
         for applied in self.done:
             command = applied.command
             if isinstance(command, Note) and command.about is not None:
-                found.setdefault(command.about, []).append(command.text)
+                about = state.named(command.about) or command.about
+                found.setdefault(about, []).append(command.text)
         return found
+
+    @staticmethod
+    def _name(who: str, called: Mapping[str, str]) -> str:
+        return called.get(who, who)
 
     def feed(self, version: int, verb: str, payload: Mapping[str, Any]) -> tuple[Event, ...]:
         """Read the next change of the log; what it did (nothing, for an undo or a
@@ -136,6 +157,8 @@ class Fold:
             self._move(self.undone, self.done, int(payload["steps"]))
         else:
             command = command_from_data(payload["command"])
+            if isinstance(command, Add) and command.key is None:  # logged before keys
+                command = with_key(command, derived_key(self.state.joined + 1, version))
             inputs = inputs_from_data(payload)
             state, replayed = replay(self.rules, self.state, command, inputs)
             self.push(version, command, inputs, state)
@@ -224,6 +247,7 @@ def play(
     choose_missing: bool = True,
     seconds: float | None = None,
     rolled_before: Sequence[int] = (),
+    owner: str | None = None,
 ) -> Played:
     """``command`` played live.
 
@@ -240,6 +264,11 @@ def play(
         rolled_before: the places among ``rolls`` of faces affray rolled before (an
             earlier try's, or a page's "roll it"): the change says so, with the faces
             it rolls now (:attr:`Inputs.rolled`).
+        owner: the faces and choices given are one player's, for their combatant
+            ``owner`` alone (a player's own turn from their phone): a face answers only
+            a die ``owner`` rolls, a plain ``TOPIC=CHOICE`` only ``owner``'s question;
+            the first die or question of anyone else stops the command (it waits on
+            them), as does one of ``owner``'s past what was given.
         seconds: for ``run --to-end``, how long it may take: past it, the fight stops
             at the end of a stretch of :data:`RUN_STRETCH` turns and the change logged
             is ``run --turns N`` of the turns played (the same dice and answers replay
@@ -254,15 +283,15 @@ def play(
     """
     if command.verb not in ROLLING and (rolls or choices):
         raise TableError(f"{command.verb} rolls no dice and asks nothing")
-    command = _named(state, command)
+    command = keyed(state, command)
     typed = {
         (state.resolve(who) if who is not None else None, topic): label
         for (who, topic), label in parse_choices(choices, rules.topics).items()
     }
     rng = random.Random(seed) if roll_missing else None
-    dice = TypedDice(rolls, rng, record=True)
+    dice = TypedDice(rolls, rng, record=True) if owner is None else _OwnDice(rolls, state, owner)
     rest: Chooser[Any, Any] = rules.ai(state, tactics_dice(seed)) if choose_missing else Refusing()
-    scripted = ScriptedChooser[Any, Any](typed, rest)
+    scripted = ScriptedChooser[Any, Any](typed, rest, who=owner)
     recorder = RecordingChooser[Any, Any](ReplayChooser(answered, then=scripted))
     answers = Answers(dice, recorder)
     note = None
@@ -279,7 +308,7 @@ def play(
         if not isinstance(command, Run):  # a run would play on with made-up dice
             needed.did = did_so_far(rules, state, command, tuple(dice.log), needed.answered)
         raise
-    if dice.used < len(rolls):
+    if dice.used < len(rolls) and owner is None:  # a player's own faces: those it took
         from affray.narration.telling import narrate_text
         from affray.table.events import TABLE
 
@@ -297,6 +326,22 @@ def play(
     inputs = Inputs(dice.recorded, tuple(recorder.answers), ERA, rolled)  # today's rules
     unused = tuple(f"{who}:{topic}" if who else topic for who, topic in scripted.unused)
     return Played(command, inputs, after, tuple(events), unused, note)
+
+
+class _OwnDice(TypedDice):
+    """One player's faces, for the dice their combatant ``owner`` rolls alone: any
+    other's die, or one of theirs past the faces given, is asked (it stops the
+    command)."""
+
+    def __init__(self, faces: Sequence[int], state: TableState, owner: str) -> None:
+        super().__init__(faces, None, record=True)
+        self.state = state
+        self.owner = owner
+
+    def _face(self, sides: int, purpose: str) -> int:
+        if self.used < len(self.faces) and self.state.whose_die(purpose) != self.owner:
+            raise DieNeededError(sides, purpose, self.used)
+        return super()._face(sides, purpose)
 
 
 def _rolled(
@@ -390,25 +435,3 @@ def _run_for(
                 "run --to-end again to go on (this change is those turns)"
             )
             return Run(played, name=command.name, toward_end=True), state, events, note
-
-
-def _named(state: TableState, command: Command) -> Command:
-    """The command with combatants named by their ids (as typed, case and all, they
-    would make a poor journal)."""
-    match command:
-        case Act(actor=actor, target=target):
-            aim = target
-            if target is not None:
-                with contextlib.suppress(RulesError):
-                    aim = state.resolve(target)
-            return replace(command, actor=state.resolve(actor), target=aim)
-        case Mark(combatant=who, of=of):
-            return replace(
-                command, combatant=state.resolve(who), of=state.resolve(of) if of else None
-            )
-        case Unmark(combatant=who):
-            return replace(command, combatant=state.resolve(who))
-        case Note(about=str(about)):
-            return replace(command, about=state.resolve(about))
-        case _:
-            return command

@@ -19,6 +19,7 @@ def entries(changes: Sequence[ChangeRow], fold: Fold) -> list[dict[str, Any]]:
     "faces", "answers", "rolled"}`` (``answers``: ``{"who", "topic", "label"}`` each;
     ``rolled``: the faces affray rolled, ``{"at", "face", "die"}`` each)."""
     effective = {applied.version for applied in fold.done}
+    called = fold.called()
     result = []
     for change in changes:
         payload = change.payload
@@ -32,7 +33,9 @@ def entries(changes: Sequence[ChangeRow], fold: Fold) -> list[dict[str, Any]]:
             answers: list[dict[str, str]] = []
             rolled: list[dict[str, Any]] = []
         else:
-            what = describe(command_from_data(payload["command"]))
+            command = command_from_data(payload["command"])
+            then = fold.before(change.version)  # as it was called then, if in effect
+            what = describe(command, {**called, **(then.keys_named() if then else {})})
             lines = list(payload.get("lines", ()))
             in_effect = change.version in effective
             faces = list(payload.get("faces", ()))

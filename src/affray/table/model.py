@@ -12,9 +12,11 @@ from affray.dice import Dice
 from affray.encounter import Chooser, Encounter, Ruleset
 from affray.encounter import cursor as turns
 from affray.encounter.cursor import Cursor, Phase
-from affray.errors import RulesError
+from affray.errors import RulesError, UnknownCombatantError
 from affray.table.commands import ALLOWED, Edge
 
+KEY_MARK = "~"
+"""What every combatant's key starts with (no name a table takes does)."""
 RULES_KEYS = ("max_rounds", "sides", "physical_dice", *ALLOWED)
 """Table options that are not the system's own: the round cap, each side's keys, whether
 every die is typed (``physical_dice``: affray rolls none), and what the players are
@@ -131,6 +133,10 @@ class TableState:
     its combatant by it)."""
     joined: int = 0
     """How many combatants have joined the table (the last serial given)."""
+    keys: Mapping[str, str] = field(default_factory=dict)
+    """Each combatant's key: its identity for good (:func:`affray.table.identity.new_key`).
+    No rename, removal or later combatant of the same name ever takes it; the log names
+    combatants by it, and names are only what each is called at a moment."""
     conditions: tuple[Condition, ...] = ()
     allowed: Mapping[str, bool] = field(default_factory=dict)
     """What the game master allowed the players since the table began (the ``allow``
@@ -171,20 +177,43 @@ class TableState:
     def conditions_of(self, cid: str) -> list[Condition]:
         return [c for c in self.conditions if c.combatant == cid]
 
+    def whose_die(self, purpose: str) -> str | None:
+        """The combatant a die is rolled by, as its purpose names it first
+        (``"Guard's wits challenge"``, ``"Guard 2 hits"``: the longest name that fits),
+        or None (a die of no one's: the game master's)."""
+        ids = [c.id for c in self.encounter.combatants]
+        named = [cid for cid in ids if purpose.startswith((f"{cid}'s", f"{cid} "))]
+        return max(named, key=len) if named else None
+
+    def key_of(self, cid: str) -> str:
+        """The key of the combatant called ``cid`` now (its id; one of a table state
+        made before keys were is keyed by its serial)."""
+        return self.keys.get(cid) or f"#{self.serials.get(cid, 0)}"
+
+    def keys_named(self) -> dict[str, str]:
+        """Each combatant's id (its name now), by its key."""
+        return {key: cid for cid, key in self.keys.items()}
+
+    def named(self, key: str) -> str | None:
+        """The id (the name now) of the combatant whose key is ``key``, if it is at the
+        table."""
+        return next((cid for cid, k in self.keys.items() if k == key), None)
+
     def resolve(self, name: str, among: Iterable[str] | None = None) -> str:
-        """The id of the combatant called ``name`` (case forgiven; a unique start will
-        do), of everyone at the table or only of those ``among`` (whom a refusal lists).
+        """The id of the combatant ``name`` names: its key, or what it is called (case
+        forgiven; a unique start will do), of everyone at the table or only of those
+        ``among`` (whom a refusal lists).
 
         Raises:
             RulesError: no one, or more than one, is called that.
         """
         ids = [c.id for c in self.encounter.combatants] if among is None else list(among)
+        keyed = self.named(name) if name.startswith(KEY_MARK) else None
+        if keyed is not None and keyed in ids:
+            return keyed
         wanted = " ".join(name.lower().split())
         exact = [cid for cid in ids if cid.lower() == wanted]
         found = exact or [cid for cid in ids if cid.lower().startswith(wanted)]
         if len(found) == 1:
             return found[0]
-        listed = ", ".join(ids) or "no one yet"
-        if found:
-            raise RulesError(f"{name!r} could be {', '.join(found)}", hint=f"say which: {listed}")
-        raise RulesError(f"no combatant is called {name!r}", hint=f"at the table: {listed}")
+        raise UnknownCombatantError(name, found, ids)

@@ -1,8 +1,8 @@
 """A player's own turn: with ``players_choose`` allowed, a player's own link chooses
 its combatant's action on its turn, and rolls and answers only what is asked of that
-combatant. The command is begun with nothing given; each die and question then waits
-on whoever it is put to (the player's own, from the faces and answers they sent; any
-other's, from the game master or that combatant's player), as any command does.
+combatant. The command is played once, the faces and answers they sent serving their
+combatant's dice and questions alone; the first die or question of anyone else (the
+game master, another player) is where it waits, as any command does.
 
 Every text here names only combatants the players can see (a hidden target reads as
 one that is not there)."""
@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from affray.encounter.cursor import Phase
-from affray.errors import InputNeededError, NotAllowedError
+from affray.errors import NotAllowedError
 from affray.table.commands import Act
 from affray.table.fold import Fold
 from affray.table.service import Done, Tables
@@ -32,6 +32,28 @@ def own_actions(fold: Fold, who: str) -> list[Any]:
         for action in fold.rules.ruleset.actions(state.encounter, who)
         if action.target is None or action.target not in hidden
     ]
+
+
+def only_target(fold: Fold, who: str, action: str) -> str | None:
+    """The target of ``action`` when the player sees exactly one it may be aimed at
+    (another, hidden from them, does not make it "whom?"), else None."""
+    wanted = " ".join(action.lower().split())
+    aims = {
+        a.target
+        for a in own_actions(fold, who)
+        if a.target is not None and wanted in (a.kind.lower(), a.name.lower())
+    }
+    return aims.pop() if len(aims) == 1 else None
+
+
+def unseen_foes(fold: Fold, who: str) -> bool:
+    """Whether ``who``'s rules offer actions at combatants the players do not see,
+    and none at one they see: its player's page says "no foe you can see"."""
+    state = fold.state
+    if state.phase(fold.rules) is not Phase.TURN or state.current != who:
+        return False
+    aims = {a.target for a in fold.rules.ruleset.actions(state.encounter, who) if a.target}
+    return bool(aims) and all(aim in state.hidden for aim in aims)
 
 
 def check_turn(fold: Fold, who: str, waiting: Mapping[str, Any] | None) -> None:
@@ -80,10 +102,11 @@ def play_own_turn(
     choose: Mapping[str, str] | None = None,
     expected: int | None = None,
 ) -> Done:
-    """``who``'s action, chosen by its player: begun with nothing given, then each die
-    and question put to ``who`` answered from ``rolls`` (in order) and ``choose``
-    (``{topic: label}``) while they last. Faces and answers are never used for a die
-    or a question put to anyone else.
+    """``who``'s action, chosen by its player, played once: each die and question put
+    to ``who`` answered from ``rolls`` (in order) and ``choose`` (``{topic: label}``)
+    while they last; the first die or question put to anyone else, or one of ``who``'s
+    past what was sent, is where it waits (in the same change of what waits). Faces
+    and answers are never used for a die or a question put to anyone else.
 
     Raises:
         NotAllowedError: as :func:`check_turn`.
@@ -93,36 +116,21 @@ def play_own_turn(
     """
     fold = tables.fold(table)
     check_turn(fold, who, tables.waiting(table))
+    if target is None:  # the one foe of that action the player sees is the one meant
+        target = only_target(fold, who, action)
     command = Act(who, action, seen_target(fold, target))
-    faces = list(rolls)
-    answers = {" ".join(k.lower().split()): v for k, v in (choose or {}).items()}
-    try:
-        return tables.run(
-            table,
-            command,
-            roll_missing=False,
-            choose_missing=False,
-            expected=fold.version if expected is None else expected,
-        )
-    except InputNeededError as needed:
-        last = needed
-    while True:
-        waiting = tables.waiting(table)
-        if waiting is None or waiting["who"] != who:
-            raise last  # it waits on someone else now
-        needs = waiting["needs"]
-        asked = needs.get("choice")
-        try:
-            if "die" in needs and faces:
-                return tables.answer(table, rolls=(faces.pop(0),), question=waiting["question"])
-            if asked is not None and asked["topic"] in answers:
-                label = answers.pop(asked["topic"])
-                return tables.answer(
-                    table,
-                    choices=(f"{asked['who']}:{asked['topic']}={label}",),
-                    question=waiting["question"],
-                )
-        except InputNeededError as needed:
-            last = needed
-            continue  # answered: what is asked next?
-        raise last  # it waits on this player, for more than they sent
+    theirs = fold.rules.system.game_masters_topics  # never a player's to answer
+    return tables.run(
+        table,
+        command,
+        rolls=rolls,
+        choices=[
+            f"{topic}={label}"
+            for topic, label in (choose or {}).items()
+            if " ".join(topic.lower().split()) not in theirs
+        ],
+        roll_missing=False,
+        choose_missing=False,
+        expected=fold.version if expected is None else expected,
+        owner=who,
+    )

@@ -9,9 +9,9 @@ game master's private doings (notes, private marks, hiding).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
+from affray.errors import AffrayError
 from affray.table.commands import (
     Act,
     Add,
@@ -38,74 +38,116 @@ LATEST = 30
 """How many of the latest changes the players' log tells."""
 
 
+def secret_keys(fold: Fold) -> frozenset[str]:
+    """The keys of the combatants the players are never told of, in any entry: those
+    hidden now, and those that left the table while hidden (removed, or undone away:
+    what the players saw of them before goes with them)."""
+    states = [fold.initial, *(applied.state for applied in fold.done)]
+    secret = {fold.state.key_of(cid) for cid in fold.state.hidden}
+    was_hidden: set[str] = set()
+    for state in states:
+        if was_hidden:
+            present = set(state.keys.values())
+            secret |= {key for key in was_hidden if key not in present}
+        was_hidden = {state.key_of(cid) for cid in state.hidden}
+    return frozenset(secret)
+
+
+def hidden_keys(state: TableState) -> set[str]:
+    """The keys of those hidden in ``state``."""
+    return {state.key_of(cid) for cid in state.hidden}
+
+
 def players_log(fold: Fold, me: str | None = None, latest: int = LATEST) -> list[dict[str, Any]]:
     """The latest changes as the players may read them, newest first:
     ``[{"version", "text", "lines"}]``; ``text`` says what was done (empty for a
     game master's ruling that only shows in its outcome), ``lines`` what came of it.
-    A change the players see nothing of is left out."""
+    A change the players see nothing of is left out.
+
+    Combatants are told apart by key, never by name: a combatant is named in an entry
+    only if it was seen when the entry was written (not hidden before it or after it)
+    and is not secret now (:func:`secret_keys`); it is named as it was called then.
+    ``me``: the combatant of a player's own link (its id now), whose side is that
+    player's friends too."""
     done = fold.done
-    now = fold.state.hidden  # hidden now: never named, even where it was seen then
+    mine = fold.state.key_of(me) if me is not None else None
+    secret = secret_keys(fold)
     told: list[dict[str, Any]] = []
     start = max(0, len(done) - latest)
     for index in range(start, len(done)):
         applied = done[index]
         before = done[index - 1].state if index > 0 else fold.initial
         after = applied.state
-        hidden = before.hidden | after.hidden | now
-        friends = _friend_sides(after, me) | _friend_sides(before, me)
-        text = heading(applied.command, before, hidden, friends)
+        unseen = frozenset(secret | hidden_keys(before) | hidden_keys(after))
+        friends = _friend_sides(after, mine) | _friend_sides(before, mine)
+        text = heading(applied.command, before, after, unseen, friends, secret)
         if text is None:
             continue
-        lines = outcome(fold.rules, before, after, hidden, me)
+        lines = outcome(fold.rules, before, after, unseen, mine)
         if text or lines:
             told.append({"version": applied.version, "text": text, "lines": lines})
     return told[::-1]
 
 
 def heading(
-    command: Command, before: TableState, hidden: frozenset[str], friends: set[str]
+    command: Command,
+    before: TableState,
+    after: TableState,
+    unseen: frozenset[str],
+    friends: set[str],
+    secret: frozenset[str],
 ) -> str | None:
     """What was done, in the players' words; "" for a ruling told by its outcome
     alone; None for what the players do not hear of at all (a mark the players do not
-    see: a private one on someone not of their friends' sides)."""
+    see: a private one on someone not of their friends' sides). ``unseen``: the keys
+    not to be named in this entry."""
 
-    def name(who: str | None) -> str:
-        return SOMEONE if who is None or who in hidden else who
+    def key(who: str | None, state: TableState = before) -> str | None:
+        found = _resolved(state, who)
+        return None if found is None else state.key_of(found)
+
+    def name(who: str | None, state: TableState = before) -> str:
+        found = _resolved(state, who)
+        return SOMEONE if found is None or state.key_of(found) in unseen else found
+
+    def seen(who: str | None, state: TableState = before) -> bool:
+        found = key(who, state)
+        return found is not None and found not in unseen
 
     match command:
         case Add(combatant=who, side=side):
-            return None if who in hidden else f"{who} joins the fight (side {side})"
+            return f"{who} joins the fight (side {side})" if seen(who, after) else None
         case Start():
             return "The fight begins"
         case Act(actor=actor, action=action, target=target):
-            at = f" {name(_resolved(before, target))}" if target else ""
-            return f"{name(_resolved(before, actor))}: {action}{at}"
+            at = f" {name(target)}" if target else ""
+            return f"{name(actor)}: {action}{at}"
         case Next():
             current = before.current
             return f"{name(current)}'s turn ends" if current else "Next round"
         case Run(to_end=to_end):
             return "The fight plays on to its end" if to_end else "The fight plays on"
         case Mark(combatant=who, public=public):  # its outcome tells it: "now prone"
-            seen = public or _side(before, who) in friends
-            return "" if seen and who not in hidden else None
+            shown = public or _side(before, _resolved(before, who)) in friends
+            return "" if shown and seen(who) else None
         case Unmark(combatant=who, text=text):
-            seen = any(k.public for k in before.conditions_of(who) if k.text == text)
-            seen = seen or _side(before, who) in friends
-            return "" if seen and who not in hidden else None
+            cid = _resolved(before, who)
+            shown = any(k.public for k in before.conditions_of(cid or "") if k.text == text)
+            shown = shown or _side(before, cid) in friends
+            return "" if shown and seen(who) else None
         case Rename(who=who, name=new):
-            old = _resolved(before, who)
-            return None if old in hidden else f"{old} is now called {new}"
+            return f"{name(who)} is now called {new}" if seen(who) else None
         case Remove(who=who):
-            gone = _resolved(before, who)
-            return None if gone in hidden else f"{gone} leaves the table"
-        case Reveal(who=who):
-            return f"{_resolved(before, who)} appears"
+            return f"{name(who)} leaves the table" if seen(who) else None
+        case Reveal(who=who):  # hidden before it, by its nature: seen if not secret now
+            appearing = _resolved(before, who)
+            if appearing is None or before.key_of(appearing) in secret:
+                return None
+            return f"{appearing} appears"
         case Move(who=who):
-            moved = _resolved(before, who)
-            return None if moved in hidden else f"{moved}'s turn moves"
+            return f"{name(who)}'s turn moves" if seen(who) else None
         case Hazard(who=who, kind=kind):
-            struck = _resolved(before, who)
-            return None if struck in hidden else f"{struck}: {kind.replace('-', ' ')}"
+            return f"{name(who)}: {kind.replace('-', ' ')}" if seen(who) else None
         case Allow(values=values):
             return "The game master: " + "; ".join(
                 f"the players {'may' if on else 'may no longer'} {ALLOWED_WORDS.get(k, k)}"
@@ -119,24 +161,27 @@ def outcome(
     rules: Rules,
     before: TableState,
     after: TableState,
-    hidden: frozenset[str],
+    unseen: frozenset[str],
     me: str | None,
 ) -> list[str]:
     """What changed on the board, combatant by combatant: a friend's state keys and
-    condition in full, anyone else's health word and condition."""
+    condition in full, anyone else's health word and condition; none of ``unseen``
+    (keys), and none who joined or left in this change. ``me``: a link's own key."""
     friends = _friend_sides(after, me) | _friend_sides(before, me)
-    was = {c.id for c in before.encounter.combatants}
+    was = {before.key_of(c.id): c.id for c in before.encounter.combatants}
     lines = []
     for combatant in after.encounter.combatants:
         cid = combatant.id
-        if cid in hidden or cid not in was:
+        key = after.key_of(cid)
+        if key in unseen or key not in was:
             continue
+        then = was[key]  # what it was called before this change (a rename: told apart)
         friend = combatant.side in friends
         if friend:
-            changed = _changes(_seen_in_full(rules, before, cid), _seen_in_full(rules, after, cid))
+            changed = _changes(_seen_in_full(rules, before, then), _seen_in_full(rules, after, cid))
         else:
-            changed = _changes(_seen_across(rules, before, cid), _seen_across(rules, after, cid))
-        was_marked, now_marked = _marks(before, cid, friend), _marks(after, cid, friend)
+            changed = _changes(_seen_across(rules, before, then), _seen_across(rules, after, cid))
+        was_marked, now_marked = _marks(before, then, friend), _marks(after, cid, friend)
         changed += [f"now {text}" for text in now_marked if text not in was_marked]
         changed += [f"no longer {text}" for text in was_marked if text not in now_marked]
         if changed:
@@ -149,12 +194,17 @@ def _marks(state: TableState, cid: str, friend: bool) -> list[str]:
     return [k.text for k in state.conditions_of(cid) if k.public or friend]
 
 
-def _side(state: TableState, who: str) -> str | None:
+def _side(state: TableState, who: str | None) -> str | None:
     return next((c.side for c in state.encounter.combatants if c.id == who), None)
 
 
 def _friend_sides(state: TableState, me: str | None) -> set[str]:
-    return {c.side for c in state.encounter.combatants if c.id in state.players or c.id == me}
+    """The sides of the player characters in ``state``, and of ``me`` (a link's key)."""
+    return {
+        c.side
+        for c in state.encounter.combatants
+        if c.id in state.players or (me is not None and state.keys.get(c.id) == me)
+    }
 
 
 def _seen_in_full(rules: Rules, state: TableState, cid: str) -> dict[str, Any]:
@@ -180,11 +230,13 @@ def _changes(was: dict[str, Any], now: dict[str, Any]) -> list[str]:
     ]
 
 
-def _resolved(state: TableState, name: str | None) -> str | None:
-    """The id a command's name had in ``state`` (as the command was played)."""
-    if name is None:
+def _resolved(state: TableState, who: str | None) -> str | None:
+    """The id in ``state`` of the combatant a logged command names (by key; by name, a
+    unique start too, in an older log), or None: never the text itself, which may be
+    what a game master typed of a hidden one."""
+    if who is None:
         return None
-    ids: Iterable[str] = (c.id for c in state.encounter.combatants)
-    wanted = " ".join(name.lower().split())
-    found = [cid for cid in ids if cid.lower() == wanted]
-    return found[0] if found else name
+    try:
+        return state.resolve(who)
+    except AffrayError:
+        return None

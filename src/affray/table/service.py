@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,7 @@ from affray.errors import (
     ConflictError,
     DieNeededError,
     InputNeededError,
+    PendingError,
     QuestionConflictError,
     SheetError,
     TableError,
@@ -73,6 +74,20 @@ class Waiting:
         }
         found["question"] = found["needs"]["question"] = question_id(version, found)
         return found
+
+
+def waiting_words(waiting: Mapping[str, Any], called: Mapping[str, str]) -> str:
+    """What waits, in words: "Goblin 3: attack Knight waits for a d6 (Goblin 3's
+    damage)"."""
+    from affray.table.view import describe
+
+    doing = describe(command_from_data(waiting["command"]), called)
+    asked = waiting["needs"]
+    if "die" in asked:
+        die = asked["die"]
+        return f"“{doing}” waits for a d{die['sides']} ({die['purpose']})"
+    choice = asked["choice"]
+    return f"“{doing}” waits for {choice['who']}'s answer: {choice['prompt']}"
 
 
 def question_id(version: int, waiting: Mapping[str, Any]) -> str:
@@ -144,6 +159,9 @@ class Done:
     rolled: tuple[tuple[int, str], ...] = ()
     """The faces affray rolled (not the table), each with its die (``d10 for
     Spearman's shock``), in order."""
+    called: Mapping[str, str] = field(default_factory=dict)
+    """What each combatant the moved changes name by key was called last (to tell
+    them: :func:`affray.table.view.describe`)."""
 
 
 PLAY_TRIES = 3
@@ -429,14 +447,27 @@ class Tables:
         choose_missing: bool = True,
         expected: int | None = None,
         rolled_before: Sequence[int] = (),
+        beside: bool = False,
+        owner: str | None = None,
     ) -> Done:
         """Play ``command`` on the table as it stands and log it: it is played outside
         the write lock, which is taken only to check that the table has not moved on
         and to append the change, in one transaction (played again if it had moved on;
         :func:`~affray.table.fold.play` says what answers it).
 
+        ``owner``: ``rolls`` and ``choices`` are a player's, for the dice and questions
+        of their combatant alone (:func:`~affray.table.fold.play`).
+
+        ``beside``: a command that waits for a die or an answer is kept waiting, the same
+        question (the game master's quick keys: a wound more while an attack waits for its
+        damage die), if it asks the same of the table after this change; if it would not,
+        nothing is applied. Without it, a new change drops what waits (the terminal's way:
+        the same command again, with more faces).
+
         Raises:
             ConflictError: ``expected`` is not the table's version (nothing applied).
+            PendingError: ``beside``, and the command that waits would not go on the same
+                after this change (nothing applied).
             AffrayError: the rules refuse it (nothing applied).
         """
         command = self._named(table, command)
@@ -470,6 +501,7 @@ class Tables:
                         choose_missing=choose_missing,
                         seconds=RUN_SECONDS,
                         rolled_before=rolled_before,
+                        owner=owner,
                     )
                 except InputNeededError as needed:
                     waiting = Waiting(
@@ -485,12 +517,15 @@ class Tables:
                     needed.question = kept["question"]  # a 422 says which question it asks
                     raise
                 lines = tuple(narrate_text(played.events, fold.rules.system.narration, TABLE))
+                kept_waiting = self._beside(table, fold.rules, played.state) if beside else None
                 with self.store.writing(table.id, expected) as writer:
                     if writer.version != base:
                         continue  # the table changed meanwhile: play it again
                     version = writer.append(
                         command.verb, {**played.payload(), "lines": list(lines)}
                     )
+                    if kept_waiting is not None:
+                        writer.wait_on(kept_waiting)
             break
         else:  # pragma: no cover - the last try holds the write lock: nothing can move
             raise TableError(f"table {table.id} kept changing while this was played")
@@ -507,6 +542,48 @@ class Tables:
             played.note,
             tuple((played.inputs.faces[at], what) for at, what in played.inputs.rolled),
         )
+
+    def _beside(self, table: TableRow, rules: Rules, state: TableState) -> dict[str, Any] | None:
+        """What waits now (if anything), kept waiting after a change that leaves the
+        table in ``state``: the same question, by the same id, if the command that waits
+        asks the same of the table from there.
+
+        Raises:
+            PendingError: it would not (it would ask something else, or end).
+        """
+        data = self.store.pending(table.id)
+        if data is None:
+            return None
+        command = command_from_data(data["command"])
+        try:
+            play(
+                rules,
+                state,
+                command,
+                rolls=data["rolls"],
+                answered=[Answered(*a) for a in data["answered"]],
+                seed=data["seed"],
+                roll_missing=bool(data["roll_rest"]),
+                choose_missing=bool(data["tactics_rest"]),
+                rolled_before=data.get("rolled_at", ()),
+            )
+        except InputNeededError as needed:
+            asks = needs(needed)
+            if asks == {k: v for k, v in data["needs"].items() if k != "question"}:
+                waiting = Waiting(
+                    command,
+                    needed,
+                    bool(data["roll_rest"]),
+                    bool(data["tactics_rest"]),
+                    data["seed"],
+                    data["who"],
+                )
+                kept = waiting.data(0)
+                kept["question"] = kept["needs"]["question"] = data.get("question")
+                return kept
+        except AffrayError:
+            pass
+        raise PendingError(waiting_words(data, state.keys_named()), data.get("question"))
 
     def _at(self, table: TableRow) -> tuple[Fold, int, TableState]:
         """The table's fold, its version and its state, read together."""
@@ -688,9 +765,7 @@ class Tables:
                 return None  # the game master's own question (MST-2's circumstance)
             return needed.who
         if isinstance(needed, DieNeededError):
-            ids = [c.id for c in self.fold(table).state.encounter.combatants]
-            named = [cid for cid in ids if needed.purpose.startswith((f"{cid}'s", f"{cid} "))]
-            return max(named, key=len) if named else None
+            return self.fold(table).state.whose_die(needed.purpose)
         return None
 
     @staticmethod
@@ -729,4 +804,4 @@ class Tables:
             else:  # fed from the log meanwhile
                 fold = self.fold(table)
         self.checkpoint(table)
-        return Done(table, version, fold.state, moved=tuple(moved))
+        return Done(table, version, fold.state, moved=tuple(moved), called=fold.called())

@@ -15,6 +15,7 @@ the combatants' tactics. Conditions count down on the cursor's turn markers.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -23,7 +24,7 @@ from affray.encounter import Action, Answers, Encounter, Targeting
 from affray.encounter import cursor as turns
 from affray.encounter.cursor import Phase, TurnBegan, TurnEnded, sides_fighting
 from affray.encounter.model import Combatant, named
-from affray.errors import AffrayError, RulesError
+from affray.errors import ActionRefusedError, AffrayError, RulesError
 from affray.events import Event
 from affray.sheets.combatants import sheet_from_data
 from affray.table.commands import (
@@ -43,10 +44,12 @@ from affray.table.events import (
     CombatantAdded,
     ConditionAdded,
     ConditionEnded,
+    Hidden,
     NoteAdded,
     TurnPassed,
 )
 from affray.table.fiat import POWERS
+from affray.table.identity import derived_key
 from affray.table.model import (
     CURSOR_ERA,
     ERA,
@@ -162,8 +165,11 @@ def _add(rules: Rules, state: TableState, command: Add) -> tuple[TableState, lis
         players=state.players | {combatant.id} if command.player else state.players,
         serials={**state.serials, combatant.id: state.joined + 1},
         joined=state.joined + 1,
+        keys={**state.keys, combatant.id: command.key or derived_key(state.joined + 1, 0)},
+        hidden=state.hidden | {combatant.id} if command.hidden else state.hidden,
     )
-    return state, [CombatantAdded(combatant.id, command.side, command.source)]
+    added: list[Event] = [CombatantAdded(combatant.id, command.side, command.source)]
+    return state, [*added, Hidden(combatant.id, True)] if command.hidden else added
 
 
 def _start(
@@ -189,13 +195,17 @@ def _act(
 ) -> tuple[TableState, list[Event]]:
     actor = state.resolve(command.actor)
     _check_turn(rules, state, actor)
+    target = command.target
+    if target is not None:  # by its key in the log (by name in an older one)
+        with contextlib.suppress(RulesError):
+            target = state.resolve(target)
     if state.cursor.begun:  # say what is wrong with the action before any die is rolled
         legal = rules.ruleset.actions(state.encounter, actor)
-        choose_action(legal, actor, command.action, command.target)
+        choose_action(legal, actor, command.action, target)
 
     def pick(encounter: Encounter[Any, Any]) -> Action:
         legal = rules.ruleset.actions(encounter, actor)
-        return choose_action(legal, actor, command.action, command.target)
+        return choose_action(legal, actor, command.action, target)
 
     cursor, events = turns.act(state.cursor, rules.ruleset, answers, pick)
     return replace(state, cursor=cursor), events
@@ -337,19 +347,9 @@ def choose_action(legal: Sequence[Action], actor: str, name: str, target: str | 
         fits = named_so
     if len(fits) == 1:
         return fits[0]
-    options = ", ".join(a.label for a in legal)
-    if len(fits) > 1:
-        raise RulesError(
-            f"{name} whom? {actor} may {name} " + ", ".join(a.target or "" for a in fits),
-            hint=f"name the target: {options}",
-        )
-    if named_so and target is not None:
-        targets = ", ".join(a.target for a in named_so if a.target) or "no one"
-        raise RulesError(
-            f"{actor} cannot {name} {target!r} now",
-            hint=f"{actor} may {name}: {targets}",
-        )
-    raise RulesError(f"{name!r} is not something {actor} can do now", hint=f"legal: {options}")
+    told = [(a.label, a.target, a in named_so) for a in legal]
+    whom = [a.target or "" for a in fits] if len(fits) > 1 else []
+    raise ActionRefusedError(actor, name, target, told, whom)
 
 
 def _count_turns(state: TableState, events: Sequence[Event]) -> tuple[TableState, list[Event]]:

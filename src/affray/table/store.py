@@ -440,6 +440,14 @@ class Writer:
             "UPDATE tables SET options = ? WHERE id = ?", (json.dumps(dict(options)), self.table_id)
         )
 
+    def wait_on(self, payload: Mapping[str, Any]) -> None:
+        """Keep ``payload`` as the command waiting at the version written last (in the
+        same transaction as the change)."""
+        self.store.db.execute(
+            "INSERT OR REPLACE INTO pending VALUES (?, ?, ?)",
+            (self.table_id, self.version, json.dumps(payload)),
+        )
+
     def append(self, verb: str, payload: Mapping[str, Any]) -> int:
         self.version += 1
         self.store.db.execute(

@@ -4,7 +4,6 @@ turns to come, a short description of each command for the journal."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from affray.encounter import Encounter
@@ -28,6 +27,7 @@ from affray.table.commands import (
     Unmark,
 )
 from affray.table.fold import Fold
+from affray.table.identity import names_in
 from affray.table.model import Rules
 from affray.table.state import Phase, TableState
 from affray.table.store import TableRow
@@ -71,6 +71,7 @@ def show_data(
         "combatants": [
             {
                 "id": c.id,
+                "key": state.key_of(c.id),
                 "side": c.side,
                 "condition": ruleset.condition(encounter, c.id),
                 "state": dict(ruleset.snapshot(encounter, c.id)),
@@ -151,55 +152,16 @@ def health_in(rules: Rules, state: TableState, cid: str) -> str:
     return "bloodied" if lost >= max(-before, 1e-9) / 2 else "hurt"
 
 
-def player_data(table: TableRow, fold: Fold, me: str | None = None) -> dict[str, Any]:
-    """What the players see, on every route: :func:`show_data` with friends (the
-    sides of player characters) in full, everyone else's ``state`` only
-    ``{"health": WORD}``, hidden combatants left out everywhere (their turns too), and
-    no notes, sheet sources, tokens or waiting commands. ``me``: the combatant of a
-    player's own link, whose side is that player's friends too."""
-    data = show_data(table, fold)
-    state = fold.state
-    friends = {c.side for c in state.encounter.combatants if c.id in state.players or c.id == me}
-    hidden = state.hidden
-    shown = []
-    for combatant in data["combatants"]:
-        if combatant["id"] in hidden:
-            continue
-        combatant["friend"] = combatant["side"] in friends
-        combatant["health"] = health_word(fold, combatant["id"])
-        if not combatant["friend"]:
-            combatant["state"] = {"health": combatant["health"]}
-        kept = [k for k in state.conditions_of(combatant["id"]) if k.public or combatant["friend"]]
-        combatant["conditions"] = [  # "until Assassin's turn" says too much: by its fields
-            {
-                "text": k.text,
-                "until": replace(k, of="someone").until if k.of in hidden else k.until,
-                "public": k.public,
-            }
-            for k in kept
-        ]
-        combatant["source"] = ""
-        del combatant["notes"]  # the game master's own
-        combatant["engaged"] = [e for e in combatant["engaged"] if e["with"] not in hidden]
-        del combatant["hidden"]
-        shown.append(combatant)
-    data["combatants"] = shown
-    data["order"] = [cid for cid in data["order"] if cid not in hidden]
-    data["queue"] = [cid for cid in data["queue"] if cid not in hidden]
-    if data["turn"] in hidden:
-        data["turn"] = None
-    data["notes"] = []
-    data["pending"] = None
-    return data
-
-
 def typed(value: object) -> str:
     """A value as one types it back (``true``, not ``True``)."""
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def describe(command: Command) -> str:
-    """A command as a game master would say it."""
+def describe(command: Command, called: Mapping[str, str] | None = None) -> str:
+    """A command as a game master would say it, each combatant it names by key called
+    as ``called`` says (:meth:`Fold.called`)."""
+    if called:
+        command = names_in(command, called)
     match command:
         case Add(combatant=who, side=side, source=source):
             return f"add {who} (side {side}, from {source})"
@@ -211,8 +173,13 @@ def describe(command: Command) -> str:
             return f"unmark {who} {text}"
         case Note(text=text):
             return f"note: {text}"
-        case Set(who=who, values=values):
-            return f"set {who} " + " ".join(f"{k}={typed(v)}" for k, v in values.items())
+        case Set(who=who, values=values, adds=adds):
+            return f"set {who} " + " ".join(
+                [
+                    *(f"{k}={typed(v)}" for k, v in values.items()),
+                    *(f"{k}{v:+d}" for k, v in adds.items()),
+                ]
+            )
         case Hazard(who=who, kind=kind, values=values):
             return f"hazard {kind} on {who}" + "".join(
                 f" {k}={typed(v)}" for k, v in values.items()

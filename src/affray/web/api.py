@@ -12,16 +12,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from affray.errors import (
-    AffrayError,
-    ConflictError,
-    DatabaseBusyError,
     InputNeededError,
-    NotAllowedError,
-    QuestionConflictError,
 )
 from affray.table import Done
 from affray.table import journal as journals
-from affray.table.service import needs
 from affray.table.view import describe
 from affray.web.access import access
 from affray.web.streams import STREAM_KEEPALIVE_S, opened
@@ -50,48 +44,29 @@ async def command(request: Request) -> Response:
         return unprocessable("the body is not JSON (or a number in it has over 4,300 digits)")
     except RecursionError:
         return unprocessable("the body nests too deeply to read")
-    try:
-        refuse_unencodable(body, "body")
-    except AffrayError as error:
-        return refused(error)
+    refuse_unencodable(body, "body")
     if not isinstance(body, dict) or not isinstance(body.get("command"), dict):
         return unprocessable("the body needs a command")
     expected = body.get("expected_version")
     if isinstance(expected, bool) or not isinstance(expected, int):
         return unprocessable("expected_version must be the version you read", "GET the table first")
+    if role.is_gm:
+        done = await tracker.submit(row, tracker.execute, row, body["command"], expected)
+        shown = await tracker.call(tracker.for_gm, row)
+        return MendedJSON(done_json(done, shown))
+    # a player's own link: its combatant's answer, or its own action
+    assert role.me is not None
+    acting = body["command"].get("verb") == "act"
+    own = tracker.act_as if acting else tracker.answer_as
+    took = "acted" if acting else "answered"
     try:
-        try:
-            if role.is_gm:
-                done = await tracker.call(tracker.execute, row, body["command"], expected)
-            else:  # a player's own link: its combatant's answer, or its own action
-                assert role.me is not None
-                own = tracker.act_as if body["command"].get("verb") == "act" else tracker.answer_as
-                done = await tracker.call(own, row, role.me, body["command"], expected)
-        finally:  # a change, or a command that waits now: live pages hear of it
-            await tracker.hub.look(row.id)
-    except ConflictError as error:
-        return MendedJSON(
-            {"error": error.message, "tip": error.hint, "version": error.current}, 409
-        )
-    except QuestionConflictError as error:  # answered already, or dropped: nothing applied
-        body = {"error": error.message, "tip": error.hint, "question": error.current}
-        return MendedJSON(body, 409)
-    except InputNeededError as error:
-        if not role.is_gm:  # taken; the table waits on someone (maybe this player)
-            assert role.me is not None
-            asked = await tracker.call(tracker.asking, row, role)
-            waiting = asked["waiting"]  # what it asks of this player now, if anything
-            took = "acted" if body["command"].get("verb") == "act" else "answered"
-            mine = None if waiting is None else {**waiting["needs"]}
-            return MendedJSON({took: True, "waiting": True, "asks": mine}, 202)
-        return refused(error)
-    except AffrayError as error:
-        return refused(error)
-    if not role.is_gm:  # a player's link hears only that its answer was taken
-        took = "acted" if body["command"].get("verb") == "act" else "answered"
-        return MendedJSON({"version": done.version, took: True})
-    shown = await tracker.call(tracker.for_gm, row)
-    return MendedJSON(done_json(done, shown))
+        done = await tracker.submit(row, own, row, role.me, body["command"], expected)
+    except InputNeededError:  # taken; the table waits on someone (maybe this player)
+        asked = await tracker.call(tracker.asking, row, role)
+        waiting = asked["waiting"]  # what it asks of this player now, if anything
+        mine = None if waiting is None else {**waiting["needs"]}
+        return MendedJSON({took: True, "waiting": True, "asks": mine}, 202)
+    return MendedJSON({"version": done.version, took: True})
 
 
 async def stream(request: Request) -> Response:
@@ -131,30 +106,14 @@ def unprocessable(message: str, tip: str = BODY_TIP) -> JSONResponse:
     return MendedJSON({"error": message, "tip": tip}, 422)
 
 
-def refused(error: AffrayError) -> JSONResponse:
-    """An error of the project as the API answers it, one table from its type to its
-    status: 503 when the database is busy with another affray's write (nothing was
-    written); else 422, what the rules refuse; for a die or an answer they need, what
-    it is and every face the command used so far (re-posted with the answer, they
-    repeat those dice exactly; or the ``answer`` verb goes on with the command, which
-    waits)."""
-    body: dict[str, Any] = {"error": error.message, "tip": error.hint}
-    if isinstance(error, DatabaseBusyError):
-        return MendedJSON(body, 503, headers={"Retry-After": "2"})
-    if isinstance(error, NotAllowedError):  # a player asked for what is not theirs now
-        return MendedJSON(body, 403)
-    if isinstance(error, InputNeededError):
-        body["needs"] = {**needs(error), "question": error.question}
-        body["rolls"] = list(error.rolls)
-    return MendedJSON(body, 422)
-
-
 def done_json(done: Done, shown: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "version": done.version,
         "events": [event.to_dict() for event in done.events],
         "lines": list(done.lines),
-        "moved": [{"version": a.version, "what": describe(a.command)} for a in done.moved],
+        "moved": [
+            {"version": a.version, "what": describe(a.command, done.called)} for a in done.moved
+        ],
         "round": shown["round"],
         "turn": shown["turn"],
         "phase": shown["phase"],

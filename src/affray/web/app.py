@@ -20,7 +20,9 @@ from starlette.responses import Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from affray.errors import AffrayError
 from affray.web import api, gm, home, player
+from affray.web.errors import on_affray_error
 from affray.web.limits import BodyLimit, Limits
 from affray.web.middleware import QuietStop, SecurityHeaders
 from affray.web.serving import serve_forever, server
@@ -85,7 +87,7 @@ def create_app(
             Middleware(SecurityHeaders),
             Middleware(BodyLimit, limits=tracker.limits, refusals=tracker.refusals),
         ],
-        exception_handlers={HTTPException: on_error},
+        exception_handlers={HTTPException: on_error, AffrayError: on_affray_error},
         lifespan=lifespan,
     )
     app.state.tracker = tracker

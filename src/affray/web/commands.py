@@ -26,6 +26,7 @@ from affray.table import (
 )
 from affray.table.commands import (
     ALLOWED,
+    Add,
     Allow,
     Hazard,
     Hide,
@@ -85,6 +86,7 @@ class Request:
     tactics_rest: bool = False  # an answer: the tactics answer what is left
     question: str | None = None  # an answer: the id of the question it answers
     rolled_one: bool = False  # an answer: its face is one the page rolled ("roll it")
+    beside: bool = False  # a quick key: what waits is kept waiting beside it
 
 
 def parse(
@@ -130,29 +132,7 @@ def parse(
             to_end = _bool(data, "to_end", False)
             return replace(answered, command=Run(1 if to_end else _int(data, "turns", 1), to_end))
         case "add":
-            sheet = data.get("sheet")
-            if isinstance(sheet, str) and sheet.startswith("party:"):  # every member at once
-                from affray.table.parties import Parties
-
-                tactics = _optional_text(data, "tactics") or "nearest"
-                joining = Parties(tables).joining(table, sheet[6:], tactics=tactics)
-                return Request("import", commands=tuple(joining))
-            count = _int(data, "count", 1)
-            if not 1 <= count <= MAX_AT_ONCE:
-                raise TableError(f"add 1 to {MAX_AT_ONCE} at once", hint="count is how many")
-            if count > 1 and not data.get("sheet_text"):  # Goblin 1 … Goblin N, one change each
-                sheet_data, source = (shelf or Shelf()).sheet(table.system, _text(data, "sheet"))
-                many = tables.joining_many(
-                    table,
-                    sheet_data,
-                    source,
-                    count,
-                    side=_optional_text(data, "side"),
-                    name=_optional_text(data, "as"),
-                    tactics=_optional_text(data, "tactics") or "nearest",
-                )
-                return Request("import", commands=tuple(many))
-            return Request(verb, _add(tables, table, data, shelf or Shelf()))
+            return _hidden(_adding(tables, table, data, shelf), _bool(data, "hidden", False))
         case "import":
             text = data.get("encounter_text")
             if not isinstance(text, str) or not text.strip() or len(text) > 100_000:
@@ -192,9 +172,20 @@ def parse(
             values = data.get("values")
             if values is None and isinstance(data.get("pairs"), str):  # the page's field
                 values = parse_pairs(data["pairs"].split())
-            if not isinstance(values, Mapping) or not values or len(values) > 20:
+            adds = data.get("adds")
+            if isinstance(adds, str):  # the page's quick keys: "wounds=1", "hit_points=-1"
+                adds = parse_pairs(adds.split(), flag="adds", example="wounds=1")
+            if values is None and adds is not None:
+                values = {}
+            if not isinstance(values, Mapping) or len(values) > 20:
                 raise TableError('values must be {"KEY": VALUE, ...}', hint='e.g. {"wounds": 2}')
-            return Request(verb, Set(_text(data, "who"), {str(k): v for k, v in values.items()}))
+            if adds is not None and (not isinstance(adds, Mapping) or len(adds) > 20):
+                raise TableError('adds must be {"KEY": NUMBER, ...}', hint='e.g. {"wounds": 1}')
+            if not values and not adds:
+                raise TableError('values must be {"KEY": VALUE, ...}', hint='e.g. {"wounds": 2}')
+            told = {str(k): v for k, v in values.items()}
+            fiat = Set(_text(data, "who"), told, {str(k): v for k, v in (adds or {}).items()})
+            return Request(verb, fiat, beside=quick(data))
         case "hazard":
             values = data.get("values")
             if values is None:  # the page's field: KEY=VALUE words, or none
@@ -234,6 +225,56 @@ def parse(
             return Request(verb, Move(_text(data, "who"), before, after))
         case _:
             return Request(verb, Note(_text(data, "text"), _optional_text(data, "about")))
+
+
+def quick(data: Mapping[str, Any]) -> bool:
+    """Whether ``data`` is a quick key of the game master's page (± beside a number):
+    a ``set`` that only adds, sent with no version (two quick clicks make +2)."""
+    return (
+        data.get("verb") == "set"
+        and bool(data.get("adds"))
+        and not data.get("values")
+        and not data.get("pairs")
+    )
+
+
+def _adding(
+    tables: Tables, table: TableRow, data: Mapping[str, Any], shelf: Shelf | None
+) -> Request:
+    """An ``add``: one combatant, N of one sheet (one change each) or a whole party."""
+    sheet = data.get("sheet")
+    if isinstance(sheet, str) and sheet.startswith("party:"):  # every member at once
+        from affray.table.parties import Parties
+
+        tactics = _optional_text(data, "tactics") or "nearest"
+        joining = Parties(tables).joining(table, sheet[6:], tactics=tactics)
+        return Request("import", commands=tuple(joining))
+    count = _int(data, "count", 1)
+    if not 1 <= count <= MAX_AT_ONCE:
+        raise TableError(f"add 1 to {MAX_AT_ONCE} at once", hint="count is how many")
+    if count > 1 and not data.get("sheet_text"):  # Goblin 1 … Goblin N, one change each
+        sheet_data, source = (shelf or Shelf()).sheet(table.system, _text(data, "sheet"))
+        many = tables.joining_many(
+            table,
+            sheet_data,
+            source,
+            count,
+            side=_optional_text(data, "side"),
+            name=_optional_text(data, "as"),
+            tactics=_optional_text(data, "tactics") or "nearest",
+        )
+        return Request("import", commands=tuple(many))
+    return Request("add", _add(tables, table, data, shelf or Shelf()))
+
+
+def _hidden(request: Request, hidden: bool) -> Request:
+    """The adds of ``request`` hidden from the players in the same changes (``hidden``)."""
+    if not hidden:
+        return request
+    if isinstance(request.command, Add):
+        return replace(request, command=replace(request.command, hidden=True))
+    adds = tuple(replace(c, hidden=True) if isinstance(c, Add) else c for c in request.commands)
+    return replace(request, commands=adds)
 
 
 def _add(tables: Tables, table: TableRow, data: Mapping[str, Any], shelf: Shelf) -> Command:

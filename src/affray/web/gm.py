@@ -13,12 +13,20 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
-from affray.errors import AffrayError, ConflictError, InputNeededError, QuestionConflictError
+from affray.errors import (
+    AffrayError,
+    ConflictError,
+    InputNeededError,
+    PendingError,
+    QuestionConflictError,
+)
 from affray.sheets import bestiary
 from affray.table import TableRow
 from affray.table.commands import command_from_data
+from affray.table.service import waiting_words
 from affray.table.view import describe
 from affray.web.access import access
+from affray.web.commands import quick
 from affray.web.forms import faces, read_form, rolled_here
 from affray.web.odds import Answer
 from affray.web.streams import stream
@@ -261,25 +269,23 @@ async def do(request: Request) -> Response:
     expected = str(data.get("expected_version", "")).strip()
     if data.get("verb") == "link":  # not a change of the fight: a player's link
         return await link(tracker, request, row, str(data.get("who", "")))
-    if not expected:  # every form of the page sends it
+    if not expected and not quick(data):  # every form of the page sends it, but ±
         raise HTTPException(
             422,
             "expected_version is missing: the version of the table the form was filled "
             "in against — Tip: reload the page",
         )
-    refused = await tracker.call(_dropping_unseen, tracker, row, data)
+    refused = await tracker.call(_dropping, tracker, row, data)
     if refused is not None:
         return await panel_page(tracker, row, message=refused)
     message: str | None = None
-    try:
-        try:  # what it did is the panel's "what just happened"
-            await tracker.call(
-                tracker.execute, row, data, int(expected) if expected.isdigit() else None
-            )
-        finally:  # a change, or a command that waits now: live pages hear of it
-            await tracker.hub.look(row.id)
+    try:  # what it did is the panel's "what just happened"
+        version = int(expected) if expected.isdigit() else None
+        await tracker.submit(row, tracker.execute, row, data, version)
     except ConflictError as error:
         message = f"The table changed (now version {error.current}); here it is again."
+    except PendingError as error:
+        message = f"{error.message}. Nothing was applied."
     except QuestionConflictError:
         message = (
             "That question was answered meanwhile: nothing was applied; here is what "
@@ -292,22 +298,25 @@ async def do(request: Request) -> Response:
     return await panel_page(tracker, row, message=message)
 
 
-def _dropping_unseen(tracker: Tracker, row: TableRow, data: Mapping[str, Any]) -> str | None:
+def _dropping(tracker: Tracker, row: TableRow, data: Mapping[str, Any]) -> str | None:
     """Why a command from the page is refused, if it would drop a command that waits
-    which the page did not show (begun in another window, or from a phone, meanwhile):
-    nothing is applied, and the panel shows what waits."""
-    seen = data.get("shown_waiting")
-    if seen is None or data.get("verb") in ("answer", "cancel"):
+    for a die or an answer (begun here, in another window, or from a phone): nothing
+    is applied, and the panel shows what waits. An answer, a cancel and a quick key
+    (kept beside what waits, :meth:`Tables.run`) never drop it."""
+    if data.get("verb") in ("answer", "cancel") or quick(data):
         return None
     waiting = tracker.tables.waiting(row)
-    if waiting is None or waiting["question"] == seen:
+    if waiting is None:
         return None
-    doing = describe(command_from_data(waiting["command"]))
-    whose = f"{waiting['who']}'s" if waiting["who"] else "your"
-    return (
-        f"Meanwhile, another window began “{doing}”: it waits for {whose} answer, here. "
-        "Nothing was applied: answer it or cancel it first."
-    )
+    called = tracker.tables.fold(row).state.keys_named()
+    if data.get("shown_waiting") is not None and waiting["question"] != data["shown_waiting"]:
+        doing = describe(command_from_data(waiting["command"]), called)
+        whose = f"{waiting['who']}'s" if waiting["who"] else "your"
+        return (
+            f"Meanwhile, another window began “{doing}”: it waits for {whose} answer, here. "
+            "Nothing was applied: answer it or cancel it first."
+        )
+    return f"{waiting_words(waiting, called)}: finish it or cancel it first. Nothing was applied."
 
 
 async def link(tracker: Tracker, request: Request, row: TableRow, who: str) -> Response:

@@ -11,7 +11,7 @@ from starlette.responses import Response
 
 from affray.errors import AffrayError, InputNeededError, QuestionConflictError
 from affray.table import TableRow
-from affray.table.players_log import players_log
+from affray.table.projection import players_log
 from affray.web.access import access, token
 from affray.web.forms import faces, read_form, rolled_here
 from affray.web.roles import Role
@@ -42,14 +42,7 @@ def context(tracker: Tracker, row: TableRow, role: Role) -> dict[str, Any]:
         mine = you(tracker.tables, row, me) if me is not None else None
         allowed = fold.state.allows(fold.rules, "players_odds")
         odds = _own_odds(tracker, row, me) if turn is not None and allowed and me else None
-    status = {
-        "setup": "The game master is setting up the fight.",
-        "turn": f"Round {shown['round']}: {shown['turn']}'s turn."
-        if shown["turn"]
-        else f"Round {shown['round']}.",
-        "round over": f"Round {shown['round']} is over.",
-        "over": "The fight is over.",
-    }[shown["phase"]]
+    status = shown["status"]
     signal = _signal(shown, me, asking["waiting"] is not None, turn is not None)
     said = {
         "ask": f" {me}, the table asks you something.",
@@ -189,10 +182,7 @@ async def _own(request: Request, verb: str) -> Response:
         data["actor"] = role.me
         own = tracker.act_as
     try:
-        try:
-            await tracker.call(own, row, role.me, data, None)
-        finally:  # a change, or a command that waits now: live pages hear of it
-            await tracker.hub.look(row.id)
+        await tracker.submit(row, own, row, role.me, data, None)
     except InputNeededError:
         pass  # taken; the command asks more of someone
     except QuestionConflictError:

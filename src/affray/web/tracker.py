@@ -13,18 +13,24 @@ from typing import Any, TypeVar
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 from starlette.concurrency import run_in_threadpool
-from starlette.exceptions import HTTPException
 from starlette.requests import Request as HttpRequest
 from starlette.responses import HTMLResponse
 
 from affray.dice import Dice, RandomDice
-from affray.errors import AffrayError, QuestionConflictError, TableError
+from affray.errors import (
+    AffrayError,
+    NamingError,
+    NotAllowedError,
+    QuestionConflictError,
+    TableError,
+)
 from affray.table import Done, Store, TableRow, Tables
 from affray.table import journal as journals
 from affray.table.commands import Act
 from affray.table.model import TableState
 from affray.table.own_turn import play_own_turn
-from affray.table.view import player_data, show_data
+from affray.table.projection import player_data, refusal
+from affray.table.view import show_data
 from affray.web.commands import Request, parse
 from affray.web.limits import Limits, Refusals, Streams
 from affray.web.odds import OddsKeeper
@@ -83,6 +89,14 @@ class Tracker:
         """``function(*args)`` on a thread of the pool, off the event loop."""
         return await run_in_threadpool(function, *args)
 
+    async def submit(self, row: TableRow, function: Callable[..., T], *args: Any) -> T:
+        """A change (``function(*args)``, off the event loop): whatever comes of it, a
+        change made or a command that waits now, live pages hear of it."""
+        try:
+            return await run_in_threadpool(function, *args)
+        finally:
+            await self.hub.look(row.id)
+
     def page(self, name: str, **context: Any) -> HTMLResponse:
         """A page or a fragment of one, rendered."""
         return MendedHTML(self.pages.get_template(name).render(**context))
@@ -138,20 +152,23 @@ class Tracker:
         combatant ``who`` (a face, or one of the offered choices).
 
         Raises:
-            HTTPException: 403 for anything else (another verb, or nothing waiting on
+            NotAllowedError: anything else (another verb, or nothing waiting on
                 ``who``).
             QuestionConflictError: the answer names a question the table no longer
                 asks (answered meanwhile, or dropped): nothing is applied.
         """
         if data.get("verb") != "answer":
-            raise HTTPException(403, "a player's link can only answer its own dice and questions")
+            raise NotAllowedError(
+                "a player's link can only answer its own dice and questions",
+                hint="answer what the table asks of your combatant, or act on its turn",
+            )
         waiting = self.tables.waiting(row)
         given = data.get("question")
         if isinstance(given, str) and given and (waiting is None or waiting["question"] != given):
             # the question the page showed was answered meanwhile (or dropped)
             raise QuestionConflictError(given, None if waiting is None else waiting["question"])
         if waiting is None or waiting["who"] != who:
-            raise HTTPException(403, f"nothing is waiting on {who} now")
+            raise NotAllowedError(f"nothing is waiting on {who} now", hint="wait for your turn")
         request = parse(self.tables, row, data, self.shelf)
         asked = waiting["needs"].get("choice")
         if asked is None:  # a die waits: its one face, and nothing more
@@ -182,29 +199,35 @@ class Tracker:
         asked of ``who`` (:func:`~affray.table.own_turn.play_own_turn`).
 
         Raises:
-            HTTPException: 403 for another verb, or an action for another combatant.
-            NotAllowedError: not allowed, not ``who``'s turn, or the table waits.
+            NotAllowedError: another verb, an action for another combatant, not
+                allowed, not ``who``'s turn, or the table waits.
             InputNeededError: the action waits on a die or an answer.
         """
         if data.get("verb") != "act":
-            raise HTTPException(403, "a player's link can only answer its own dice and questions")
+            raise NotAllowedError(
+                "a player's link can only answer its own dice and questions",
+                hint="answer what the table asks of your combatant, or act on its turn",
+            )
         request = parse(self.tables, row, data, self.shelf)
         command = request.command
         assert isinstance(command, Act)
         state = self.tables.fold(row).state
         if command.actor != who and _resolved(state, command.actor) != who:
-            raise HTTPException(403, f"a player's link acts for {who} alone")
+            raise NotAllowedError(f"a player's link acts for {who} alone", hint=f"act for {who}")
         chosen = dict(choice.partition("=")[::2] for choice in request.choices)
-        return play_own_turn(
-            self.tables,
-            row,
-            who,
-            command.action,
-            command.target,
-            rolls=request.rolls,
-            choose=chosen,
-            expected=expected,
-        )
+        try:
+            return play_own_turn(
+                self.tables,
+                row,
+                who,
+                command.action,
+                command.target,
+                rolls=request.rolls,
+                choose=chosen,
+                expected=expected,
+            )
+        except NamingError as error:  # told to the player: only whom they see
+            raise refusal(error, self.tables.fold(row)) from None
 
     def asking(self, row: TableRow, role: Role) -> dict[str, Any]:
         """For the ask fragment: the table, this link's combatant, and what waits on
@@ -272,6 +295,7 @@ class Tracker:
             roll_missing=request.roll_missing,
             choose_missing=request.choose_missing,
             expected=expected,
+            beside=request.beside,
         )
 
 

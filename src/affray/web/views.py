@@ -11,7 +11,7 @@ from affray.errors import AffrayError
 from affray.sheets import bestiary
 from affray.table import Phase, TableRow, Tables
 from affray.table.fold import Fold
-from affray.table.own_turn import own_actions
+from affray.table.own_turn import own_actions, unseen_foes
 from affray.table.view import show_data
 from affray.web.sheets import Shelf
 
@@ -112,7 +112,9 @@ def own_turn(tables: Tables, row: TableRow, who: str) -> dict[str, Any] | None:
     actions = own_actions(fold, who)
     if not actions:
         return None
-    return _grouped(_entries(fold, actions, odds=state.allows(fold.rules, "players_odds")))
+    found = _grouped(_entries(fold, actions, odds=state.allows(fold.rules, "players_odds")))
+    found["unseen_foes"] = unseen_foes(fold, who)
+    return found
 
 
 def you(tables: Tables, row: TableRow, who: str) -> dict[str, Any] | None:

@@ -130,7 +130,7 @@ def report_moved(tables: Tables, row: TableRow, done: Done, word: str, as_json: 
     from affray.table.view import describe, show_data
 
     shown = show_data(row, tables.fold(row))
-    moved = [{"version": a.version, "what": describe(a.command)} for a in done.moved]
+    moved = [{"version": a.version, "what": describe(a.command, done.called)} for a in done.moved]
     if as_json:
         emit_json(
             {

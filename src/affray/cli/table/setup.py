@@ -5,6 +5,7 @@ party members' state written back), list."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import click
@@ -25,6 +26,7 @@ from affray.cli.table.reports import (
     registry_system,
 )
 from affray.registry import spelled as registry_spelled
+from affray.table.commands import Add
 from affray.table.roster import MAX_AT_ONCE
 
 if TYPE_CHECKING:
@@ -93,6 +95,11 @@ def new_command(
     "--player", is_flag=True, help="A player's character (the player page shows its side)."
 )
 @click.option(
+    "--hidden",
+    is_flag=True,
+    help="Hidden from the players from the start, in the same change (reveal shows it).",
+)
+@click.option(
     "--count",
     type=click.IntRange(1, MAX_AT_ONCE),
     default=1,
@@ -110,6 +117,7 @@ def add_command(
     name: str | None,
     tactics: str,
     player: bool,
+    hidden: bool,
     count: int,
     expect: int | None,
     db: str | None,
@@ -120,12 +128,13 @@ def add_command(
     state it carries, on one side named after the party."""
     tables, row = open_table(db, table_ref)
     if sheet.startswith("party:"):
-        _add_party(tables, row, sheet, side, name, tactics, expect, as_json)
+        _add_party(tables, row, sheet, side, name, tactics, hidden, expect, as_json)
         return
     if count > 1:
-        _add_many(tables, row, sheet, count, side, name, tactics, player, expect, as_json)
+        _add_many(tables, row, sheet, count, side, name, tactics, player, hidden, expect, as_json)
         return
     command = tables.joining(row, sheet, side=side, name=name, tactics=tactics, player=player)
+    command = replace(command, hidden=hidden)
     done = tables.run(row, command, expected=expect)
     if as_json:
         emit_json({"combatant": command.combatant, "version": done.version, **events_json(done)})
@@ -142,6 +151,7 @@ def _add_many(
     name: str | None,
     tactics: str,
     player: bool,
+    hidden: bool,
     expect: int | None,
     as_json: bool,
 ) -> None:
@@ -151,6 +161,7 @@ def _add_many(
     commands = tables.joining_many(
         row, found.data, found.source, count, side=side, name=name, tactics=tactics, player=player
     )
+    commands = [replace(c, hidden=hidden) for c in commands]
     _report_many(tables.run_all(row, commands, expect), commands, as_json)
 
 
@@ -176,6 +187,7 @@ def _add_party(
     side: str | None,
     name: str | None,
     tactics: str,
+    hidden: bool,
     expect: int | None,
     as_json: bool,
 ) -> None:
@@ -188,6 +200,7 @@ def _add_party(
             hint=f"leave out --side and --as with {sheet}",
         )
     commands = Parties(tables).joining(row, sheet[len(PREFIX) :], tactics=tactics)
+    commands = [replace(c, hidden=True) if hidden and isinstance(c, Add) else c for c in commands]
     _report_many(tables.run_all(row, commands, expect), commands, as_json)
 
 

@@ -182,6 +182,11 @@ class ShownCombatant(Model):
     """A combatant as `table show --json` shows it."""
 
     id: str
+    key: str | None = Field(
+        default=None,
+        description="Its key: who it is for good, whatever it is called (absent in older "
+        "files). The log's commands name combatants by it.",
+    )
     side: str
     condition: str
     state: dict[str, Any] = Field(description="The system's snapshot (MST-2: wounds; ...).")

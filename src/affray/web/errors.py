@@ -1,0 +1,72 @@
+"""affray's errors as the web answers them: one table from an error's meaning to its
+HTTP status, and the one handler that turns an error no route answered into that
+response (as datasette's ``handle_exception`` does). No route catches an error of the
+project only to say it; a route catches only what it answers otherwise (a player's
+command taken and waiting is a 202, not an error)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from affray.errors import (
+    AffrayError,
+    ConflictError,
+    DatabaseBusyError,
+    InputNeededError,
+    NotAllowedError,
+    PendingError,
+    QuestionConflictError,
+)
+from affray.table.service import needs
+from affray.web.text import MendedJSON, MendedText
+
+STATUS: tuple[tuple[type[AffrayError], int], ...] = (
+    (DatabaseBusyError, 503),  # busy: another affray writes; nothing was written
+    (NotAllowedError, 403),  # not allowed: a player asked for what is not theirs now
+    (ConflictError, 409),  # conflict: the table moved on since the version read
+    (QuestionConflictError, 409),  # conflict: the question was answered or dropped
+    (PendingError, 409),  # conflict: it would drop what waits
+    (AffrayError, 422),  # bad input: what the rules or the format refuse
+)
+"""Each error's status by its meaning, the first that fits."""
+
+
+def status(error: AffrayError) -> int:
+    """The HTTP status of ``error`` (:data:`STATUS`)."""
+    return next(code for kind, code in STATUS if isinstance(error, kind))
+
+
+def body(error: AffrayError) -> dict[str, Any]:
+    """``{"error", "tip"}``, and what each kind says besides: the version a conflict
+    found, the question asked now, what a command waits for and every face it used so
+    far (re-posted with the answer, they repeat those dice exactly)."""
+    found: dict[str, Any] = {"error": error.message, "tip": error.hint}
+    if isinstance(error, ConflictError):
+        found["version"] = error.current
+    elif isinstance(error, QuestionConflictError):
+        found["question"] = error.current
+    elif isinstance(error, PendingError):
+        found["question"] = error.question
+    elif isinstance(error, InputNeededError):
+        found["needs"] = {**needs(error), "question": error.question}
+        found["rolls"] = list(error.rolls)
+    return found
+
+
+def refused(error: AffrayError) -> Response:
+    """``error`` as the JSON API answers it."""
+    code = status(error)
+    headers = {"Retry-After": "2"} if code == 503 else None
+    return MendedJSON(body(error), code, headers=headers)
+
+
+async def on_affray_error(request: Request, error: Exception) -> Response:
+    """The app's handler of affray's errors: JSON on the API, a line of text elsewhere."""
+    assert isinstance(error, AffrayError)
+    if request.url.path.startswith("/api/"):
+        return refused(error)
+    tip = f" — Tip: {error.hint}" if error.hint else ""
+    return MendedText(f"{status(error)}: {error.message}{tip}", status(error))
