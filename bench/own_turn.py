@@ -27,9 +27,15 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 class Counted:
+    """What one player's action cost, and where it left the table."""
+
     def __init__(self) -> None:
         self.plays = 0
         self.writes = 0
+        self.changes = 0
+        """Changes it wrote (1 when it was done)."""
+        self.waiting: list[int] | None = None
+        """The faces the command that waits used so far, if one waits."""
 
 
 @contextmanager
@@ -74,13 +80,16 @@ def knights_turn(folder: Path) -> tuple[Tables, Any]:
 def measure(faces: tuple[int, ...]) -> tuple[Counted, str]:
     with tempfile.TemporaryDirectory() as folder:
         tables, row = knights_turn(Path(folder))
-        tables.fold(row)  # read once, as a server holds it
+        before = tables.fold(row).version  # read once, as a server holds it
         with counting(tables) as counted:
             try:
                 play_own_turn(tables, row, "Knight", "attack", None, rolls=faces)
                 outcome = "done"
             except InputNeededError as needed:
                 outcome = f"waits: {needed.message}"
+        counted.changes = tables.fold(row).version - before
+        waiting = tables.waiting(row)
+        counted.waiting = None if waiting is None else list(waiting["rolls"])
         tables.store.close()
     return counted, outcome
 

@@ -3,19 +3,17 @@ a player's own turn is played once (issue 49)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+import importlib.util
+from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
 import pytest
 from starlette.testclient import TestClient
 
-from affray.errors import InputNeededError, PendingError
-from affray.table import Store, Tables, fold
-from affray.table.commands import Act, Allow, Set, Start
-from affray.table.own_turn import play_own_turn
-from tests.helpers import EXAMPLES
+from affray.errors import PendingError
+from affray.table import Store, Tables
+from affray.table.commands import Set
 from tests.web.conftest import Setup
 
 
@@ -141,60 +139,30 @@ def test_a_change_beside_what_waits_that_would_alter_it_is_refused(
     assert shown(client, setup)["pending"]["question"] == pending["question"]
 
 
-@contextmanager
-def plays(tables: Tables) -> Iterator[list[int]]:
-    """How many times the rules run over a command, and the write transactions made,
-    inside the block (a spy on the real functions)."""
-    counted = [0, 0]
-    applied, transaction = fold.apply, tables.store.transaction
-
-    def apply(*args: Any, **kwargs: Any) -> Any:
-        counted[0] += 1
-        return applied(*args, **kwargs)
-
-    @contextmanager
-    def writing(*args: Any, **kwargs: Any) -> Iterator[Any]:
-        counted[1] += 1
-        with transaction(*args, **kwargs) as db:
-            yield db
-
-    fold.apply = apply  # type: ignore[assignment]
-    tables.store.transaction = writing  # type: ignore[method-assign]
-    try:
-        yield counted
-    finally:
-        fold.apply = applied
-        tables.store.transaction = transaction  # type: ignore[method-assign]
+def bench() -> Any:
+    """bench/own_turn.py, whose counts of a phone's act this test holds."""
+    path = Path(__file__).resolve().parents[2] / "bench" / "own_turn.py"
+    spec = importlib.util.spec_from_file_location("own_turn_bench", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.mark.parametrize(
-    ("faces", "expected"),
-    [((1,), [1, 1]), ((20, 6, 6), [2, 1])],
+    ("faces", "plays", "outcome"),
+    [((1,), 1, "done"), ((20, 6, 6), 2, "waits: the next die is a d6 for Goblin's shock")],
     ids=["a one-die miss", "three own dice then a foe's"],
 )
 def test_a_phones_act_is_played_once_and_written_once(
-    tmp_path: Any, faces: tuple[int, ...], expected: list[int]
+    faces: tuple[int, ...], plays: int, outcome: str
 ) -> None:
-    tables = Tables(Store(tmp_path / "t.db"))
-    row = tables.new("Bench", "mst2")
-    for sheet, side, player in (("knight.json", "heroes", True), ("goblin.toml", "foes", False)):
-        path = str(EXAMPLES / "mst2" / sheet)
-        tables.run(row, tables.joining(row, path, side=side, player=player))
-    tables.run(row, Allow({"players_choose": True}))
-    tables.run(row, Start(), seed=1)
-    if tables.fold(row).state.current != "Knight":
-        tables.run(row, Act("Goblin", "hold"))
-    version = tables.fold(row).version
-    with plays(tables) as counted:
-        if len(faces) == 1:
-            play_own_turn(tables, row, "Knight", "attack", None, rolls=faces)
-        else:  # a foe's die: it waits on the game master
-            with pytest.raises(InputNeededError, match="Goblin's"):
-                play_own_turn(tables, row, "Knight", "attack", None, rolls=faces)
-    # one play (and one more to tell what the faces did, when it waits on another)
-    assert counted == expected
-    if len(faces) == 1:
-        assert tables.fold(row).version == version + 1  # a miss: done, one change
+    """One play (and one more to tell what the faces did, when it waits on another's
+    die), one write: the change, or what waits."""
+    counted, said = bench().measure(faces)
+    assert (counted.plays, counted.writes) == (plays, 1)
+    assert said.startswith(outcome)
+    if outcome == "done":
+        assert counted.changes == 1 and counted.waiting is None
     else:
-        waiting = tables.waiting(row)
-        assert waiting is not None and list(waiting["rolls"]) == list(faces)
+        assert counted.changes == 0 and counted.waiting == list(faces)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from affray.errors import AffrayError
@@ -67,54 +67,40 @@ def keyed(state: TableState, command: Command) -> Command:
     no one is left as typed: the rules refuse it when the command is played, in words.
     An add gets its key here too."""
 
-    def key(name: str | None) -> str | None:
-        if name is None:
-            return None
+    def key(name: str) -> str:
         try:
             return state.key_of(state.resolve(name))
         except AffrayError:  # no one, or more than one: the command's refusal says so
             return name
 
-    match command:
-        case Add():
-            return with_key(command)
-        case Act(actor=actor, target=target):
-            return replace(command, actor=key(actor) or actor, target=key(target))
-        case Mark(combatant=who, of=of):
-            return replace(command, combatant=key(who) or who, of=key(of))
-        case Unmark(combatant=who):
-            return replace(command, combatant=key(who) or who)
-        case Note(about=about):
-            return replace(command, about=key(about))
-        case Set() | Hazard() | Remove() | Rename() | Hide() | Reveal():
-            return replace(command, who=key(command.who) or command.who)
-        case Move(who=who, before=before, after=after):
-            return replace(command, who=key(who) or who, before=key(before), after=key(after))
-        case _:
-            return command
+    return with_key(renamed(command, key))
 
 
 def names_in(command: Command, called: Mapping[str, str]) -> Command:
     """``command`` with every combatant it names by key named as ``called`` says (a
     key's name: for people, in the journal and what waits). A key not in it is left."""
+    return renamed(command, lambda value: called.get(value, value))
 
-    def name(value: str | None) -> str | None:
-        if value is None or not value.startswith(KEY_MARK):
-            return value
-        return called.get(value, value)
+
+def renamed(command: Command, change: Callable[[str], str]) -> Command:
+    """``command`` with ``change`` made to every combatant it names (not an add's own
+    name, nor a rename's new one: those are names, not references)."""
+
+    def maybe(value: str | None) -> str | None:
+        return None if value is None else change(value)
 
     match command:
         case Act(actor=actor, target=target):
-            return replace(command, actor=name(actor) or actor, target=name(target))
+            return replace(command, actor=change(actor), target=maybe(target))
         case Mark(combatant=who, of=of):
-            return replace(command, combatant=name(who) or who, of=name(of))
+            return replace(command, combatant=change(who), of=maybe(of))
         case Unmark(combatant=who):
-            return replace(command, combatant=name(who) or who)
+            return replace(command, combatant=change(who))
         case Note(about=about):
-            return replace(command, about=name(about))
+            return replace(command, about=maybe(about))
         case Set() | Hazard() | Remove() | Rename() | Hide() | Reveal():
-            return replace(command, who=name(command.who) or command.who)
+            return replace(command, who=change(command.who))
         case Move(who=who, before=before, after=after):
-            return replace(command, who=name(who) or who, before=name(before), after=name(after))
+            return replace(command, who=change(who), before=maybe(before), after=maybe(after))
         case _:
             return command
