@@ -20,7 +20,7 @@ from affray.errors import (
     PendingError,
     QuestionConflictError,
 )
-from affray.table.service import needs
+from affray.table.waiting import needs
 from affray.web.text import MendedJSON, MendedText
 
 STATUS: tuple[tuple[type[AffrayError], int], ...] = (

@@ -23,8 +23,8 @@ from affray.errors import (
 from affray.sheets import bestiary
 from affray.table import TableRow
 from affray.table.commands import command_from_data
-from affray.table.service import waiting_words
 from affray.table.view import describe
+from affray.table.waiting import waiting_words
 from affray.web.access import access
 from affray.web.commands import quick
 from affray.web.forms import faces, read_form, rolled_here
