@@ -26,6 +26,7 @@ from affray.table import (
 )
 from affray.table.commands import (
     ALLOWED,
+    COMMANDS,
     Add,
     Allow,
     Hazard,
@@ -41,29 +42,10 @@ from affray.table.roster import MAX_AT_ONCE
 from affray.web.sheets import Shelf
 from affray.web.text import in_error
 
-VERBS = (
-    "add",
-    "import",
-    "start",
-    "act",
-    "next",
-    "run",
-    "answer",
-    "cancel",
-    "undo",
-    "redo",
-    "mark",
-    "unmark",
-    "note",
-    "set",
-    "hazard",
-    "remove",
-    "rename",
-    "hide",
-    "reveal",
-    "move",
-    "allow",
-)
+REQUESTS = ("import", "answer", "cancel", "undo", "redo")
+"""What the web asks of a table beside its commands (:data:`COMMANDS`): an encounter's
+adds at once, an answer to what waits, dropping it, undo and redo."""
+VERBS = (*COMMANDS, *REQUESTS)
 MAX_FACES = 1000
 _DIGITS = re.compile("[0-9]{1,6}")
 

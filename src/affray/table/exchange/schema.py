@@ -8,11 +8,12 @@ import json
 from collections.abc import Mapping
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as package_version
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 
 from affray.errors import SheetError
+from affray.table.commands import COMMANDS
 
 FORMAT = "affray"
 VERSION = 1
@@ -70,24 +71,10 @@ Values = Annotated[
         "snapshot keys and `condition`), only those not as fresh."
     ),
 ]
-CommandVerb = Literal[
-    "add",
-    "start",
-    "act",
-    "next",
-    "run",
-    "mark",
-    "unmark",
-    "note",
-    "set",
-    "hazard",
-    "remove",
-    "rename",
-    "hide",
-    "reveal",
-    "move",
-    "allow",
-]
+if TYPE_CHECKING:
+    CommandVerb = str
+else:  # the verbs of the table's commands, spelled there alone (table/commands.py)
+    CommandVerb = Literal[tuple(COMMANDS)]
 
 
 class TableHeader(Model):
