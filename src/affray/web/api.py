@@ -57,10 +57,9 @@ async def command(request: Request) -> Response:
     # a player's own link: its combatant's answer, or its own action
     assert role.me is not None
     acting = body["command"].get("verb") == "act"
-    own = tracker.act_as if acting else tracker.answer_as
     took = "acted" if acting else "answered"
     try:
-        done = await tracker.submit(row, own, row, role.me, body["command"], expected)
+        done = await tracker.submit(row, tracker.own, row, role.me, body["command"], expected)
     except InputNeededError:  # taken; the table waits on someone (maybe this player)
         asked = await tracker.call(tracker.asking, row, role)
         waiting = asked["waiting"]  # what it asks of this player now, if anything

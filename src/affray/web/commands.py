@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from affray.errors import TableError
@@ -39,6 +39,7 @@ from affray.table.commands import (
     parse_pairs,
 )
 from affray.table.roster import MAX_AT_ONCE
+from affray.table.submission import Submission
 from affray.web.sheets import Shelf
 from affray.web.text import in_error
 
@@ -50,25 +51,8 @@ MAX_FACES = 1000
 _DIGITS = re.compile("[0-9]{1,6}")
 
 
-@dataclass(frozen=True, slots=True)
-class Request:
-    """One command from the web, with what answers its dice and questions."""
-
-    verb: str
-    command: Command | None = None  # None for undo, redo and import
-    commands: tuple[Command, ...] = ()  # an import's adds
-    options: Mapping[str, Any] | None = None  # an import's rules
-    steps: int = 1
-    rolls: tuple[int, ...] = ()
-    choices: tuple[str, ...] = ()
-    seed: int | None = None
-    roll_missing: bool = True
-    choose_missing: bool = True
-    roll_rest: bool = False  # an answer: roll every die after these, for the rest
-    tactics_rest: bool = False  # an answer: the tactics answer what is left
-    question: str | None = None  # an answer: the id of the question it answers
-    rolled_one: bool = False  # an answer: its face is one the page rolled ("roll it")
-    beside: bool = False  # a quick key: what waits is kept waiting beside it
+Request = Submission
+"""A change as the web asks it (:class:`~affray.table.submission.Submission`)."""
 
 
 def parse(

@@ -177,12 +177,10 @@ async def _own(request: Request, verb: str) -> Response:
         data["rolls"] = ",".join(faces(data, tracker.dice))
         if rolled_here(data):  # the change says that face is affray's
             data["rolled_one"] = "1"
-        own = tracker.answer_as
     else:
         data["actor"] = role.me
-        own = tracker.act_as
     try:
-        await tracker.submit(row, own, row, role.me, data, None)
+        await tracker.submit(row, tracker.own, row, role.me, data, None)
     except InputNeededError:
         pass  # taken; the command asks more of someone
     except QuestionConflictError:

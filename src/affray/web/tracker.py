@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -18,20 +19,14 @@ from starlette.responses import HTMLResponse
 
 from affray.dice import Dice, RandomDice
 from affray.errors import (
-    AffrayError,
-    NamingError,
     NotAllowedError,
-    QuestionConflictError,
-    TableError,
 )
 from affray.table import Done, Store, TableRow, Tables
 from affray.table import journal as journals
-from affray.table.commands import Act
-from affray.table.model import TableState
-from affray.table.own_turn import play_own_turn
-from affray.table.projection import player_data, refusal
+from affray.table.projection import player_data
+from affray.table.submission import Author, submit
 from affray.table.view import show_data
-from affray.web.commands import Request, parse
+from affray.web.commands import parse
 from affray.web.limits import Limits, Refusals, Streams
 from affray.web.odds import OddsKeeper
 from affray.web.roles import Role
@@ -145,89 +140,25 @@ class Tracker:
 
     # -- writing --------------------------------------------------------------------
 
-    def answer_as(
-        self, row: TableRow, who: str, data: Mapping[str, Any], expected: int | None
-    ) -> Done:
-        """A player's own answer to the die or question the table waits on from their
-        combatant ``who`` (a face, or one of the offered choices).
+    def own(self, row: TableRow, who: str, data: Mapping[str, Any], expected: int | None) -> Done:
+        """A player's own link's change for its combatant ``who``: the answer to the die
+        or question the table waits on from it, or (when the game master allows it) its
+        action on its turn (:func:`~affray.table.submission.submit`).
 
         Raises:
-            NotAllowedError: anything else (another verb, or nothing waiting on
-                ``who``).
-            QuestionConflictError: the answer names a question the table no longer
-                asks (answered meanwhile, or dropped): nothing is applied.
-        """
-        if data.get("verb") != "answer":
-            raise NotAllowedError(
-                "a player's link can only answer its own dice and questions",
-                hint="answer what the table asks of your combatant, or act on its turn",
-            )
-        waiting = self.tables.waiting(row)
-        given = data.get("question")
-        if isinstance(given, str) and given and (waiting is None or waiting["question"] != given):
-            # the question the page showed was answered meanwhile (or dropped)
-            raise QuestionConflictError(given, None if waiting is None else waiting["question"])
-        if waiting is None or waiting["who"] != who:
-            raise NotAllowedError(f"nothing is waiting on {who} now", hint="wait for your turn")
-        request = parse(self.tables, row, data, self.shelf)
-        asked = waiting["needs"].get("choice")
-        if asked is None:  # a die waits: its one face, and nothing more
-            if len(request.rolls) != 1 or request.choices:
-                raise TableError("give the one face of the die that is asked", hint="e.g. 14")
-            return self.tables.answer(
-                row,
-                rolls=request.rolls,
-                expected=expected,
-                question=request.question,
-                rolled_one=request.rolled_one,
-            )
-        # a question waits: its one answer (its label is enough), and nothing more
-        labels = [choice.partition("=")[2] or choice for choice in request.choices]
-        if len(labels) != 1 or request.rolls:
-            raise TableError("give the one answer that is asked", hint="one of the offered answers")
-        answer = f"{asked['who']}:{asked['topic']}={labels[0]}"
-        return self.tables.answer(
-            row, choices=(answer,), expected=expected, question=request.question
-        )
-
-    def act_as(
-        self, row: TableRow, who: str, data: Mapping[str, Any], expected: int | None
-    ) -> Done:
-        """A player's own action for their combatant ``who`` on its turn, when the game
-        master allows it (``players_choose``): ``{"verb": "act", "actor", "action",
-        "target", "rolls", "choose"}``, the faces and answers used only for what is
-        asked of ``who`` (:func:`~affray.table.own_turn.play_own_turn`).
-
-        Raises:
-            NotAllowedError: another verb, an action for another combatant, not
-                allowed, not ``who``'s turn, or the table waits.
+            NotAllowedError: anything else.
+            QuestionConflictError: an answer to a question no longer asked.
             InputNeededError: the action waits on a die or an answer.
         """
-        if data.get("verb") != "act":
+        if data.get("verb") not in ("answer", "act"):  # refused before it is read
             raise NotAllowedError(
                 "a player's link can only answer its own dice and questions",
                 hint="answer what the table asks of your combatant, or act on its turn",
             )
-        request = parse(self.tables, row, data, self.shelf)
-        command = request.command
-        assert isinstance(command, Act)
-        state = self.tables.fold(row).state
-        if command.actor != who and _resolved(state, command.actor) != who:
-            raise NotAllowedError(f"a player's link acts for {who} alone", hint=f"act for {who}")
-        chosen = dict(choice.partition("=")[::2] for choice in request.choices)
-        try:
-            return play_own_turn(
-                self.tables,
-                row,
-                who,
-                command.action,
-                command.target,
-                rolls=request.rolls,
-                choose=chosen,
-                expected=expected,
-            )
-        except NamingError as error:  # told to the player: only whom they see
-            raise refusal(error, self.tables.fold(row)) from None
+        asked = parse(self.tables, row, data, self.shelf)
+        return submit(
+            self.tables, row, replace(asked, author=Author("player", who), expected=expected)
+        )
 
     def asking(self, row: TableRow, role: Role) -> dict[str, Any]:
         """For the ask fragment: the table, this link's combatant, and what waits on
@@ -243,8 +174,9 @@ class Tracker:
         return {"table": row, "who": who, "waiting": mine}
 
     def execute(self, row: TableRow, data: Mapping[str, Any], expected: int | None) -> Done:
-        request = parse(self.tables, row, self._unmended(row, data), self.shelf)
-        return self._run(row, request, expected)
+        """The game master's change (a command's JSON, or a page's form)."""
+        asked = parse(self.tables, row, self._unmended(row, data), self.shelf)
+        return submit(self.tables, row, replace(asked, expected=expected))
 
     def _unmended(self, row: TableRow, data: Mapping[str, Any]) -> Mapping[str, Any]:
         """The command with each combatant it names as the table names it: a name an
@@ -258,45 +190,6 @@ class Tracker:
             if found is not None:
                 fixed[key] = found
         return fixed
-
-    def _run(self, row: TableRow, request: Request, expected: int | None) -> Done:
-        if request.verb == "import":
-            dones = self.tables.run_all(row, request.commands, expected, options=request.options)
-            if not dones:
-                raise TableError("the encounter has no one in it")
-            events = tuple(e for done in dones for e in done.events)
-            lines = tuple(line for done in dones for line in done.lines)
-            return Done(row, dones[-1].version, dones[-1].state, events, lines)
-        if request.verb == "answer":
-            return self.tables.answer(
-                row,
-                rolls=request.rolls,
-                choices=request.choices,
-                roll_rest=request.roll_rest,
-                tactics_rest=request.tactics_rest,
-                expected=expected,
-                question=request.question,
-                rolled_one=request.rolled_one,
-            )
-        if request.verb == "cancel":
-            self.tables.cancel(row)
-            return Done(row, self.tables.store.version(row.id), self.tables.fold(row).state)
-        if request.verb == "undo":
-            return self.tables.undo(row, request.steps, expected)
-        if request.verb == "redo":
-            return self.tables.redo(row, request.steps, expected)
-        assert request.command is not None
-        return self.tables.run(
-            row,
-            request.command,
-            rolls=request.rolls,
-            choices=request.choices,
-            seed=request.seed,
-            roll_missing=request.roll_missing,
-            choose_missing=request.choose_missing,
-            expected=expected,
-            beside=request.beside,
-        )
 
 
 def redacted(waiting: Mapping[str, Any], hidden: Iterable[str]) -> dict[str, Any]:
@@ -315,13 +208,6 @@ def redacted(waiting: Mapping[str, Any], hidden: Iterable[str]) -> dict[str, Any
         else "someone's doing"
     )
     return {**waiting, "needs": {**needs, kind: {**asked, text: told, "about": "someone"}}}
-
-
-def _resolved(state: TableState, name: str) -> str | None:
-    try:
-        return state.resolve(name)
-    except AffrayError:
-        return None
 
 
 def tracker_of(request: HttpRequest) -> Tracker:

@@ -19,6 +19,7 @@ from affray.cli.table.opening import (
 from affray.cli.table.reports import (
     report,
 )
+from affray.table.submission import Submission, submit
 
 if TYPE_CHECKING:
     pass
@@ -232,4 +233,5 @@ def simple_verb(
     table_ref: str, db: str | None, as_json: bool, command: Any, expect: int | None
 ) -> None:
     tables, row = open_table(db, table_ref)
-    report(tables, row, tables.run(row, command, expected=expect), as_json)
+    done = submit(tables, row, Submission(command.verb, command, expected=expect))
+    report(tables, row, done, as_json)

@@ -22,6 +22,7 @@ from affray.cli.table.reports import (
     report_moved,
 )
 from affray.quoting import possessive, wins
+from affray.table.submission import Submission, submit
 
 if TYPE_CHECKING:
     pass
@@ -309,7 +310,8 @@ def undo_command(
 ) -> None:
     """Take back the last STEPS changes (turns and initiative included)."""
     tables, row = open_table(db, table_ref)
-    report_moved(tables, row, tables.undo(row, steps, expect), "undone", as_json)
+    done = submit(tables, row, Submission("undo", steps=steps, expected=expect))
+    report_moved(tables, row, done, "undone", as_json)
 
 
 @table.command("redo")
@@ -323,7 +325,8 @@ def redo_command(
 ) -> None:
     """Bring back the last STEPS changes undone (until a new change is made)."""
     tables, row = open_table(db, table_ref)
-    report_moved(tables, row, tables.redo(row, steps, expect), "redone", as_json)
+    done = submit(tables, row, Submission("redo", steps=steps, expected=expect))
+    report_moved(tables, row, done, "redone", as_json)
 
 
 def play_verb(
@@ -342,15 +345,16 @@ def play_verb(
 
     faces = parse_faces(rolls) if rolls is not None else ()
     tables, row = open_table(db, table_ref)
-    done = tables.run(
-        row,
+    asked = Submission(
+        command.verb,
         command,
         rolls=faces,
-        choices=choices,
+        choices=tuple(choices),
         seed=seed,
         roll_missing=not no_roll,
         expected=expect,
     )
+    done = submit(tables, row, asked)
     if done.unused_choices:
         click.echo("note: no question asked for: " + ", ".join(done.unused_choices), err=True)
     if done.note:
