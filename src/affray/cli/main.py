@@ -193,7 +193,7 @@ class Lazy:
 
 LAZY: dict[str, Lazy] = {
     "day": Lazy(
-        "affray.cli.design_commands",
+        "affray.cli.design.day",
         "day_command",
         "A party through a DAY of fights and rests, simulated N times.",
     ),
@@ -223,7 +223,7 @@ LAZY: dict[str, Lazy] = {
         "Run and narrate the encounter in a file; or, with -n N, simulate N fights of it.",
     ),
     "frontier": Lazy(
-        "affray.cli.design_commands",
+        "affray.cli.design.frontier",
         "frontier_command",
         "Every option of one key of SHEET against each opponent: its mean and worst chance "
         "to win, and which options another beats against every opponent (never worth "
@@ -249,7 +249,7 @@ LAZY: dict[str, Lazy] = {
         "or 6d10>=8, showing each die: kept or dropped, exploded, rerolled.",
     ),
     "sensitivity": Lazy(
-        "affray.cli.design_commands",
+        "affray.cli.design.sensitivity",
         "sensitivity_command",
         "Which key of sheets A and B matters most to A's chance to win; or, of the "
         "encounter file A, which member's count or key matters most to a side's (--for).",
@@ -260,7 +260,7 @@ LAZY: dict[str, Lazy] = {
         "The web tracker: a game master's page and a live player page for each table.",
     ),
     "solve": Lazy(
-        "affray.cli.design_commands",
+        "affray.cli.design.solve",
         "solve_command",
         "The value of one key that brings a side's chance to a TARGET, in the duel of "
         "sheets A and B, or in the encounter file A (with --for SIDE).",
