@@ -106,19 +106,23 @@ class Fold:
             found.update((key, cid) for cid, key in applied.state.keys.items())
         return found
 
-    def before(self, version: int) -> TableState | None:
-        """The state just before the change of ``version``, if it is in effect."""
-        for at, applied in enumerate(self.done):
-            if applied.version == version:
-                return self.done[at - 1].state if at else self.initial
-        return None
+    def befores(self) -> dict[int, TableState]:
+        """The state just before each change in effect, by its version."""
+        states = [self.initial, *(applied.state for applied in self.done)]
+        return {applied.version: states[at] for at, applied in enumerate(self.done)}
 
     def notes(self) -> list[str]:
         """The game master's notes in effect, oldest first. A note is kept in the log,
         not in the state (which a note leaves as it was), so that every state along the
         stack is shared by the notes after it: a table's memory grows with its log, not
-        with its log squared. A note on a combatant names it as it is called now."""
-        called = self.called()
+        with its log squared. A note on a combatant names it as it is called now (or
+        was last, if it has left)."""
+        called: Mapping[str, str] = self.state.keys_named()
+        if any(
+            isinstance(a.command, Note) and a.command.about and a.command.about not in called
+            for a in self.done
+        ):
+            called = self.called()
         return [
             f"{self._name(a.command.about, called)}: {a.command.text}"
             if a.command.about

@@ -20,6 +20,7 @@ def entries(changes: Sequence[ChangeRow], fold: Fold) -> list[dict[str, Any]]:
     ``rolled``: the faces affray rolled, ``{"at", "face", "die"}`` each)."""
     effective = {applied.version for applied in fold.done}
     called = fold.called()
+    befores = fold.befores()
     result = []
     for change in changes:
         payload = change.payload
@@ -34,7 +35,7 @@ def entries(changes: Sequence[ChangeRow], fold: Fold) -> list[dict[str, Any]]:
             rolled: list[dict[str, Any]] = []
         else:
             command = command_from_data(payload["command"])
-            then = fold.before(change.version)  # as it was called then, if in effect
+            then = befores.get(change.version)  # as it was called then, if in effect
             what = describe(command, {**called, **(then.keys_named() if then else {})})
             lines = list(payload.get("lines", ()))
             in_effect = change.version in effective

@@ -42,10 +42,13 @@ def secret_keys(fold: Fold) -> frozenset[str]:
     """The keys of the combatants the players are never told of, in any entry: those
     hidden now, and those that left the table while hidden (removed, or undone away:
     what the players saw of them before goes with them)."""
-    states = [fold.initial, *(applied.state for applied in fold.done)]
     secret = {fold.state.key_of(cid) for cid in fold.state.hidden}
     was_hidden: set[str] = set()
-    for state in states:
+    seen: tuple[object, object] = (None, None)
+    for state in (fold.initial, *(applied.state for applied in fold.done)):
+        if state.hidden is seen[0] and state.keys is seen[1]:
+            continue  # no one hidden, renamed, added or gone since (the same values)
+        seen = (state.hidden, state.keys)
         if was_hidden:
             present = set(state.keys.values())
             secret |= {key for key in was_hidden if key not in present}
