@@ -7,11 +7,10 @@ a command that waits (:meth:`Tables.answer`)."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from affray import registry
 from affray.encounter.questions import Answered
 from affray.errors import (
     AffrayError,
@@ -24,9 +23,9 @@ from affray.errors import (
     TableError,
 )
 from affray.narration.telling import narrate_text
-from affray.table.commands import ALLOWED, Command, Run, Start, command_from_data
+from affray.table.commands import Command, Run, Start, command_from_data
 from affray.table.events import TABLE
-from affray.table.fold import Fold, Played, play
+from affray.table.fold import play
 from affray.table.folds import Done
 from affray.table.joining import Importing, Joining
 from affray.table.links import Links
@@ -55,67 +54,6 @@ class Tables(Joining, Links, Moves):
     (:class:`Moves`), and here the one door every other change comes in by: a command
     is played outside the database's write lock, which is held only to check the
     version and append the change (and what then waits), in one transaction."""
-
-    def run_all(
-        self,
-        table: TableRow,
-        commands: Sequence[Command],
-        expected: int | None = None,
-        *,
-        options: Mapping[str, Any] | None = None,
-    ) -> list[Done]:
-        """Several commands that roll nothing (an import's adds), each a change of its
-        own (so each can be undone), all in one transaction: all or none.
-
-        ``options`` (an encounter file's rules) become the table's if it has no change
-        yet; otherwise the table keeps its own, and the first Done's note says so.
-
-        Raises:
-            ConflictError: ``expected`` is not the table's version (nothing applied).
-            AffrayError: an option the system does not take (nothing applied).
-        """
-        note = None
-        if options is not None:  # the table's defaults and what it allows the players stay
-            kept = {k: v for k, v in table.options.items() if k in ALLOWED}
-            options = {**registry.system(table.system).table_defaults, **kept, **options}
-        # the write lock is taken first, the fold's inside it (never the reverse)
-        with self.store.writing(table.id, expected) as writer:
-            fold = self.fold(table)
-            if options is not None and dict(options) != dict(table.options):
-                if fold.version == 0:
-                    try:
-                        rules = Rules.of(table.system, options)
-                    except AffrayError as error:
-                        raise TableError(f"option {error.message}", hint=error.hint) from None
-                    writer.set_options(options)
-                    table = replace(table, options=dict(options))
-                    fold = Fold(rules)
-                    with self.lock(table.id):
-                        self._folds[table.id] = fold
-                else:
-                    note = (
-                        "the table keeps its own rules (it has changes already); the "
-                        "encounter's are: " + ", ".join(f"{k} = {v}" for k, v in options.items())
-                    )
-            state = fold.state
-            played: list[tuple[Played, tuple[str, ...]]] = []
-            for command in commands:
-                one = play(fold.rules, state, command)
-                state = one.state
-                told = fold.rules.system.narration
-                played.append((one, tuple(narrate_text(one.events, told, TABLE))))
-            versions = [
-                writer.append(one.command.verb, {**one.payload(), "lines": list(lines)})
-                for one, lines in played
-            ]
-        dones: list[Done] = []
-        for version, (one, lines) in zip(versions, played, strict=True):
-            self._pushed(table, fold, version - 1, version, one)
-            dones.append(Done(table, version, one.state, one.events, lines))
-        if note is not None and dones:
-            dones[0] = replace(dones[0], note=note)
-        self.checkpoint(table)
-        return dones
 
     def run(
         self,
