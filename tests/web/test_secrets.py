@@ -19,6 +19,7 @@ import json
 import re
 import tempfile
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -160,8 +161,6 @@ class Secrets(RuleBasedStateMachine):
     def add(self, sheet: int, hidden: bool) -> None:
         path = str(EXAMPLES / SHEETS[self.system][sheet])
         command = self.tables.joining(self.row, path, side="monsters", name=self.fresh())
-        from dataclasses import replace
-
         self.change(replace(command, hidden=hidden))
 
     @rule(data=st.data(), verb=st.sampled_from(["hide", "reveal", "remove"]))
