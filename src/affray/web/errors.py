@@ -6,7 +6,8 @@ command taken and waiting is a 202, not an error)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, Literal, TypeVar
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -22,6 +23,8 @@ from affray.errors import (
 )
 from affray.table.waiting import needs
 from affray.web.text import MendedJSON, MendedText
+
+T = TypeVar("T")
 
 STATUS: tuple[tuple[type[AffrayError], int], ...] = (
     (DatabaseBusyError, 503),  # busy: another affray writes; nothing was written
@@ -54,6 +57,47 @@ def body(error: AffrayError) -> dict[str, Any]:
         found["needs"] = {**needs(error), "question": error.question}
         found["rolls"] = list(error.rolls)
     return found
+
+
+Reader = Literal["gm", "player"]
+
+WORDS: tuple[tuple[type[AffrayError], Callable[[AffrayError, Reader], str | None]], ...] = (
+    (InputNeededError, lambda error, reader: None),  # taken; the table waits: the page asks
+    (
+        ConflictError,
+        lambda error, reader: (
+            f"The table changed (now version {getattr(error, 'current', '?')}); here it is again."
+        ),
+    ),
+    (PendingError, lambda error, reader: f"{error.message}. Nothing was applied."),
+    (
+        QuestionConflictError,
+        lambda error, reader: (
+            "That question was answered already: nothing was applied; "
+            "here is what the table asks now."
+        ),
+    ),
+    (
+        AffrayError,
+        lambda error, reader: (
+            error.message + (f" — {error.hint}" if error.hint and reader == "gm" else "")
+        ),
+    ),
+)
+"""What a page's panel says of each error, by its meaning, the first that fits: the
+pages answer a refused form with the panel again and these words (a 200, so that the
+page puts it in place), where the API answers :data:`STATUS`. A player reads the
+refusal without its tip (it was told to them already: :func:`~affray.table.projection.refusal`)."""
+
+
+async def attempt(change: Awaitable[T], reader: Reader = "gm") -> tuple[T | None, str | None]:
+    """What a page asked for, and what it says of it: ``(value, None)`` when it was
+    done; ``(None, None)`` when it waits for a die or an answer (the panel asks for
+    it); else ``(None, why not)`` (:data:`WORDS`)."""
+    try:
+        return await change, None
+    except AffrayError as error:
+        return None, next(words for kind, words in WORDS if isinstance(error, kind))(error, reader)
 
 
 def refused(error: AffrayError) -> Response:

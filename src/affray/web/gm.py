@@ -13,13 +13,6 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
-from affray.errors import (
-    AffrayError,
-    ConflictError,
-    InputNeededError,
-    PendingError,
-    QuestionConflictError,
-)
 from affray.sheets import bestiary
 from affray.table import TableRow
 from affray.table.commands import command_from_data
@@ -27,6 +20,7 @@ from affray.table.view import describe
 from affray.table.waiting import waiting_words
 from affray.web.access import access
 from affray.web.commands import quick
+from affray.web.errors import attempt
 from affray.web.forms import faces, read_form, rolled_here
 from affray.web.odds import Answer
 from affray.web.streams import stream
@@ -110,11 +104,8 @@ async def roll(request: Request) -> Response:
     await access(tracker, request, write=True)
     form = await read_form(request)
     expression = str(form.get("expression", "")).strip()[:200]
-    try:
-        rolled = roll_dice(expression, tracker.dice)
-    except AffrayError as error:
-        return tracker.page("_roller.html", expression=expression, error=error, rolled=None)
-    return tracker.page("_roller.html", expression=expression, error=None, rolled=rolled)
+    rolled, error = await attempt(run_in_threadpool(roll_dice, expression, tracker.dice))
+    return tracker.page("_roller.html", expression=expression, error=error, rolled=rolled)
 
 
 def why(actions: list[dict[str, Any]], chances: dict[int, dict[str, str]]) -> str | None:
@@ -278,23 +269,8 @@ async def do(request: Request) -> Response:
     refused = await tracker.call(_dropping, tracker, row, data)
     if refused is not None:
         return await panel_page(tracker, row, message=refused)
-    message: str | None = None
-    try:  # what it did is the panel's "what just happened"
-        version = int(expected) if expected.isdigit() else None
-        await tracker.submit(row, tracker.execute, row, data, version)
-    except ConflictError as error:
-        message = f"The table changed (now version {error.current}); here it is again."
-    except PendingError as error:
-        message = f"{error.message}. Nothing was applied."
-    except QuestionConflictError:
-        message = (
-            "That question was answered meanwhile: nothing was applied; here is what "
-            "the table asks now."
-        )
-    except InputNeededError:
-        pass  # the table waits on it: the panel asks
-    except AffrayError as error:
-        message = f"{error.message}" + (f" — {error.hint}" if error.hint else "")
+    version = int(expected) if expected.isdigit() else None
+    _, message = await attempt(tracker.submit(row, tracker.execute, row, data, version))
     return await panel_page(tracker, row, message=message)
 
 
@@ -321,10 +297,10 @@ def _dropping(tracker: Tracker, row: TableRow, data: Mapping[str, Any]) -> str |
 
 async def link(tracker: Tracker, request: Request, row: TableRow, who: str) -> Response:
     """A player's own link for ``who``, said in the panel."""
-    try:
-        cid, token = await tracker.call(tracker.tables.link, row, who)
-    except AffrayError as error:
-        return await panel_page(tracker, row, message=error.message)
+    made, error = await attempt(tracker.call(tracker.tables.link, row, who))
+    if made is None:
+        return await panel_page(tracker, row, message=error)
+    cid, token = made
     base = tracker.address or str(request.base_url)
     url = f"{base.rstrip('/')}/p/{row.id}?token={token}"
     text = f"{cid}'s player's own link (any older one no longer works): {url}"

@@ -9,10 +9,10 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
-from affray.errors import AffrayError, InputNeededError, QuestionConflictError
 from affray.table import TableRow
 from affray.table.projection import players_log
 from affray.web.access import access, token
+from affray.web.errors import attempt
 from affray.web.forms import faces, read_form, rolled_here
 from affray.web.roles import Role
 from affray.web.streams import stream
@@ -172,21 +172,14 @@ async def _own(request: Request, verb: str) -> Response:
         raise HTTPException(403, "only a player's own link answers here")
     data = await read_form(request)
     data["verb"] = verb
-    message = None
     if verb == "answer":
         data["rolls"] = ",".join(faces(data, tracker.dice))
         if rolled_here(data):  # the change says that face is affray's
             data["rolled_one"] = "1"
     else:
         data["actor"] = role.me
-    try:
-        await tracker.submit(row, tracker.own, row, role.me, data, None)
-    except InputNeededError:
-        pass  # taken; the command asks more of someone
-    except QuestionConflictError:
-        message = "That was answered already: nothing was applied. Here is what is asked now."
-    except AffrayError as error:
-        message = error.message
+    own = tracker.submit(row, tracker.own, row, role.me, data, None)
+    _, message = await attempt(own, "player")
     found = await tracker.call(context, tracker, row, role)
     answered = tracker.page("_ask.html", **{**found, "message": message})
     answered.headers["X-Affray-Generation"] = found["generation"]
