@@ -85,8 +85,8 @@ class InputNeededError(AffrayError):
     """What each of ``rolls`` was rolled for, in order (a page says it beside the face)."""
     did: tuple[str, ...] = ()
     """What those faces and answers did, as the log tells it (a table's command)."""
-    rolled_at: tuple[int, ...] = ()
-    """The places among ``rolls`` of the faces affray rolled (not the table)."""
+    marks: tuple[Any, ...] = ()
+    """Who gave each of ``rolls`` (a table's :class:`~affray.table.given.Given`)."""
 
     def so_far(
         self, rolls: tuple[int, ...], answered: tuple[Any, ...], rolled_for: tuple[str, ...] = ()

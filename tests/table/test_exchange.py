@@ -91,7 +91,7 @@ def test_a_table_exported_and_imported_exports_the_same_bytes(ford: Path, tmp_pa
     assert second.read_bytes() == first.read_bytes()
 
     document = json.loads(first.read_text())
-    assert (document["format"], document["version"], document["kind"]) == ("affray", 1, "table")
+    assert (document["format"], document["version"], document["kind"]) == ("affray", 2, "table")
     assert "gm_token" not in first.read_text()
     assert list(document["sheets"]) == ["Knight", "Grug", "Bram"]  # renamed: its own sheet
     assert document["sheets"]["Knight"] == json.loads(Path(KNIGHT).read_text())
@@ -303,19 +303,20 @@ TABLE_CASES: list[tuple[str, Edit | str, str, str]] = [
         "NaN is not a JSON number",
         "finite",
     ),
-    ("a newer version", _set("version", 2), "version: is format version 2", "upgrade affray"),
+    ("a newer version", _set("version", 3), "version: is format version 3", "upgrade affray"),
     ("a version as text", _set("version", "1"), 'version: the format version is "1"', "reads"),
     ("a party's", _set("kind", "party"), "kind: is a party export, not a table's", "party import"),
     (
         "a face that is text",
         _set("log.4.payload.faces.0", "x"),
-        'log[4].payload.faces[0]: input should be a valid integer (it is "x")',
+        'log[4].payload.faces[0]: should be {"face": N, "die": ..., "by": ...} (or, as format '
+        '1 wrote it, N) (it is "x")',
         "docs/exchange.md (`affray docs exchange`) describes every key",
     ),
     (
         "a rolled face at no place",
         _set("log.4.payload.rolled", [["x", "d8 for a power die"]]),
-        "log[4].payload.rolled[0]: value error, should be [place, die]",
+        "log[4].payload.rolled[0]: should be [place, die]",
         "docs/exchange.md (`affray docs exchange`) describes every key",
     ),
     (

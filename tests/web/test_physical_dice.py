@@ -50,11 +50,14 @@ def test_every_face_affray_rolls_is_marked_as_its_own(tmp_path: Path) -> None:
     )
     assert "affray rolled: " in told.stdout and "(the d8 for Spearman's power die 1)" in told.stdout
     last = json.loads(terminal(db, "table", "log", "ford", "--json").stdout)["changes"][-1]
-    assert [r["at"] for r in last["rolled"]][:2] == [1, 2] and last["faces"][0] == 18
+    assert [r["at"] for r in last["rolled"]][:2] == [1, 2]
+    d20 = {"face": 18, "die": "d20 for Spearman's attack on Sellsword", "by": "gm"}
+    assert last["faces"][0] == d20
+    assert all(f["by"] == "affray" and f["for"] == "gm" for f in last["faces"][1:])
     assert "(affray rolled: " in terminal(db, "table", "log", "ford").stdout
     exported = json.loads(terminal(db, "table", "export", "ford").stdout)
-    payloads = [c["payload"] for c in exported["log"] if "rolled" in c.get("payload", {})]
-    assert payloads and payloads[-1]["rolled"][0][0] == 1
+    faces = [c["payload"]["faces"] for c in exported["log"] if c["verb"] == "act"][-1]
+    assert faces[0] == d20 and faces[1:] == last["faces"][1:]  # who gave each, exported
     again = terminal(db, "table", "import", "-", "--as", "Ford 2", input=json.dumps(exported))
     assert again.exit_code == 0, again.output
     # all typed (a miss: one die): nothing is marked
@@ -119,6 +122,9 @@ def test_a_pages_roll_it_is_marked_as_affrays(tmp_path: Path) -> None:
             headers=auth,
         )
     last = json.loads(terminal(db, "table", "log", "ford", "--json").stdout)["changes"][-1]
-    assert last["verb"] == "act" and last["faces"][0] == 18 and last["faces"][2] == 5
+    assert last["verb"] == "act" and last["faces"][0]["face"] == 18
+    assert last["faces"][2]["face"] == 5
     marked = [r["at"] for r in last["rolled"]]  # the page's "Roll it", and the rest
     assert marked == [1, *range(3, len(last["faces"]))]
+    assert [f["by"] for f in last["faces"][:3]] == ["gm", "affray", "gm"]
+    assert {f.get("for") for f in last["faces"] if f["by"] == "affray"} == {"gm"}

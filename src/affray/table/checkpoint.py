@@ -25,9 +25,10 @@ from affray.dice.source import Purpose
 from affray.table.fold import Fold
 from affray.table.model import ERA, Rules
 
-FORMAT = 3
+FORMAT = 4
 """How a checkpoint is laid out: a change of the fields of :class:`Fold` or of what it
-holds (:class:`TableState`) bumps it (2: ``TableState.allowed``; 3: ``TableState.keys``)."""
+holds (:class:`TableState`) bumps it (2: ``TableState.allowed``; 3: ``TableState.keys``;
+4: ``Inputs.given``)."""
 
 
 def _stamp() -> str:

@@ -20,6 +20,7 @@ from pydantic import TypeAdapter, ValidationError
 from affray.encounter.questions import Answered
 from affray.errors import TableError
 from affray.quoting import unprintable
+from affray.table.given import Given, faces_data, faces_from_data
 
 
 class Edge(Enum):
@@ -435,9 +436,14 @@ class Inputs:
     era: int = 4
     """The era a change is played in now: :data:`affray.table.state.ERA` (a test holds
     them equal; this module cannot import it)."""
-    rolled: tuple[tuple[int, str], ...] = ()
-    """The faces affray rolled, not the table: each one's place among ``faces`` and
-    what its die was (``d10 for Spearman's shock``); none for a log older than it."""
+    given: tuple[Given, ...] = ()
+    """Who gave each of ``faces`` and what its die was (:mod:`affray.table.given`)."""
+
+    @property
+    def rolled(self) -> tuple[tuple[int, str], ...]:
+        """The faces affray rolled, not the table: each one's place among ``faces`` and
+        what its die was (``d10 for Spearman's shock``)."""
+        return tuple((at, mark.die) for at, mark in enumerate(self.given) if mark.rolled)
 
 
 LATER_FIELDS = frozenset({"key", "hidden", "adds"})
@@ -489,26 +495,23 @@ def command_from_data(data: Mapping[str, Any]) -> Command:
 
 
 def inputs_data(inputs: Inputs) -> dict[str, Any]:
-    found: dict[str, Any] = {
-        "faces": list(inputs.faces),
+    return {
+        "faces": faces_data(inputs.faces, inputs.given),
         "answers": [[a.who, a.topic, a.label] for a in inputs.answers],
         "era": inputs.era,
     }
-    if inputs.rolled:
-        found["rolled"] = [[at, what] for at, what in inputs.rolled]
-    return found
 
 
 def inputs_from_data(data: Mapping[str, Any]) -> Inputs:
     """The inputs of a logged change; one logged before eras were (no ``era``) is of
     era 1."""
-    faces: Sequence[int] = data.get("faces", ())
+    faces: Sequence[Any] = data.get("faces", ())
     answers: Sequence[Sequence[str]] = data.get("answers", ())
     era = int(data.get("era", 1))
     if not faces and not answers:  # most changes (a note, a set): one value, shared
         return _NO_INPUTS.get(era) or _NO_INPUTS.setdefault(era, Inputs((), (), era))
-    rolled = tuple((int(at), str(what)) for at, what in data.get("rolled", ()))
-    return Inputs(tuple(faces), tuple(Answered(*answer) for answer in answers), era, rolled)
+    numbers, given = faces_from_data(faces, data.get("rolled", ()))
+    return Inputs(numbers, tuple(Answered(*answer) for answer in answers), era, given)
 
 
 _NO_INPUTS: dict[int, Inputs] = {}

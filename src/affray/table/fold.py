@@ -47,6 +47,7 @@ from affray.table.commands import (
     inputs_data,
     inputs_from_data,
 )
+from affray.table.given import AFFRAY, GM, Asker, Given
 from affray.table.identity import derived_key, keyed, with_key
 from affray.table.state import ERA, Rules, TableState, apply
 
@@ -250,7 +251,8 @@ def play(
     roll_missing: bool = True,
     choose_missing: bool = True,
     seconds: float | None = None,
-    rolled_before: Sequence[int] = (),
+    given: Sequence[Given] = (),
+    by: Asker = GM,
     owner: str | None = None,
 ) -> Played:
     """``command`` played live.
@@ -265,9 +267,10 @@ def play(
             ``rolls``, that try goes on exactly where it stopped).
         choose_missing: the combatants' tactics answer what nothing else answers;
             off, such a question stops the command.
-        rolled_before: the places among ``rolls`` of faces affray rolled before (an
-            earlier try's, or a page's "roll it"): the change says so, with the faces
-            it rolls now (:attr:`Inputs.rolled`).
+        given: who gave each of the first faces of ``rolls`` (an earlier try's, typed
+            or rolled by affray; a page's "roll it"); the rest of ``rolls`` are typed
+            by ``by``, and the faces affray rolls now are rolled at ``by``'s asking
+            (:attr:`Inputs.given`).
         owner: the faces and choices given are one player's, for their combatant
             ``owner`` alone (a player's own turn from their phone): a face answers only
             a die ``owner`` rolls, a plain ``TOPIC=CHOICE`` only ``owner``'s question;
@@ -308,7 +311,7 @@ def play(
         needed.so_far(
             dice.recorded, tuple(recorder.answers), tuple(str(d.purpose) for d in dice.log)
         )
-        needed.rolled_at = tuple(at for at, _ in _rolled(dice.log, len(rolls), rolled_before))
+        needed.marks = _marked(dice.log, len(rolls), given, by)
         if not isinstance(command, Run):  # a run would play on with made-up dice
             needed.did = did_so_far(rules, state, command, tuple(dice.log), needed.answered)
         raise
@@ -326,8 +329,8 @@ def play(
             hint="give only the faces of the dice this command rolls, in order (a miss "
             "rolls no damage, a fall no more dice)",
         )
-    rolled = _rolled(dice.log, len(rolls), rolled_before)
-    inputs = Inputs(dice.recorded, tuple(recorder.answers), ERA, rolled)  # today's rules
+    marks = _marked(dice.log, len(rolls), given, by)
+    inputs = Inputs(dice.recorded, tuple(recorder.answers), ERA, marks)  # today's rules
     unused = tuple(f"{who}:{topic}" if who else topic for who, topic in scripted.unused)
     return Played(command, inputs, after, tuple(events), unused, note)
 
@@ -348,16 +351,16 @@ class _OwnDice(TypedDice):
         return super()._face(sides, purpose)
 
 
-def _rolled(
-    log: Sequence[DieRoll], typed: int, before: Sequence[int]
-) -> tuple[tuple[int, str], ...]:
-    """The faces affray rolled: those past the ``typed`` ones, and those of ``before``."""
-    earlier = set(before)
-    return tuple(
-        (at, f"d{die.sides} for {die.purpose}")
-        for at, die in enumerate(log)
-        if at >= typed or at in earlier
-    )
+def _marked(
+    log: Sequence[DieRoll], typed: int, given: Sequence[Given], by: Asker
+) -> tuple[Given, ...]:
+    """Who gave each face of ``log``, with its die: ``given`` for the first; the rest of
+    the ``typed`` ones typed by ``by``; those past them rolled by affray, asked by ``by``."""
+    marks = []
+    for at, die in enumerate(log):
+        mark = given[at] if at < len(given) else Given(by) if at < typed else Given(AFFRAY, by)
+        marks.append(mark._replace(die=f"d{die.sides} for {die.purpose}"))
+    return tuple(marks)
 
 
 def did_so_far(

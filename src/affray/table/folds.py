@@ -16,6 +16,7 @@ from affray.errors import AffrayError, TableError
 from affray.events import Event
 from affray.table import checkpoint as checkpoints
 from affray.table.fold import Applied, Fold, Played
+from affray.table.given import AFFRAY
 from affray.table.model import Rules, TableState
 from affray.table.store import Store, TableRow
 
@@ -35,9 +36,15 @@ class Done:
     note: str | None = None
     """Something the person who asked should know (the rules an import could not set, a
     run stopped short)."""
-    rolled: tuple[tuple[int, str], ...] = ()
-    """The faces affray rolled (not the table), each with its die (``d10 for
-    Spearman's shock``), in order."""
+    faces: tuple[dict[str, Any], ...] = ()
+    """Every face it used, in order, with its die and who gave it (``{"face": 7, "die":
+    "d10 for Spearman's shock", "by": "affray", "for": "gm"}``: :mod:`~affray.table.given`)."""
+
+    @property
+    def rolled(self) -> tuple[dict[str, Any], ...]:
+        """The faces affray rolled (not the table)."""
+        return tuple(face for face in self.faces if face["by"] == AFFRAY)
+
     called: Mapping[str, str] = field(default_factory=dict)
     """What each combatant the moved changes name by key was called last (to tell
     them: :func:`affray.table.view.describe`)."""

@@ -10,14 +10,17 @@ from typing import Any
 
 from affray.table.commands import ROLLING, command_from_data
 from affray.table.fold import REDO, UNDO, Fold
+from affray.table.given import AFFRAY, faces_data, faces_from_data
 from affray.table.store import ChangeRow, TableRow
 from affray.table.view import describe
 
 
 def entries(changes: Sequence[ChangeRow], fold: Fold) -> list[dict[str, Any]]:
     """One entry per change: ``{"version", "verb", "what", "lines", "in_effect", "at",
-    "faces", "answers", "rolled"}`` (``answers``: ``{"who", "topic", "label"}`` each;
-    ``rolled``: the faces affray rolled, ``{"at", "face", "die"}`` each)."""
+    "faces", "answers", "rolled"}`` (``faces``: every face, ``{"face", "die", "by"}``
+    each, and ``"for"`` for affray's: :mod:`~affray.table.given`; ``answers``: ``{"who",
+    "topic", "label"}`` each; ``rolled``: the faces affray rolled, ``{"at", "face",
+    "die", "by", "for"}`` each)."""
     effective = {applied.version for applied in fold.done}
     called = fold.called()
     befores = fold.befores()
@@ -30,7 +33,7 @@ def entries(changes: Sequence[ChangeRow], fold: Fold) -> list[dict[str, Any]]:
             what = f"{change.verb} {steps} {'step' if steps == 1 else 'steps'} ({versions})"
             lines: list[str] = []
             in_effect = True
-            faces: list[int] = []
+            faces: list[dict[str, Any]] = []
             answers: list[dict[str, str]] = []
             rolled: list[dict[str, Any]] = []
         else:
@@ -39,16 +42,13 @@ def entries(changes: Sequence[ChangeRow], fold: Fold) -> list[dict[str, Any]]:
             what = describe(command, {**called, **(then.keys_named() if then else {})})
             lines = list(payload.get("lines", ()))
             in_effect = change.version in effective
-            faces = list(payload.get("faces", ()))
+            numbers, given = faces_from_data(payload.get("faces", ()), payload.get("rolled", ()))
+            faces = faces_data(numbers, given)
             answers = [
                 {"who": who, "topic": topic, "label": label}
                 for who, topic, label in payload.get("answers", ())
             ]
-            rolled = [
-                {"at": at, "face": faces[at], "die": die}
-                for at, die in payload.get("rolled", ())
-                if isinstance(at, int) and 0 <= at < len(faces)
-            ]
+            rolled = [{"at": at, **face} for at, face in enumerate(faces) if face["by"] == AFFRAY]
         result.append(
             {
                 "version": change.version,

@@ -16,6 +16,7 @@ from affray.encounter.cursor import Phase
 from affray.errors import NotAllowedError
 from affray.table.commands import Act
 from affray.table.fold import Fold
+from affray.table.given import PLAYER
 from affray.table.service import Done, Tables
 from affray.table.store import TableRow
 
@@ -133,4 +134,5 @@ def play_own_turn(
         choose_missing=False,
         expected=fold.version if expected is None else expected,
         owner=who,
+        by=PLAYER,
     )

@@ -64,11 +64,8 @@ def checked(
         command = payload.get("command")
         if not isinstance(command, dict) or command.get("verb") != verb:
             problem = f"it holds no {verb} command"
-        elif not all(
-            isinstance(face, int) and not isinstance(face, bool)
-            for face in _listed(payload, "faces")
-        ):
-            problem = "its dice faces are not whole numbers"
+        elif not all(_face(face) for face in _listed(payload, "faces")):
+            problem = "its dice faces are not whole numbers (with who gave them)"
         elif not all(
             isinstance(answer, list)
             and len(answer) == 3
@@ -89,6 +86,16 @@ def checked(
     clean = isinstance(raw, str) and "\\" not in raw and raw.isprintable()
     fixed: dict[str, Any] = payload if clean else repaired(payload)  # clean: a fast look
     return fixed
+
+
+def _face(logged: Any) -> bool:
+    """Whether a logged face is one: a whole number (a log older than who gave it), or
+    ``{"face": N, "by": ..., ...}`` (:mod:`affray.table.given`)."""
+    if isinstance(logged, dict):
+        logged, by = logged.get("face"), logged.get("by")
+        if not isinstance(by, str):
+            return False
+    return isinstance(logged, int) and not isinstance(logged, bool)
 
 
 def _listed(payload: Mapping[str, Any], key: str) -> list[Any]:

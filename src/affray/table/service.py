@@ -27,6 +27,7 @@ from affray.table.commands import Command, Run, Start, command_from_data
 from affray.table.events import TABLE
 from affray.table.fold import play
 from affray.table.folds import Done
+from affray.table.given import AFFRAY, GM, Asker, Given, faces_data, marks_from_data
 from affray.table.joining import Importing, Joining
 from affray.table.links import Links
 from affray.table.model import Rules, TableState
@@ -67,7 +68,8 @@ class Tables(Joining, Links, Moves):
         roll_missing: bool = True,
         choose_missing: bool = True,
         expected: int | None = None,
-        rolled_before: Sequence[int] = (),
+        given: Sequence[Given] = (),
+        by: Asker = GM,
         beside: bool = False,
         owner: str | None = None,
     ) -> Done:
@@ -77,7 +79,9 @@ class Tables(Joining, Links, Moves):
         :func:`~affray.table.fold.play` says what answers it).
 
         ``owner``: ``rolls`` and ``choices`` are a player's, for the dice and questions
-        of their combatant alone (:func:`~affray.table.fold.play`).
+        of their combatant alone (:func:`~affray.table.fold.play`). ``given``: who gave
+        the first of ``rolls`` (an earlier try's); ``by``: who typed the rest, and asked
+        affray to roll the dice past them (the change logs each face's mark).
 
         ``beside``: a command that waits for a die or an answer is kept waiting, the same
         question (the game master's quick keys: a wound more while an attack waits for its
@@ -93,7 +97,7 @@ class Tables(Joining, Links, Moves):
         """
         command = self._named(table, command)
         if self.fold(table).rules.options.get(PHYSICAL_DICE):
-            if rolled_before:
+            if any(mark.rolled for mark in given):
                 raise TableError(
                     "this table's dice are all physical: affray rolls none of them",
                     hint="roll the die and type its face (the table option physical_dice)",
@@ -121,7 +125,8 @@ class Tables(Joining, Links, Moves):
                         roll_missing=roll_missing,
                         choose_missing=choose_missing,
                         seconds=RUN_SECONDS,
-                        rolled_before=rolled_before,
+                        given=given,
+                        by=by,
                         owner=owner,
                     )
                 except InputNeededError as needed:
@@ -161,7 +166,7 @@ class Tables(Joining, Links, Moves):
             (),
             played.unused_choices,
             played.note,
-            tuple((played.inputs.faces[at], what) for at, what in played.inputs.rolled),
+            tuple(faces_data(played.inputs.faces, played.inputs.given)),
         )
 
     def _beside(self, table: TableRow, rules: Rules, state: TableState) -> dict[str, Any] | None:
@@ -186,7 +191,7 @@ class Tables(Joining, Links, Moves):
                 seed=data["seed"],
                 roll_missing=bool(data["roll_rest"]),
                 choose_missing=bool(data["tactics_rest"]),
-                rolled_before=data.get("rolled_at", ()),
+                given=marks_from_data(data, len(data["rolls"])),
             )
         except InputNeededError as needed:
             asks = needs(needed)
@@ -217,6 +222,7 @@ class Tables(Joining, Links, Moves):
         expected: int | None = None,
         question: str | None = None,
         rolled_one: bool = False,
+        by: Asker = GM,
     ) -> Done:
         """Go on with the command the table waits on: the faces it used so far, then
         ``rolls``; the answer to the question it stopped on (the entry of ``choices``
@@ -226,8 +232,9 @@ class Tables(Joining, Links, Moves):
         stops again, it waits again.
 
         ``question``: the id of the question this answers (as the table gave it); if
-        the table asks another now, nothing is applied. ``rolled_one``: the last of
-        ``rolls`` is a face affray rolled for the one who answers (a page's "roll it").
+        the table asks another now, nothing is applied. ``by``: who answers (types
+        ``rolls``); ``rolled_one``: the last of ``rolls`` is a face affray rolled at their
+        asking (a page's "roll it").
 
         Raises:
             TableError: nothing waits.
@@ -247,9 +254,9 @@ class Tables(Joining, Links, Moves):
                 "this table's dice are all physical: affray rolls none of them",
                 hint="roll the die and type its face (the table option physical_dice)",
             )
-        rolled_before = list(data.get("rolled_at", []))
+        given = [*marks_from_data(data, len(data["rolls"])), *(Given(by) for _ in rolls)]
         if rolled_one and rolls:  # the last of them, rolled after any typed beside it
-            rolled_before.append(len(data["rolls"]) + len(rolls) - 1)
+            given[-1] = Given(AFFRAY, by)
         answered = [Answered(*a) for a in data["answered"]]
         rest = list(choices)
         asked = data["needs"].get("choice")
@@ -275,7 +282,8 @@ class Tables(Joining, Links, Moves):
             roll_missing=bool(data["roll_rest"]) or roll_rest,
             choose_missing=bool(data["tactics_rest"]) or tactics_rest,
             expected=expected,
-            rolled_before=rolled_before,
+            given=given,
+            by=by,
         )
 
     def _whose(self, table: TableRow, needed: InputNeededError) -> str | None:

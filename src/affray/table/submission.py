@@ -16,11 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from affray.errors import NamingError, NotAllowedError, QuestionConflictError, TableError
 from affray.table.commands import Act, Command
 from affray.table.folds import Done
+from affray.table.given import GM, PLAYER, Asker
 from affray.table.own_turn import play_own_turn
 from affray.table.projection import refusal
 from affray.table.service import Tables
@@ -32,7 +33,7 @@ class Author:
     """Who asks for a change: the game master (from any of their doors), or one
     player's own link, for its combatant ``who`` (its id now)."""
 
-    role: Literal["gm", "player"]
+    role: Asker
     who: str | None = None
 
     @property
@@ -110,6 +111,7 @@ def submit(tables: Tables, table: TableRow, asked: Submission) -> Done:
             expected=asked.expected,
             question=asked.question,
             rolled_one=asked.rolled_one,
+            by=GM,
         )
     if asked.verb == "cancel":
         tables.cancel(table)
@@ -130,6 +132,7 @@ def submit(tables: Tables, table: TableRow, asked: Submission) -> Done:
         choose_missing=asked.choose_missing,
         expected=asked.expected,
         beside=asked.beside,
+        by=GM,
     )
 
 
@@ -188,9 +191,12 @@ def _answer(tables: Tables, table: TableRow, asked: Submission, who: str) -> Don
             expected=asked.expected,
             question=given,
             rolled_one=asked.rolled_one,
+            by=PLAYER,
         )
     labels = [entry.partition("=")[2] or entry for entry in asked.choices]
     if len(labels) != 1 or asked.rolls:
         raise TableError("give the one answer that is asked", hint="one of the offered answers")
     answer = f"{choice['who']}:{choice['topic']}={labels[0]}"
-    return tables.answer(table, choices=(answer,), expected=asked.expected, question=given)
+    return tables.answer(
+        table, choices=(answer,), expected=asked.expected, question=given, by=PLAYER
+    )

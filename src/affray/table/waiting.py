@@ -13,6 +13,7 @@ from typing import Any
 from affray.dice.source import Purpose
 from affray.errors import ChoiceNeededError, DieNeededError, InputNeededError
 from affray.table.commands import Command, command_data, command_from_data
+from affray.table.given import marks_data
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +36,7 @@ class Waiting:
             "rolls": list(self.needed.rolls),
             "rolled_for": list(self.needed.rolled_for),
             "did": list(self.needed.did),
-            "rolled_at": list(self.needed.rolled_at),
+            "given": marks_data(self.needed.marks),
             "answered": [[a.who, a.topic, a.label] for a in self.needed.answered],
             "roll_rest": self.roll_rest,
             "tactics_rest": self.tactics_rest,

@@ -82,13 +82,16 @@ def report(tables: Tables, row: TableRow, done: Done, as_json: bool) -> None:
                 "phase": shown["phase"],
                 "winner": shown["winner"],
                 "unused_choices": list(done.unused_choices),
-                "rolled": [{"face": face, "die": die} for face, die in done.rolled],
+                "faces": list(done.faces),
+                "rolled": list(done.rolled),
             }
         )
         return
     print_lines(lines_of(done))
     if done.rolled:  # a face no one at the table rolled is never passed off as theirs
-        print_dim("affray rolled: " + "; ".join(f"{face} (the {die})" for face, die in done.rolled))
+        print_dim(
+            "affray rolled: " + "; ".join(f"{f['face']} (the {f['die']})" for f in done.rolled)
+        )
     print_dim(whats_next(shown))
 
 

@@ -21,6 +21,7 @@ from affray.table.exchange.schema import (
     DOCS,
     FORMAT,
     MAX_CHARACTERS,
+    READS,
     SCHEMA,
     VERSION,
     CommandVerb,
@@ -281,7 +282,7 @@ def _document(text: str, where: str, kind: str) -> dict[str, Any]:
             at="version",
             hint=f"this affray reads format version {VERSION}",
         )
-    if version != VERSION:
+    if version not in READS:
         newer = version > VERSION
         raise ExchangeError(
             f"is format version {version}; this affray reads version {VERSION}",
@@ -351,7 +352,7 @@ def _problem(problem: Mapping[str, Any]) -> str:
         return f"{as_written(problem['ctx']['tag'])} is not one of {expected}"
     if kind == "extra_forbidden":
         return "is not a key of the format"
-    message = str(problem["msg"])
+    message = str(problem["msg"]).removeprefix("Value error, ")  # our own words
     return f"{message[0].lower()}{message[1:]} (it is {as_written(problem.get('input'))})"
 
 

@@ -10,14 +10,17 @@ from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as package_version
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter
 
 from affray.errors import SheetError
 from affray.table.commands import COMMANDS
 
 FORMAT = "affray"
-VERSION = 1
-"""The format's version: a reader refuses a document of a version it does not know."""
+VERSION = 2
+"""The format's version: a reader refuses a document of a version it does not know (2:
+each face of a change says who gave it; a document of version 1 reads as before)."""
+READS = (1, 2)
+"""The versions this affray reads."""
 DOCS = "docs/exchange.md"
 SCHEMA = "docs/schema/affray-export.schema.json"
 MAX_CHARACTERS = 64 * 1024 * 1024
@@ -97,6 +100,30 @@ def _placed(entry: list[int | str]) -> list[int | str]:
     return entry
 
 
+class Face(Model):
+    """One face a change used: its number, its die, and who gave it."""
+
+    face: int
+    die: str = Field(default="", description="What it was rolled for (d20 for Knight's attack).")
+    by: Literal["gm", "player", "affray"] = Field(
+        description="Who gave it: typed on the game master's side, typed on a player's "
+        "link, or rolled by affray."
+    )
+    for_: Literal["gm", "player"] | None = Field(
+        default=None, alias="for", description="Affray's: who asked it to roll."
+    )
+
+
+def _a_face(value: Any) -> Any:
+    """A logged face: ``{"face", "die", "by", "for"}``, or a whole number (format 1)."""
+    if isinstance(value, dict) or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    raise ValueError('should be {"face": N, "die": ..., "by": ...} (or, as format 1 wrote it, N)')
+
+
+LoggedFace = Annotated[Face | int, BeforeValidator(_a_face)]
+
+
 class CommandPayload(Model):
     """What a command's change keeps: the command, every die face it used (typed in
     or rolled) and every answer, in order; with them the change replays exactly."""
@@ -104,7 +131,11 @@ class CommandPayload(Model):
     command: dict[str, Any] = Field(
         description='The command: {"verb": ..., and its fields} (docs/exchange.md).'
     )
-    faces: list[int] = []
+    faces: list[LoggedFace] = Field(
+        default=[],
+        description="Every face, in order, with who gave it (a plain number: format 1, "
+        "or a log older than the marks; then rolled says which affray rolled).",
+    )
     answers: list[Answer] = []
     era: int = Field(
         default=1,
@@ -219,7 +250,7 @@ class TableDocument(Model):
     its combatants and its state."""
 
     format: Literal["affray"]
-    version: Literal[1]
+    version: Literal[1, 2]
     kind: Literal["table"]
     affray: str = Field(description="The affray that wrote it (for people).")
     table: TableHeader
@@ -337,7 +368,7 @@ class PartyDocument(Model):
     """A party: its whole log (which an import replays) and its members now."""
 
     format: Literal["affray"]
-    version: Literal[1]
+    version: Literal[1, 2]
     kind: Literal["party"]
     affray: str = Field(description="The affray that wrote it (for people).")
     party: PartyHeader
