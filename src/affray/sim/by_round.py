@@ -28,7 +28,7 @@ from affray.errors import NotModelledError
 from affray.sheets.encounters import tactics_dice
 from affray.sim.chunks import Estimate, run_chunks
 from affray.sim.fights import Fighting, Start, set_out
-from affray.sim.totals import ExactFights
+from affray.totals import ExactFights
 
 ROUND_CHUNK = 50
 """Fights a worker plays between two reports (the unit of seeding)."""

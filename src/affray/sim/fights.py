@@ -33,7 +33,7 @@ from affray.errors import NotModelledError
 from affray.sheets.encounters import tactics_dice
 from affray.sim.chunks import Estimate, run_chunks
 from affray.sim.stats import wilson_interval
-from affray.sim.totals import ExactFights, FastFights, FightTotals, First
+from affray.totals import ExactFights, FastFights, FightTotals, First
 
 __all__ = [
     "REFERENCE",
