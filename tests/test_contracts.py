@@ -1,6 +1,8 @@
 """The house's import contracts (pyproject's ``[tool.importlinter]``) hold, and break
 when what they forbid is planted in a copy of the tree: a cycle between two sibling
-packages, and a rule system's rules reaching for the table."""
+packages, and a rule system's rules reaching for the table. They hold too when what a
+module imports for its types alone (under ``if TYPE_CHECKING:``, which the house's
+config leaves out) is counted: no cycle hides there either."""
 
 from __future__ import annotations
 
@@ -18,6 +20,8 @@ ROOT = SRC.parent.parent
 LINT = Path(sys.executable).with_name("lint-imports")
 CYCLE = "No two sibling packages or modules import each other, at any depth"
 EDGE = "A rule system's rules know no edge"
+LAYERS = "The layers: the edges"
+FOR_TYPES_ALONE = "exclude_type_checking_imports = true"
 
 
 def lint(tree: Path) -> str:
@@ -43,6 +47,16 @@ def copy(tmp_path: Path) -> Path:
 def plant(tree: Path, module: str, line: str) -> None:
     path = tree / "src" / "affray" / module
     path.write_text(path.read_text(encoding="utf-8") + f"\n{line}\n", encoding="utf-8")
+
+
+def count_imports_for_types(tree: Path) -> None:
+    """The copy's config counts what a module imports under ``if TYPE_CHECKING:``."""
+    config = tree / "pyproject.toml"
+    text = config.read_text(encoding="utf-8")
+    assert text.count(FOR_TYPES_ALONE) == 1, "pyproject no longer leaves them out"
+    config.write_text(
+        text.replace(FOR_TYPES_ALONE, "exclude_type_checking_imports = false"), encoding="utf-8"
+    )
 
 
 def broken(said: str) -> set[str]:
@@ -71,3 +85,25 @@ def test_a_rule_system_reaching_for_the_table_breaks_the_edge_contract(tmp_path:
     plant(tree, "rulesystems/mst2/attacks.py", "import affray.table.model  # planted")
     said = lint(tree)
     assert any(name.startswith(EDGE) for name in broken(said)), said
+
+
+def test_imports_for_types_alone_keep_every_contract_too(tmp_path: Path) -> None:
+    """No type-only cycle: a module's types come from below it (affray.totals,
+    affray.stats and affray.estimates under the powers and the answers, not the sim)."""
+    tree = copy(tmp_path)
+    count_imports_for_types(tree)
+    said = lint(tree)
+    assert "0 broken" in said, said
+
+
+def test_a_planted_import_for_types_alone_breaks_the_contracts_when_counted(
+    tmp_path: Path,
+) -> None:
+    tree = copy(tmp_path)
+    count_imports_for_types(tree)
+    for_types = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import affray.sim.chunks"
+    plant(tree, "answers.py", f"{for_types}  # planted")
+    said = lint(tree)
+    names = broken(said)
+    assert any(name.startswith(LAYERS) for name in names), said
+    assert any(name.startswith(CYCLE[:40]) for name in names), said

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
-if TYPE_CHECKING:
-    from affray.sim.chunks import Estimate
-    from affray.sim.stats import DuelStats
+from affray.estimates import Estimate
+from affray.stats import DuelStats
 
 MAX_ROUNDS = 1000
 """A duel still going after this many rounds is a draw (exact odds and simulations alike)."""
@@ -25,7 +24,7 @@ Engine = Literal["fast", "reference"]
 ENGINES: tuple[Engine, ...] = ("fast", "reference")
 Progress = Callable[[int], None]
 """Hears how many more duels of a run are done."""
-Announce = Callable[["Estimate"], None]
+Announce = Callable[[Estimate], None]
 """Hears, before a long run starts, how long it will take."""
 
 

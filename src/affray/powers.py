@@ -39,11 +39,11 @@ from affray.encounter import (
 )
 from affray.events import Event
 from affray.ladders import Ladders
+from affray.totals import ExactFights, FastFights, First
 
 if TYPE_CHECKING:
     from affray.answers import DuelAnswer, RoundsDistribution, RunSpec
     from affray.narration.core import Narration
-    from affray.sim.totals import ExactFights, FastFights, First
 
 TacticsT = TypeVar("TacticsT")
 RulesetT = TypeVar("RulesetT", bound="Ruleset[Any, Any]")
@@ -138,8 +138,8 @@ class SimulateDuels(Protocol[SheetC]):
 class FromCursor(Protocol[SheetT, StateT, RulesetC, TacticsC, ResultCo]):
     """A power over the fight from ``cursor`` (``first``: the action the combatant
     whose turn it is takes first): its fast engine's fights made ready
-    (:class:`~affray.sim.totals.FastFights`), its exact odds
-    (:class:`~affray.sim.totals.ExactFights`) or what they would take (steps, about
+    (:class:`~affray.totals.FastFights`), its exact odds
+    (:class:`~affray.totals.ExactFights`) or what they would take (steps, about
     linear in time, found at once). Raises NotModelledError naming what it does not
     play, or RulesError naming the limit past which it has no exact odds."""
 

@@ -50,7 +50,7 @@ from affray.rulesystems.midian.sim.duels import (
 from affray.rulesystems.midian.tactics import worth_an_action
 from affray.sim.chunks import chunks, run_chunks
 from affray.sim.encounters import duel_encounter, simulate_reference
-from affray.sim.stats import DuelStats
+from affray.stats import DuelStats
 from tests.helpers import EXAMPLES, run
 from tests.sim.midian_sheets import FORTRESS, LUCKY, PAIRS, example, sheet
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from affray.estimates import Estimate
 from affray.rulesystems.mst2 import Fighter, Grip
 from affray.rulesystems.mst2.odds.chances import duel_chances
 from affray.rulesystems.mst2.sim.duels import (
@@ -29,8 +30,7 @@ from affray.rulesystems.mst2.sim.duels import (
     threshold,
 )
 from affray.rulesystems.mst2.sim.scalar import simulate_duels
-from affray.sim.chunks import Estimate
-from affray.sim.stats import DuelStats
+from affray.stats import DuelStats
 from tests.helpers import SLOWDOWN, ctrl_c_as_at_a_terminal, example, make_fighter
 
 

@@ -232,7 +232,7 @@ def _plot_simulated(
     are the table's."""
     from affray.plots import plot_duel_odds
     from affray.sim.fights import fast_fights, simulate_fights
-    from affray.sim.stats import wilson_interval
+    from affray.stats import wilson_interval
 
     fast = fast_fights(start)
     if getattr(fast, "compiles_first", False):  # as affray fight -n says it

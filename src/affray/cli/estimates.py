@@ -11,7 +11,7 @@ import click
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from affray.sim.chunks import Estimate
+    from affray.estimates import Estimate
 
 
 ESTIMATE_AFTER = 10.0

@@ -44,12 +44,13 @@ from affray.dice import RandomDice
 from affray.encounter import Answers, Cursor, Phase
 from affray.encounter.cursor import proceed, sides_fighting
 from affray.errors import AffrayError, NotModelledError, SheetError
+from affray.estimates import Estimate
 from affray.quoting import quoted
 from affray.sheets import load_document
 from affray.sheets.combatants import resolve_reference
 from affray.sheets.encounters import EncounterSetup, encounter_from_data, tactics_dice
 from affray.sheets.validation import Strict, validate
-from affray.sim.chunks import Estimate, Submits, run_chunks
+from affray.sim.chunks import Submits, run_chunks
 from affray.table.party_rules import Member, PartyState, carried, changed, fresh_values, rest
 
 PARTY = "party"

@@ -4,9 +4,10 @@
 system); each system's fast engines are in its package (``affray.rulesystems.<name>.sim``).
 """
 
-from affray.sim.chunks import Estimate, estimate_run
+from affray.estimates import Estimate
+from affray.sim.chunks import estimate_run
 from affray.sim.encounters import duel_encounter, simulate_encounter_duels, simulate_reference
-from affray.sim.stats import DuelStats, wilson_interval
+from affray.stats import DuelStats, wilson_interval
 
 __all__ = [
     "DuelStats",

@@ -25,10 +25,11 @@ from affray.dice import RandomDice
 from affray.encounter import Answers, Phase
 from affray.encounter.cursor import proceed, sides_fighting
 from affray.errors import NotModelledError
+from affray.estimates import Estimate
 from affray.sheets.encounters import tactics_dice
-from affray.sim.chunks import Estimate, run_chunks
+from affray.sim.chunks import run_chunks
 from affray.sim.fights import Fighting, Start, set_out
-from affray.sim.totals import ExactFights
+from affray.totals import ExactFights
 
 ROUND_CHUNK = 50
 """Fights a worker plays between two reports (the unit of seeding)."""

@@ -24,7 +24,8 @@ from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
-from affray.sim.stats import DuelStats
+from affray.estimates import Estimate
+from affray.stats import DuelStats
 
 
 class Totals(Protocol):
@@ -74,16 +75,6 @@ def _end_with_parent() -> None:
         return
     if os.getppid() == 1:  # the parent died before the request was made
         os._exit(1)
-
-
-@dataclass(frozen=True, slots=True)
-class Estimate:
-    """How long a run will take, measured on a pilot (a few duels fought alone, timed,
-    before the run starts) and scaled to the run and the workers sharing it."""
-
-    seconds: float
-    duels: int
-    workers: int
 
 
 PILOT_SECONDS = 0.25

@@ -28,9 +28,10 @@ from affray.encounter import (
     told_apart,
 )
 from affray.encounter.engine import run_encounter
+from affray.estimates import Estimate
 from affray.sheets.encounters import tactics_dice
-from affray.sim.chunks import Estimate, run_chunks
-from affray.sim.stats import DuelStats, tally
+from affray.sim.chunks import run_chunks
+from affray.stats import DuelStats, tally
 
 
 def duel_encounter(

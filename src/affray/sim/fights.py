@@ -30,10 +30,11 @@ from affray.dice import RandomDice
 from affray.encounter import Action, Answers, Cursor, Encounter, Phase, Ruleset
 from affray.encounter.cursor import act, action_question, proceed, sides_fighting
 from affray.errors import NotModelledError
+from affray.estimates import Estimate
 from affray.sheets.encounters import tactics_dice
-from affray.sim.chunks import Estimate, run_chunks
-from affray.sim.stats import wilson_interval
-from affray.sim.totals import ExactFights, FastFights, FightTotals, First
+from affray.sim.chunks import run_chunks
+from affray.stats import wilson_interval
+from affray.totals import ExactFights, FastFights, FightTotals, First
 
 __all__ = [
     "REFERENCE",

@@ -22,8 +22,8 @@ import numpy as np
 from affray.dice import RandomDice
 from affray.encounter import Action, Answers, Phase
 from affray.errors import NotModelledError, RulesError, TableError
+from affray.estimates import Estimate
 from affray.sheets.encounters import tactics_dice
-from affray.sim.chunks import Estimate
 from affray.sim.fights import (
     REFERENCE,
     ExactFights,

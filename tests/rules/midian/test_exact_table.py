@@ -32,7 +32,7 @@ from affray.rulesystems.midian.state import MidianState
 from affray.rulesystems.midian.tactics import MidianAI, MidianTactics
 from affray.sim.encounters import duel_encounter
 from affray.sim.fights import REFERENCE
-from affray.sim.totals import FightTotals
+from affray.totals import FightTotals
 from tests.rules.midian.helpers import character, weapon
 
 pytestmark = pytest.mark.slow

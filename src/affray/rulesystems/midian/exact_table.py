@@ -34,7 +34,7 @@ from affray.rulesystems.midian.sim.duels import MidianDuelModel
 from affray.rulesystems.midian.sim.fights import WAIT, after_wait, refusals
 from affray.rulesystems.midian.state import MidianState, lost
 from affray.rulesystems.midian.tactics import MidianTactics, Role
-from affray.sim.totals import First
+from affray.totals import First
 
 WHAT = "exact Midian duel chain"
 CELL_WORK = 3_000
@@ -50,7 +50,7 @@ MidianCursor = Cursor[Character, MidianState]
 @dataclass(frozen=True, slots=True)
 class MidianExactFight:
     """Exact odds of a two-combatant Midian fight from where it stands (the shape of
-    :class:`~affray.sim.totals.ExactFights`).
+    :class:`~affray.totals.ExactFights`).
 
     Attributes:
         p_wins: each side's chance to win.

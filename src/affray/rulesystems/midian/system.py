@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from affray.answers import DuelAnswer, RoundsDistribution, RunSpec
     from affray.encounter import Cursor
     from affray.rulesystems.midian.exact_duel import ExactMidianDuel
-    from affray.sim.totals import ExactFights, FastFights, First
+    from affray.totals import ExactFights, FastFights, First
 
 
 class EncounterOptions(EncounterSection):

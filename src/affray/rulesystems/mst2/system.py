@@ -34,7 +34,7 @@ from affray.sheets.validation import EncounterSection, validate
 if TYPE_CHECKING:
     from affray.answers import DuelAnswer, RoundsDistribution, RunSpec
     from affray.encounter import Cursor
-    from affray.sim.totals import ExactFights, FastFights, First
+    from affray.totals import ExactFights, FastFights, First
 
 
 class EncounterOptions(EncounterSection):

@@ -59,6 +59,7 @@ import numpy.typing as npt
 from affray.answers import MAX_ROUNDS
 from affray.dice import Dice, distribution, roll
 from affray.errors import DiceLimitError, NotModelledError
+from affray.estimates import Estimate
 from affray.rulesystems.midian.attack import armour_class, attack_modifiers
 from affray.rulesystems.midian.character import Character
 from affray.rulesystems.midian.damage import damage_modifiers, striking_dice
@@ -69,8 +70,8 @@ from affray.rulesystems.midian.injury import SERIOUS_WOUND, SHOCK_STEP
 from affray.rulesystems.midian.modifiers import total
 from affray.rulesystems.midian.resolve import FIDELITY, Situation, situation_modifiers
 from affray.rulesystems.midian.tactics import mean_damage
-from affray.sim.chunks import Estimate, run_chunks
-from affray.sim.stats import DuelStats
+from affray.sim.chunks import run_chunks
+from affray.stats import DuelStats
 
 CHUNK = 1 << 17
 """Duels per chunk: the unit of seeding, of work for a worker, and of memory."""

@@ -91,7 +91,7 @@ from affray.rulesystems.midian.ruleset import MidianRuleset
 from affray.rulesystems.midian.sim import fights_kernel as kernel
 from affray.rulesystems.midian.state import MidianEncounter, MidianState
 from affray.rulesystems.midian.tactics import MidianTactics, Role, mean_damage
-from affray.sim.totals import FightTotals, First
+from affray.totals import FightTotals, First
 
 ENGINE = "fast Midian group engine"
 CHUNK = 4096

@@ -46,12 +46,13 @@ from typing import Any
 import numpy as np
 
 from affray.answers import MAX_ROUNDS
+from affray.estimates import Estimate
 from affray.rulesystems.mst2.duels import can_ever_wound
 from affray.rulesystems.mst2.fighter import Fighter
 from affray.rulesystems.mst2.odds.duel import Strike
 from affray.rulesystems.mst2.reach import opening_distance
-from affray.sim.chunks import Estimate, run_chunks
-from affray.sim.stats import DuelStats
+from affray.sim.chunks import run_chunks
+from affray.stats import DuelStats
 
 CHUNK = 1 << 17
 """Duels per chunk: the unit of seeding, of work for a worker, and of memory."""

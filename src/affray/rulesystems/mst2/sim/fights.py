@@ -32,7 +32,7 @@ from affray.rulesystems.mst2.ruleset import Mst2Ruleset, NonCombat, StepAway, Tu
 from affray.rulesystems.mst2.sim import fights_kernel as kernel
 from affray.rulesystems.mst2.state import FighterState
 from affray.rulesystems.mst2.tactics import Mst2Tactics, Role
-from affray.sim.totals import FightTotals, First
+from affray.totals import FightTotals, First
 
 ENGINE = "fast MST-2 group engine"
 CHUNK = 20_000
@@ -88,7 +88,7 @@ class Mst2Fights:
         return kernel.needs_compiling()
 
     def fights(self, entropy: int, index: int, size: int) -> FightTotals:
-        """``size`` fights of chunk ``index`` (see :class:`~affray.sim.totals.FastFights`)."""
+        """``size`` fights of chunk ``index`` (see :class:`~affray.totals.FastFights`)."""
         stream = np.random.SeedSequence(entropy, spawn_key=(index,))
         seed = int(stream.generate_state(1, np.uint32)[0])
         wins = np.zeros(len(self.sides), np.int64)

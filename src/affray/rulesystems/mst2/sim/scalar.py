@@ -13,7 +13,7 @@ from affray.answers import MAX_ROUNDS
 from affray.dice import RandomDice
 from affray.rulesystems.mst2.duels import duel
 from affray.rulesystems.mst2.fighter import Fighter
-from affray.sim.stats import DuelStats, tally
+from affray.stats import DuelStats, tally
 
 
 def simulate_duels(

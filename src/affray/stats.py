@@ -1,4 +1,7 @@
-"""Counting duel results and the uncertainty of the estimates."""
+"""Counting duel results and the uncertainty of the estimates.
+
+Below :mod:`affray.answers` (a simulated :class:`~affray.answers.DuelAnswer` is made
+from a :class:`DuelStats`) and :mod:`affray.sim` (whose runs add them up)."""
 
 from __future__ import annotations
 

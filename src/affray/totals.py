@@ -1,7 +1,8 @@
 """What a batch of whole fights adds up to, and the door of a system's fast engine.
 
-Kept apart from :mod:`affray.sim.fights` (which plays fights through the registry) so
-that the registry can name these types without importing what imports it.
+Types alone, below :mod:`affray.powers` (a system's powers name them) and
+:mod:`affray.sim` (which plays fights through the registry and adds them up), so that
+the powers import them without importing what imports the powers.
 """
 
 from __future__ import annotations
