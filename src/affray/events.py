@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from enum import Enum
-from typing import Any
+from typing import Any, ClassVar
 
 
 def _snake(name: str) -> str:
@@ -29,6 +29,11 @@ def _plain(value: Any) -> Any:
 @dataclasses.dataclass(frozen=True, slots=True)
 class Event:
     """Base of all events. Subclasses are frozen dataclasses of plain values."""
+
+    told_before_its_dice: ClassVar[bool] = False
+    """It tells the outcome of dice that the events after it hold (a round's order,
+    told before the initiative dice that made it): while any of those dice is not yet
+    given, it is not known."""
 
     @property
     def kind(self) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from affray.encounter.actions import Action
 from affray.events import Event
@@ -20,6 +20,8 @@ class EncounterStarted(Event):
 class RoundStarted(Event):
     round: int
     order: tuple[str, ...]
+
+    told_before_its_dice: ClassVar[bool] = True  # the order comes of the initiative after it
 
 
 @dataclass(frozen=True, slots=True)

@@ -378,8 +378,10 @@ def did_so_far(
     The rules keep their events to themselves until the command ends, so the command
     is played again on the same faces and answers, with made-up dice and the
     tactics' answers after them, and its events are kept up to the first that holds
-    a made-up die. An event that holds none but came after one (rare: the rules
-    tell most outcomes with their dice) is then told too."""
+    a made-up die; one that tells the outcome of dice after it (a round's order: the
+    initiative) is left out while any of those is made up. An event that holds none
+    but came after one (rare: the rules tell most outcomes with their dice) is then
+    told too."""
     from affray.narration.telling import narrate_text
     from affray.table.events import TABLE
 
@@ -391,10 +393,13 @@ def did_so_far(
     except (AffrayError, ReplayError):  # the rest went otherwise: say nothing of it
         return ()
     typed = {id(die) for die in dice.log[: len(rolled)]}
+    made_up = [any(id(die) not in typed for die in _dice_of(event)) for event in events]
     kept: list[Event] = []
-    for event in events:
-        if any(id(die) not in typed for die in _dice_of(event)):
+    for at, event in enumerate(events):
+        if made_up[at]:
             break
+        if event.told_before_its_dice and any(made_up[at:]):
+            continue  # a round's order, while an initiative die is not yet given
         kept.append(event)
     return tuple(narrate_text(kept, rules.system.narration, TABLE))
 
