@@ -33,10 +33,27 @@ def test_a_hazard_from_the_board_is_one_change_undone_by_undo(
         headers={"Authorization": f"Bearer {setup.ford.gm_token}"},
     )
     assert made.status_code == 200, made.text
+    # its die is asked, never rolled unasked: the fall's shock die waits (on the
+    # Spearman's player), and what is known is told
+    waiting = client.get(f"/api/tables/ford?token={setup.ford.gm_token}").json()
+    assert waiting["version"] == before["version"]
+    asked = waiting["pending"]
+    assert asked["needs"]["die"]["sides"] == 10 and "shock" in asked["needs"]["die"]["purpose"]
+    assert asked["who"] == "Spearman" and asked["did"][0].startswith("Spearman suffers falling")
+    assert 'id="faces-did"' in made.text and "Spearman suffers falling" in made.text
+    typed = client.post(
+        "/t/ford/do",
+        data={"verb": "answer", "face": "9", "expected_version": str(before["version"])},
+        headers={"Authorization": f"Bearer {setup.ford.gm_token}"},
+    )
+    assert typed.status_code == 200, typed.text
     after = terminal(db, "table", "show", "ford")
     assert after["version"] == before["version"] + 1
     spear = next(c for c in after["combatants"] if c["id"] == "Spearman")
     assert spear["state"]["wounds"] == wounds["Spearman"] + 2
+    logged = terminal(db, "table", "log", "ford")["changes"][-1]
+    assert logged["verb"] == "hazard"
+    assert [(f["face"], f["by"]) for f in logged["faces"]] == [(9, "gm")]
     refused = client.post(
         "/t/ford/do",
         data={

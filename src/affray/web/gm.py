@@ -27,10 +27,11 @@ from affray.web.streams import stream
 from affray.web.tracker import Tracker, tracker_of
 from affray.web.views import figures, panel
 
-INTERACTIVE = ("start", "act", "next")
+INTERACTIVE = ("start", "act", "next", "hazard")
 """The verbs the page plays step by step: they stop for each die and question (the
-server keeps the command that waits), where the other verbs roll and answer by
-themselves."""
+server keeps the command that waits; the page asks it typed, or "roll it"), where the
+other verbs roll and answer nothing. A hazard's dice too: the game master may mean to
+throw them (a fall's shock die, a fire's save)."""
 
 
 async def page(request: Request) -> Response:
