@@ -193,6 +193,12 @@ def test_a_hazard_from_the_menu_lands_on_both_pages(
     form.locator('input[name="hazard_values"]').fill("feet=30")
     shots(gm, "gm-hazard")
     form.locator("button").click()
+    # its shock die is asked (never rolled unasked), with what the fall did so far
+    expect(gm.locator("#pending")).to_contain_text("shock")
+    expect(gm.locator("#faces-did")).to_contain_text("Spearman suffers falling")
+    shots(gm, "gm-hazard-die")
+    gm.fill("#pending input.face", "9")
+    gm.click("#enter-face")
     version_shown(gm, 3)
     expect(
         gm.locator(

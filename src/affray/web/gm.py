@@ -65,6 +65,7 @@ def context(tracker: Tracker, row: TableRow, *, message: str | None = None) -> d
             "shown": shown,
             "panel": (turn := panel(tracker.tables, row)),
             "pending": shown["pending"],
+            "doing": doing(tracker, row, shown["pending"]),
             "message": message,
             "last": last,
             "items": tracker.log(row),
@@ -78,6 +79,14 @@ def context(tracker: Tracker, row: TableRow, *, message: str | None = None) -> d
             "wins": (chances := wins(odds, shown["version"])),
             "why": why(turn["actions"], chances),
         }
+
+
+def doing(tracker: Tracker, row: TableRow, pending: Mapping[str, Any] | None) -> str | None:
+    """What waits, in the log's words ("Spearman: fall (feet=30)"), or None."""
+    if pending is None:
+        return None
+    called = tracker.tables.fold(row).state.keys_named()
+    return describe(command_from_data(pending["command"]), called)
 
 
 def sheets(tracker: Tracker, row: TableRow) -> dict[str, Any]:
