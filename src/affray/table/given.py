@@ -108,3 +108,8 @@ def faces_from_data(
             faces.append(int(face))
             given.append(rolled_for(GM, said[at]) if at in said else typed(GM))
     return tuple(faces), tuple(given)
+
+
+def words_of(face: Mapping[str, Any]) -> str:
+    """Who gave a face of :meth:`Given.data`, in words ("rolled by affray for a player")."""
+    return Given(str(face["by"]), face.get("for")).words()

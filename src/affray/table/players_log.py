@@ -18,6 +18,7 @@ from affray.table.commands import (
     Allow,
     Command,
     Hazard,
+    Inputs,
     Mark,
     Move,
     Next,
@@ -30,6 +31,7 @@ from affray.table.commands import (
 )
 from affray.table.events import ALLOWED_WORDS
 from affray.table.fold import Fold
+from affray.table.given import faces_data
 from affray.table.model import Rules, TableState
 from affray.table.view import health_in
 
@@ -63,8 +65,9 @@ def hidden_keys(state: TableState) -> set[str]:
 
 def players_log(fold: Fold, me: str | None = None, latest: int = LATEST) -> list[dict[str, Any]]:
     """The latest changes as the players may read them, newest first:
-    ``[{"version", "text", "lines"}]``; ``text`` says what was done (empty for a
-    game master's ruling that only shows in its outcome), ``lines`` what came of it.
+    ``[{"version", "text", "lines", "dice"}]``; ``text`` says what was done (empty for a
+    game master's ruling that only shows in its outcome), ``lines`` what came of it,
+    ``dice`` the faces it used that the players may know of (:func:`seen_faces`).
     A change the players see nothing of is left out.
 
     Combatants are told apart by key, never by name: a combatant is named in an entry
@@ -88,8 +91,29 @@ def players_log(fold: Fold, me: str | None = None, latest: int = LATEST) -> list
             continue
         lines = outcome(fold.rules, before, after, unseen, mine)
         if text or lines:
-            told.append({"version": applied.version, "text": text, "lines": lines})
+            dice = seen_faces(applied.inputs, before, after, unseen)
+            told.append({"version": applied.version, "text": text, "lines": lines, "dice": dice})
     return told[::-1]
+
+
+def seen_faces(
+    inputs: Inputs, before: TableState, after: TableState, unseen: frozenset[str]
+) -> list[dict[str, Any]]:
+    """The faces of a change the players read of, each ``{"face", "die", "by", "for"}``
+    (:mod:`affray.table.given`), less any whose die names a combatant of ``unseen``
+    (keys) by what it was called before or after it (a hidden goblin's attack, or its
+    attack on a friend: the players do not learn that a die was rolled for it)."""
+    names = [
+        state.named(key)
+        for state in (before, after)
+        for key in unseen
+        if state.named(key) is not None
+    ]
+    return [
+        face
+        for face in faces_data(inputs.faces, inputs.given)
+        if not any(name in face["die"] for name in names)
+    ]
 
 
 def heading(

@@ -25,7 +25,7 @@ from affray.web.forms import faces, read_form, rolled_here
 from affray.web.odds import Answer
 from affray.web.streams import stream
 from affray.web.tracker import Tracker, tracker_of
-from affray.web.views import figures, panel
+from affray.web.views import dice_log, figures, panel
 
 INTERACTIVE = ("start", "act", "next", "hazard")
 """The verbs the page plays step by step: they stop for each die and question (the
@@ -68,7 +68,8 @@ def context(tracker: Tracker, row: TableRow, *, message: str | None = None) -> d
             "doing": doing(tracker, row, shown["pending"]),
             "message": message,
             "last": last,
-            "items": tracker.log(row),
+            "items": (items := tracker.log(row)),
+            "dice": dice_log(reversed(items), "faces"),
             "players": False,
             "announce": " ".join(last),
             "generation": generation,

@@ -17,7 +17,7 @@ from affray.web.forms import faces, read_form, rolled_here
 from affray.web.roles import Role
 from affray.web.streams import stream
 from affray.web.tracker import Tracker, tracker_of
-from affray.web.views import own_turn, you
+from affray.web.views import dice_log, own_turn, you
 
 
 async def page(request: Request) -> Response:
@@ -62,6 +62,7 @@ def context(tracker: Tracker, row: TableRow, role: Role) -> dict[str, Any]:
         "announce": " ".join(part for part in (told, status + said) if part),
         "generation": generation,
         "story": story,
+        "dice": dice_log(story, "dice"),
         "turn": turn,
         "you": mine,
         "own_odds": odds,

@@ -4,6 +4,7 @@ own combatant."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from affray import registry
@@ -11,6 +12,7 @@ from affray.errors import AffrayError
 from affray.sheets import bestiary
 from affray.table import Phase, TableRow, Tables
 from affray.table.fold import Fold
+from affray.table.given import words_of
 from affray.table.own_turn import own_actions, unseen_foes
 from affray.table.view import show_data
 from affray.web.sheets import Shelf
@@ -153,6 +155,26 @@ def _entries(fold: Fold, actions: list[Any], *, odds: bool) -> list[dict[str, An
             }
         )
     return entries
+
+
+DICE_SHOWN = 12
+"""How many of the latest changes that rolled dice the pages' dice log lists."""
+
+
+def dice_log(newest_first: Iterable[Mapping[str, Any]], key: str) -> list[dict[str, Any]]:
+    """The evening's rolls as the pages list them, newest change first: each change
+    that used dice (``entry[key]``: its faces, :mod:`affray.table.given`) as
+    ``{"version", "undone", "faces"}``, each face with who gave it in words."""
+    found = []
+    for entry in newest_first:
+        faces = entry.get(key) or []
+        if faces:
+            told = [{**face, "words": words_of(face)} for face in faces]
+            undone = not entry.get("in_effect", True)
+            found.append({"version": entry["version"], "undone": undone, "faces": told})
+            if len(found) == DICE_SHOWN:
+                break
+    return found
 
 
 def figures(odds: str) -> str:
