@@ -11,7 +11,6 @@ import contextlib
 import os
 import re
 import signal
-import sqlite3
 import sys
 from typing import Any
 
@@ -124,6 +123,10 @@ class AffrayGroup(LazyGroup):
         except RecursionError:  # defensive: inputs are bounded before this could happen
             raise UserError(AffrayError("input is nested too deeply to process")) from None
         except Exception as error:
+            # here, not at the top: only a command that used sqlite3 raises its errors, and
+            # it has loaded it; the others (and --help) are spared its ~4 ms
+            import sqlite3
+
             if isinstance(error, sqlite3.Error):  # defensive: the store maps its own
                 raise DatabaseFailed(error) from None
             raise
