@@ -127,8 +127,8 @@ def loaded_after(*args: str) -> tuple[list[str], str]:
     return eval(last), "\n".join(output)
 
 
-CORE = ["affray.cli.groups", "affray.cli.main", "affray.cli.output"]
-"""The CLI's modules every command loads: the groups and the printing (of errors too)."""
+CORE = ["affray.cli.groups", "affray.cli.main"]
+"""The CLI's modules every command loads: the groups."""
 
 
 def test_help_loads_no_command() -> None:

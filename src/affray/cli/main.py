@@ -17,7 +17,6 @@ from typing import Any
 import click
 
 from affray.cli.groups import Lazy, LazyGroup
-from affray.cli.output import plain_lines
 from affray.errors import AffrayError, DiceError, SheetError
 
 
@@ -31,6 +30,10 @@ class UserError(click.ClickException):
         self.error = error
 
     def show(self, file: Any = None) -> None:
+        # here, not at the top: the printing (with json, ~5 ms) loads to show an error,
+        # and `affray --help` never needs it
+        from affray.cli.output import plain_lines
+
         stream = file or sys.stderr
         click.echo(plain_lines(f"error: {self.error.message}"), file=stream)
         tip = readable(self.error.hint or default_tip(self.error))
@@ -142,6 +145,8 @@ class DatabaseFailed(click.ClickException):
         super().__init__(str(error))
 
     def show(self, file: Any = None) -> None:
+        from affray.cli.output import plain_lines  # as UserError.show's
+
         stream = file or sys.stderr
         click.echo(plain_lines(f"error: the table database failed: {self.message}"), file=stream)
         click.echo(
