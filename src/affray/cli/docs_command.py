@@ -3,6 +3,7 @@ docs), shipped with affray, so that a pip install can read what a tip points at.
 
 from __future__ import annotations
 
+import difflib
 from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
@@ -70,8 +71,6 @@ def docs_command(topic: str | None) -> None:
     key = topic.strip().removeprefix("docs/").removesuffix(".md").lower()
     found = known.get(key)
     if found is None:
-        import difflib
-
         near = difflib.get_close_matches(key, list(known), n=1)
         raise AffrayError(
             f"no documentation called {topic!r}"

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from affray.api import duel_setup
 from affray.cli.estimates import duels_announcer, wrote
 from affray.cli.narrated import ai_seed, narrated_duel
 from affray.cli.options import (
@@ -18,11 +19,19 @@ from affray.cli.options import (
     rolls_option,
     seed_option,
 )
+from affray.cli.output import ProgressBar, emit_json, percent, table
+from affray.duels import DEFAULT_DUELS, QUICK_SECONDS, SLOW, RunSpec, answer_duel, method_for
+from affray.encounter import Cursor, told_apart
+from affray.errors import AffrayError, SheetError
+from affray.plots import check_plot_path, plot_by_round, plot_duel_odds, plot_rounds
+from affray.registry import system_of
+from affray.sheets.combatants import load_pair
+from affray.sim.fights import Fighting, fast_fights, simulate_fights
+from affray.stats import wilson_interval
 
 if TYPE_CHECKING:
     from affray.answers import DuelAnswer, Engine, Method
     from affray.registry import AnySystem
-    from affray.sim.fights import Fighting
 
 
 @click.command("duel")
@@ -86,10 +95,6 @@ def duel_command(
     out. Exact odds by default where the system has them; -n N simulates; --narrate
     tells one duel (--seed or --rolls).
     """
-    from affray.errors import AffrayError, SheetError
-    from affray.plots import check_plot_path
-    from affray.registry import system_of
-
     if exact and count is not None:
         raise click.UsageError("choose one of --exact and -n N")
     if rational and (count is not None or narrate):
@@ -107,8 +112,6 @@ def duel_command(
         )
     if plot is not None:
         check_plot_path(plot)
-    from affray.sheets.combatants import load_pair
-
     first, second = load_pair(a, b)
     system = system_of(first)
     if not system.owns(second):
@@ -118,12 +121,8 @@ def duel_command(
             key="system",
             hint=f"a duel needs two sheets of one system ({a} is a {system.name} sheet)",
         )
-    from affray.encounter import told_apart
-
     first, second = told_apart(first, second)  # every line of the report says which
     if narrate:
-        from affray.api import duel_setup
-
         narrated_duel(
             duel_setup(first, second),
             dice_source(rolls, seed),
@@ -131,15 +130,6 @@ def duel_command(
             seed=ai_seed(seed, rolls),
         )
         return
-    from affray.duels import (
-        DEFAULT_DUELS,
-        QUICK_SECONDS,
-        SLOW,
-        RunSpec,
-        answer_duel,
-        method_for,
-    )
-
     if by_round and system.rounds is None:
         raise AffrayError(
             f"{system.title} has no exact odds round by round",
@@ -179,8 +169,6 @@ SHOWN_ROUNDS = 30
 
 def _by_round_table(a: str, b: str, rows: list[dict[str, float]]) -> None:
     """Each round, until the duel is all but decided: who has won by its end."""
-    from affray.cli.output import percent, table
-
     shown = []
     for row in rows[:SHOWN_ROUNDS]:
         going = max(0.0, 1 - row["p_a_won"] - row["p_b_won"])
@@ -206,11 +194,6 @@ class DuelStart:
     b: str
 
     def fighting(self) -> Fighting:
-        from affray.api import duel_setup
-        from affray.encounter import Cursor
-        from affray.sheets.combatants import load_pair
-        from affray.sim.fights import Fighting
-
         setup = duel_setup(*load_pair(self.a, self.b))
         cursor = Cursor(setup.encounter, setup.max_rounds)
         return Fighting(setup.system, setup.ruleset, cursor, setup.tactics, setup.name)
@@ -230,10 +213,6 @@ def _plot_simulated(
     those of as many duels again, played by the fight simulator (the one behind
     ``affray fight -n``, the same rules and tactics) with the same seed; the outcomes
     are the table's."""
-    from affray.plots import plot_duel_odds
-    from affray.sim.fights import fast_fights, simulate_fights
-    from affray.stats import wilson_interval
-
     fast = fast_fights(start)
     if getattr(fast, "compiles_first", False):  # as affray fight -n says it
         click.echo(
@@ -269,12 +248,8 @@ def _exact(
     *,
     by_round: bool = False,
 ) -> None:
-    from affray.cli.output import emit_json, percent, table
-
     rows = system.rounds(a, b).by_round() if by_round and system.rounds is not None else None
     if plot is not None and rows is not None:
-        from affray.plots import plot_by_round
-
         plot_by_round(
             rows,
             {"p_a_won": a.name, "p_b_won": b.name},
@@ -282,8 +257,6 @@ def _exact(
             title=f"{a.name} vs {b.name}: exact odds of having won, round by round",
         )
     elif plot is not None and system.rounds is not None:
-        from affray.plots import plot_rounds
-
         rounds = system.rounds(a, b)
         plot_rounds(
             rounds,
@@ -346,9 +319,6 @@ def _simulate(
     *,
     note: str | None = None,
 ) -> DuelAnswer:
-    from affray.cli.output import ProgressBar
-    from affray.duels import RunSpec, answer_duel
-
     fast = engine == "fast" and system.simulate is not None
     progress = ProgressBar(count, "duels", threshold=20_000 if fast else 2_000)
     # where no progress bar shows, say before the work how long a long run will take
@@ -364,8 +334,6 @@ def _simulate(
 
 
 def _report(a_name: str, b_name: str, answer: DuelAnswer, as_json: bool) -> None:
-    from affray.cli.output import emit_json, table
-
     if as_json:
         emit_json(answer.to_json())
         return

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from affray.extras import installed
+
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -52,8 +54,6 @@ def faster_only(estimate: Estimate) -> None:
 
 def faster() -> None:
     """A long run without the compiled engines says what to install."""
-    from affray.extras import installed
-
     if not installed("numba"):
         click.echo(
             "tip: pip install 'affray[fast]' (numba) compiles the fast engines: about "

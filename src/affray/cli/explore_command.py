@@ -5,12 +5,25 @@ from __future__ import annotations
 
 import os
 import sys
+import time
+import webbrowser
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
+from affray.cli.estimates import about, estimate_after
 from affray.cli.options import json_option
+from affray.cli.output import ProgressBar, emit_json, table
+from affray.errors import AffrayError
+from affray.explore import Cache, EncounterSweep, backend, load_sweep, run_sweep, write_outputs
+from affray.explore.backends import WorkerLostError, check_address
+from affray.explore.heatmap import baseline_of, chances, difference_png, short_title
+from affray.explore.outputs import HEATMAP, REPORT, _write, prepare
+from affray.explore.report import report_html
+from affray.explore.run import reasons
+from affray.explore.values import value_text
+from affray.extras import installed
 
 if TYPE_CHECKING:
     from affray.explore import AnySweep, Outcome
@@ -69,16 +82,6 @@ def explore_command(
     kept next to the output: an interrupted sweep, run again, works out only the
     rest. --against draws each cell minus a baseline row, column or panel.
     """
-    import time
-
-    from affray.cli.estimates import about, estimate_after
-    from affray.cli.output import ProgressBar, emit_json
-    from affray.errors import AffrayError
-    from affray.explore import Cache, backend, load_sweep, run_sweep, write_outputs
-    from affray.explore.backends import WorkerLostError, check_address
-    from affray.explore.heatmap import baseline_of
-    from affray.explore.outputs import prepare
-
     began = time.perf_counter()
     if dask is not None:
         check_address(dask)
@@ -91,8 +94,6 @@ def explore_command(
         raise click.UsageError("--out needs a folder name")
     sweep = load_sweep(sweep_file)
     baseline = baseline_of(sweep, against) if against is not None else None
-    from affray.extras import installed
-
     if not installed("matplotlib"):
         click.echo(
             "note: no heatmap.png: matplotlib is not installed (pip install 'affray[plot]'); "
@@ -154,8 +155,6 @@ def explore_command(
     else:
         _summary(sweep, outcome, files, seconds)
     if open_report:
-        import webbrowser
-
         webbrowser.open((folder / "report.html").resolve().as_uri())
     if not any(result is not None and result.p_first is not None for _, result in outcome.rows):
         raise AffrayError(
@@ -169,10 +168,6 @@ DIFFERENCE = "difference.png"
 
 def _difference(sweep: AnySweep, outcome: Outcome, folder: Path, baseline: Baseline) -> list[Path]:
     """difference.png, and the report again with it (write_outputs knows no baseline)."""
-    from affray.explore.heatmap import difference_png
-    from affray.explore.outputs import HEATMAP, REPORT, _write
-    from affray.explore.report import report_html
-
     picture = difference_png(sweep, outcome.rows, baseline)
     written = []
     if picture is not None:
@@ -194,8 +189,6 @@ def _difference(sweep: AnySweep, outcome: Outcome, folder: Path, baseline: Basel
 
 def _problems(outcome: Outcome) -> None:
     """Each distinct reason cells have no odds, once, on stderr, with how many."""
-    from affray.explore.run import reasons
-
     why = reasons(outcome.rows)
     for number, (message, cells) in enumerate(why):
         if number == 5:
@@ -206,11 +199,6 @@ def _problems(outcome: Outcome) -> None:
 
 
 def _summary(sweep: AnySweep, outcome: Outcome, files: list[Path], seconds: float) -> None:
-    from affray.cli.output import table
-    from affray.explore import EncounterSweep
-    from affray.explore.heatmap import chances, short_title
-    from affray.explore.values import value_text
-
     invalid = "an invalid encounter" if isinstance(sweep, EncounterSweep) else "an invalid sheet"
     click.echo(  # the report says the same time: the cells', measured once
         f"{sweep.title}: {len(outcome.rows):,} cells ({sweep.each}) in {outcome.seconds:.1f} s "

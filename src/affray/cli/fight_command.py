@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+import os
+import secrets
+import time
+from typing import Any, cast
 
 import click
 
@@ -17,10 +20,12 @@ from affray.cli.options import (
     seed_option,
     warn_unused,
 )
+from affray.cli.output import ProgressBar, emit_json, percent, table
+from affray.encounter import Cursor
+from affray.errors import AffrayError, NotModelledError
+from affray.plots import check_plot_path, plot_by_round, plot_fight_odds
 from affray.quoting import wins
-
-if TYPE_CHECKING:
-    pass
+from affray.sheets import load_encounter
 
 
 @click.command("fight")
@@ -98,9 +103,6 @@ def fight_command(
 
     With --json: the outcome and the full event log (with -n: the odds).
     """
-    from affray.cli.output import emit_json
-    from affray.sheets import load_encounter
-
     if by_round and count is None and not exact:
         raise click.UsageError(
             "--by-round goes with -n N (the simulated fights, counted round by round) or "
@@ -175,13 +177,6 @@ def fight_command(
 
 def _exact(path: str, max_rounds: int | None, as_json: bool) -> None:
     """``fight ENC --exact``: the encounter's exact odds, where its system has them."""
-    import time
-
-    from affray.cli.output import emit_json, table
-    from affray.encounter import Cursor
-    from affray.errors import AffrayError, NotModelledError
-    from affray.sheets import load_encounter
-
     setup = load_encounter(path)
     solve = setup.system.exact_fights
     if solve is None:
@@ -236,18 +231,12 @@ def _by_round(
 ) -> None:
     """``fight ENC -n N --by-round`` (the fights counted round by round) or ``fight ENC
     --exact --by-round`` (the exact odds of each round)."""
-    import os
-    import secrets
-    from typing import Any
-
-    from affray.cli.output import ProgressBar, emit_json, percent, table
-    from affray.errors import AffrayError, NotModelledError
+    # here, not at the top: the engines and numpy (~180 ms) load for the odds of many
+    # fights alone, never to tell one
     from affray.sim.by_round import exact_by_round, simulate_by_round
     from affray.sim.fights import encounter_file, set_out
 
     if plot is not None:
-        from affray.plots import check_plot_path
-
         check_plot_path(plot)
     start = encounter_file(path, max_rounds)
     fighting = set_out(start)
@@ -306,8 +295,6 @@ def _by_round(
         )
         heading = f"{count:,} simulated fights, round by round"
     if plot is not None:
-        from affray.plots import plot_by_round
-
         lines = [{"round": row["round"], **row["sides"]} for row in rows]
         plot_by_round(lines, {side: side for side in sides}, plot, title=f"{name}: {heading}")
         wrote(plot, as_json)
@@ -352,15 +339,10 @@ def _simulate(
     engine: str = "auto",
 ) -> None:
     """``fight ENC -n N``: the odds of the encounter from N simulated fights."""
-    import os
-    import secrets
-
-    from affray.cli.output import ProgressBar, emit_json, table
+    # here, not at the top: the engines and numpy (~180 ms) load for -n alone
     from affray.sim.fights import Engine, encounter_file, fast_fights, simulate_fights
 
     if plot is not None:
-        from affray.plots import check_plot_path
-
         check_plot_path(plot)
     start = encounter_file(path, max_rounds)
     fast = fast_fights(start) if engine != "reference" else None
@@ -385,8 +367,6 @@ def _simulate(
             engine=cast("Engine", engine),
         )
     if plot is not None:
-        from affray.plots import plot_fight_odds
-
         standing = {cid: odds.p_standing(cid) for cid in odds.combatants}
         title = f"{odds.name}: {odds.n:,} simulated fights"
         plot_fight_odds(odds.totals.rounds, standing, odds.n, plot, title=title)

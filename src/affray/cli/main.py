@@ -7,15 +7,17 @@ command needs them, so ``affray --help`` is instant.
 
 from __future__ import annotations
 
-import importlib
+import contextlib
+import os
 import re
+import signal
 import sys
-from dataclasses import dataclass
 from typing import Any
 
 import click
 
-from affray.errors import AffrayError
+from affray.cli.groups import Lazy, LazyGroup
+from affray.errors import AffrayError, DiceError, SheetError
 
 
 class UserError(click.ClickException):
@@ -28,6 +30,8 @@ class UserError(click.ClickException):
         self.error = error
 
     def show(self, file: Any = None) -> None:
+        # here, not at the top: the printing (with json, ~5 ms) loads to show an error,
+        # and `affray --help` never needs it
         from affray.cli.output import plain_lines
 
         stream = file or sys.stderr
@@ -49,8 +53,6 @@ def readable(tip: str) -> str:
 
 def default_tip(error: AffrayError) -> str:
     """A tip for an error raised without one, by its kind."""
-    from affray.errors import DiceError, SheetError
-
     if isinstance(error, DiceError):
         return "write dice like 3d6+2, 2d10-(1d4+1), 4d6kh3, 3d6!, 2d6r1 or 6d10>=8 (docs/dice.md)"
     if isinstance(error, SheetError):
@@ -71,6 +73,8 @@ COMMANDS = "affray.commands"
 def system_commands() -> dict[str, Any]:
     """The rule systems' command groups by name, as entry points (not loaded):
     affray's own first, so a third party cannot shadow them."""
+    # here, not at the top: importlib.metadata (about 25 ms) loads only for the list of
+    # commands or a system's group, never to run one of affray's own
     from affray.plugins import points
 
     return points(COMMANDS)
@@ -88,23 +92,18 @@ def _broken(name: str, reason: str) -> click.Command:
     return click.Command(name, callback=fail, help=f"(failed to load: {reason})")
 
 
-class AffrayGroup(click.Group):
-    """A group that turns library errors into clean exits, and finds each rule
-    system's own command group through its entry point (:data:`COMMANDS`)."""
+class AffrayGroup(LazyGroup):
+    """A group that turns library errors into clean exits, loads affray's own commands
+    by name (:data:`LAZY`), and finds each rule system's own command group through its
+    entry point (:data:`COMMANDS`)."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted({*LAZY, *super().list_commands(ctx), *system_commands()})
+        return sorted({*super().list_commands(ctx), *system_commands()})
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         found = super().get_command(ctx, cmd_name)
         if found is not None:
             return found
-        lazy = LAZY.get(cmd_name)
-        if lazy is not None:
-            command = getattr(importlib.import_module(lazy.module), lazy.attribute)
-            assert isinstance(command, click.Command)
-            self.add_command(command, cmd_name)
-            return command
         point = system_commands().get(cmd_name)
         if point is None:
             return None
@@ -117,24 +116,6 @@ class AffrayGroup(click.Group):
         self.add_command(loaded, cmd_name)
         return loaded
 
-    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        """The list of commands in ``--help``: affray's own by their summaries (not
-        loaded), the rule systems' groups by their own help (loaded)."""
-        limit = formatter.width - 6 - max(len(name) for name in self.list_commands(ctx))
-        rows = []
-        for name in self.list_commands(ctx):
-            lazy = LAZY.get(name)
-            if lazy is not None and name not in self.commands:
-                told = click.Command(name, help=lazy.summary)  # its words, not loaded
-                rows.append((name, told.get_short_help_str(limit)))
-                continue
-            command = self.get_command(ctx, name)
-            if command is not None and not command.hidden:
-                rows.append((name, command.get_short_help_str(limit)))
-        if rows:
-            with formatter.section("Commands"):
-                formatter.write_dl(rows)
-
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
@@ -145,6 +126,8 @@ class AffrayGroup(click.Group):
         except RecursionError:  # defensive: inputs are bounded before this could happen
             raise UserError(AffrayError("input is nested too deeply to process")) from None
         except Exception as error:
+            # here, not at the top: only a command that used sqlite3 raises its errors, and
+            # it has loaded it; the others (and --help) are spared its ~4 ms
             import sqlite3
 
             if isinstance(error, sqlite3.Error):  # defensive: the store maps its own
@@ -162,7 +145,7 @@ class DatabaseFailed(click.ClickException):
         super().__init__(str(error))
 
     def show(self, file: Any = None) -> None:
-        from affray.cli.output import plain_lines
+        from affray.cli.output import plain_lines  # as UserError.show's
 
         stream = file or sys.stderr
         click.echo(plain_lines(f"error: the table database failed: {self.message}"), file=stream)
@@ -171,24 +154,6 @@ class DatabaseFailed(click.ClickException):
             "restore it from a backup if it is damaged",
             file=stream,
         )
-
-
-@click.group(cls=AffrayGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="affray")
-def cli() -> None:
-    """affray: rules, exact odds and simulation for MST-2 and Midian combat."""
-
-
-@dataclass(frozen=True, slots=True)
-class Lazy:
-    """A command of affray's own, named by its module: loaded only to run it (or to
-    show its own ``--help``), so that ``affray --help`` and each command load only what
-    they need. ``summary`` is its help's first paragraph, for the list of commands (a
-    test holds it equal to the command's own)."""
-
-    module: str
-    attribute: str
-    summary: str
 
 
 LAZY: dict[str, Lazy] = {
@@ -238,7 +203,7 @@ LAZY: dict[str, Lazy] = {
         '"d20+5>=15").',
     ),
     "party": Lazy(
-        "affray.cli.party_commands",
+        "affray.cli.party",
         "party",
         "A party: characters who carry their wounds from table to table.",
     ),
@@ -274,6 +239,12 @@ LAZY: dict[str, Lazy] = {
 """affray's own commands, each by the module that holds it."""
 
 
+@click.group(cls=AffrayGroup, lazy=LAZY, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="affray")
+def cli() -> None:
+    """affray: rules, exact odds and simulation for MST-2 and Midian combat."""
+
+
 def _terminated(number: int, frame: object) -> None:
     """A SIGTERM (``kill``, a service manager stopping us) unwinds like Ctrl-C does, so
     that worker processes are stopped and files are closed; exit code 128 + 15."""
@@ -283,8 +254,6 @@ def _terminated(number: int, frame: object) -> None:
 def _quiet_stdout() -> None:
     """Standard output's reader has gone: what is left to print goes nowhere (Python
     flushes stdout at exit, which would raise again)."""
-    import os
-
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
@@ -298,8 +267,6 @@ def main() -> None:
     A bug (not a user error) still leaves with one readable line rather than a
     traceback; ``AFFRAY_DEBUG=1`` shows the traceback.
     """
-    import signal
-
     signal.signal(signal.SIGTERM, _terminated)
     try:
         _run()
@@ -311,9 +278,6 @@ def _late_interrupt(signum: int, frame: object) -> None:
     """A Ctrl-C that comes after the command is done, while Python waits for its
     threads to end (``threading._shutdown``), leaves as "interrupted" would (exit 130)
     instead of printing "Exception ignored in: <module 'threading'>" and a traceback."""
-    import contextlib
-    import os
-
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):
             stream.flush()
@@ -321,8 +285,6 @@ def _late_interrupt(signum: int, frame: object) -> None:
 
 
 def _run() -> None:
-    import os
-
     try:
         code = cli.main(prog_name="affray", standalone_mode=False)
     except click.UsageError as error:  # click's own: a bad option or argument

@@ -4,13 +4,20 @@ long fight takes a while."""
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Any
 
 import click
+from rich.markup import escape
 
+from affray import registry
 from affray.cli.estimates import duration
 from affray.cli.options import warn_unused
+from affray.cli.output import console, emit_json, styled
+from affray.encounter import steps
+from affray.encounter.events import ActionChosen
 from affray.events import Event
+from affray.narration import narrate
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -34,12 +41,7 @@ def play(
     """Run an encounter, narrating each step as it happens unless ``quiet`` (with the
     live odds of each attack from ``odds``' system); return the whole event log and
     the final state."""
-    from affray.cli.output import console, styled
-    from affray.narration import narrate
-
     out = console()
-    from affray import registry
-
     told = [registry.system_of(c.sheet).narration for c in encounter.combatants[:1]]
     log: list[Event] = []
     final = encounter
@@ -51,8 +53,6 @@ def play(
         if quiet:
             continue
         if note is not None:
-            from rich.markup import escape
-
             out.print(f"[dim]  {escape(note.text)}[/dim]")
         for line in narrate(step.events, *told):
             out.print(styled(line))
@@ -65,8 +65,6 @@ class Pace:
     combatants, or of thousands of hit points, may take minutes; Ctrl-C stops it)."""
 
     def __init__(self, max_rounds: int, *, first_s: float = 5.0, every_s: float = 10.0) -> None:
-        import time
-
         self.max_rounds = max_rounds
         self.started = time.monotonic()
         self.next_word = self.started + first_s
@@ -74,8 +72,6 @@ class Pace:
 
     def tick(self, encounter: Encounter[Any, Any]) -> None:
         """After a move: a word on stderr if it is time for one."""
-        import time
-
         now = time.monotonic()
         if now < self.next_word:
             return
@@ -101,12 +97,9 @@ def moves(
 ) -> Iterator[tuple[Encounter[Any, Any], Step[Any, Any], LiveOdds | None]]:
     """The fight move by move: the encounter before each move, the move, and the live
     odds of the action it opens with (from ``odds``' system, when it has them)."""
-    from affray.encounter import steps
-    from affray.registry import live_odds
-
     before = encounter
     for step in steps(encounter, ruleset, answers, name=name, max_rounds=max_rounds):
-        note = live_odds(odds, ruleset, before, step.events) if odds is not None else None
+        note = registry.live_odds(odds, ruleset, before, step.events) if odds is not None else None
         yield before, step, note
         before = step.encounter
 
@@ -129,9 +122,6 @@ def narrated_duel(
     """One duel told blow by blow (``duel --narrate``, ``mst2 exchange``), with the live
     odds of every attack when ``odds`` and the system has them; or, with ``as_json``,
     the outcome, each turn (with its odds) and the whole event log."""
-    from affray.cli.output import emit_json
-    from affray.encounter.events import ActionChosen
-
     system = setup.system if odds and setup.system.live_odds is not None else None
     if not as_json:
         play(

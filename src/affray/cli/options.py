@@ -7,6 +7,8 @@ from typing import Any, TypeVar
 
 import click
 
+from affray.dice import RandomDice, ScriptedDice, parse_faces
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 json_option = click.option(
@@ -36,8 +38,6 @@ def plot_option(what: str) -> Callable[[F], F]:
 
 def dice_source(rolls: str | None, seed: int | None) -> Any:
     """Scripted dice from ``--rolls`` or random dice from ``--seed``."""
-    from affray.dice import RandomDice, ScriptedDice, parse_faces
-
     if rolls is not None:
         return ScriptedDice(parse_faces(rolls))
     return RandomDice(seed)
@@ -45,8 +45,6 @@ def dice_source(rolls: str | None, seed: int | None) -> Any:
 
 def warn_unused(dice: Any) -> None:
     """Tell the user when typed-in faces were left over (they may be in the wrong order)."""
-    from affray.dice import ScriptedDice
-
     if isinstance(dice, ScriptedDice) and dice.remaining:
         unused = ",".join(str(face) for face in dice.remaining)
         click.echo(

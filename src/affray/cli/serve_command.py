@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+import errno
+import socket
+import threading
+import time
+import webbrowser
+
 import click
 
 from affray.cli.table.opening import db_option
+from affray.errors import AffrayError
+from affray.table.db import chosen_path
+from affray.web import app as web_app
+from affray.web.tracker import SERVED_AT
 
 
 @click.command("serve")
@@ -31,13 +41,9 @@ def serve_command(
     Binds 127.0.0.1 unless told otherwise; with --host 0.0.0.0 the players' phones
     on the same network can open the player page (its link is printed). The pages
     read no file on this machine but the sheets in the --sheets folders."""
-    from affray.table.db import chosen_path
-    from affray.web.app import create_app, serve_forever
-    from affray.web.tracker import SERVED_AT
-
     _refuse_taken(host, port)
     path, make_folder = chosen_path(db)
-    app = create_app(path, sheets=sheets, make_folder=make_folder)
+    app = web_app.create_app(path, sheets=sheets, make_folder=make_folder)
     shown = _lan_address() if host in ("0.0.0.0", "::") else host
     base = f"http://{shown}:{port}"
     store = app.state.tracker.tables.store  # the server's own: one Database per process
@@ -58,7 +64,8 @@ def serve_command(
         )
     if open_page:
         open_when_up("127.0.0.1" if host in ("0.0.0.0", "::") else host, port, f"/?key={key}")
-    serve_forever(app, host, port)
+    # looked up when it serves, not bound at import: a test puts a stand-in there
+    web_app.serve_forever(app, host, port)
 
 
 def _refuse_taken(host: str, port: int) -> None:
@@ -68,11 +75,6 @@ def _refuse_taken(host: str, port: int) -> None:
     Raises:
         AffrayError: the port is taken, or the address cannot be used.
     """
-    import errno
-    import socket
-
-    from affray.errors import AffrayError
-
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds
@@ -94,10 +96,6 @@ def _refuse_taken(host: str, port: int) -> None:
 def open_when_up(host: str, port: int, path: str, *, within_s: float = 15.0) -> None:
     """Open ``path`` of the server in a browser as soon as it takes connections (from
     a thread of its own: the server starts meanwhile)."""
-    import socket
-    import threading
-    import time
-    import webbrowser
 
     def wait_and_open() -> None:
         until = time.monotonic() + within_s
@@ -116,8 +114,6 @@ def open_when_up(host: str, port: int, path: str, *, within_s: float = 15.0) -> 
 
 def _lan_address() -> str:
     """This machine's address on the local network (the players' phones use it)."""
-    import socket
-
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
         try:
             probe.connect(("10.255.255.255", 1))  # no packet is sent

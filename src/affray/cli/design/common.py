@@ -7,15 +7,16 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import click
 
+from affray.cli.estimates import about, estimate_after
 from affray.cli.options import seed_option
-
-if TYPE_CHECKING:
-    pass
-
+from affray.cli.output import ProgressBar, console
+from affray.errors import AffrayError
+from affray.explore import backend
+from affray.explore.backends import check_address
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -79,8 +80,6 @@ class Where:
     """Where the duels are worked out, and the progress shown while they are."""
 
     def __init__(self, dask: str | None, workers: int | None, budget: float, what: str) -> None:
-        from affray.explore.backends import check_address
-
         if dask is not None:
             check_address(dask)
             if dask != "local" and workers is not None:
@@ -94,8 +93,6 @@ class Where:
         self.what = what
 
     def backend(self) -> Callable[[], Any]:
-        from affray.explore import backend
-
         return lambda: backend(self.dask, self.count)
 
     @property
@@ -104,9 +101,6 @@ class Where:
 
     def announce(self, seconds: float, left: int, sharing: int) -> None:
         """Refuse a question past the budget; say how long a long one will take."""
-        from affray.cli.estimates import about, estimate_after
-        from affray.errors import AffrayError
-
         if seconds > self.budget:
             raise AffrayError(
                 f"this would take {about(seconds, left, self.what, sharing, stops=False)}, "
@@ -122,8 +116,6 @@ class Where:
     def progress(self, total: int) -> Iterator[Callable[[int], None]]:
         """A progress bar at a terminal (nothing when piped); Ctrl-C stops the workers
         and exits 130."""
-        from affray.cli.output import ProgressBar
-
         bar = ProgressBar(total, self.what + "s", threshold=1)
         try:
             with bar as advance:
@@ -145,8 +137,6 @@ def method_words(chances: Sequence[Any]) -> str:
 
 def say_notes(chances: Sequence[Any], values: Sequence[str]) -> None:
     """Why values were simulated where exact odds were asked, once for all of them."""
-    from affray.cli.output import console
-
     said = [
         (value, chance.note)
         for chance, value in zip(chances, values, strict=True)

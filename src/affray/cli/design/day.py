@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
+import secrets
 import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 import click
 
+from affray.cli.design.common import BUDGET_S, Where
+from affray.cli.estimates import about, estimate_after
 from affray.cli.options import json_option, seed_option
+from affray.cli.output import ProgressBar, console, emit_json
+from affray.cli.table.opening import open_tables
+from affray.design.day import day_compiles_first, day_engine, load_day, simulate_days
+from affray.errors import AffrayError
+from affray.sheets import load_document
+from affray.table.parties import Parties
 
 if TYPE_CHECKING:
     from affray.design.day import Engine
-
-from affray.cli.design.common import BUDGET_S, Where
 
 
 @click.command("day")
@@ -84,13 +91,6 @@ def day_command(
     reached and won, each member's to be standing at the end, and the wounds carried
     into each fight.
     """
-    import secrets
-
-    from affray.cli.estimates import about, estimate_after
-    from affray.cli.output import ProgressBar
-    from affray.design.day import day_compiles_first, day_engine, load_day, simulate_days
-    from affray.errors import AffrayError
-
     where = Where(dask, workers, budget, "day")
     party = _saved_party(day_file, db)
     day = load_day(day_file, party)
@@ -134,8 +134,6 @@ def day_command(
             cluster.close()
     found = odds.to_dict()
     if as_json:
-        from affray.cli.output import emit_json
-
         emit_json(found)
         return
     _say_day(found)
@@ -143,23 +141,16 @@ def day_command(
 
 def _saved_party(day_file: str, db: str | None) -> Any:
     """The members of the saved party the day file names, or None."""
-    from affray.sheets import load_document
-
     data = load_document(day_file)
     name = data.get("party")
     if not isinstance(name, str):
         return None
-    from affray.cli.table.opening import open_tables
-    from affray.table.parties import Parties
-
     tables = open_tables(db, write=False)
     parties = Parties(tables)
     return parties.fold(parties.party(name)).state.members
 
 
 def _say_day(found: Mapping[str, Any]) -> None:
-    from affray.cli.output import console
-
     out = console()
     out.print(
         f"{found['n']:,} days (seed {found['seed']}, {found['engine']}): the party gets "

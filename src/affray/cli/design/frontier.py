@@ -3,16 +3,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
-from affray.cli.options import json_option
-
-if TYPE_CHECKING:
-    pass
-
 from affray.cli.design.common import Where, odds_options
+from affray.cli.estimates import wrote
+from affray.cli.options import json_option
+from affray.cli.output import console, emit_json
+from affray.design.duels import load, pair, settings
+from affray.design.frontier import frontier, rungs
+from affray.design.plots import frontier_chart
+from affray.plots import check_plot_path
 
 
 @click.command("frontier")
@@ -60,14 +62,9 @@ def frontier_command(
     """Every option of one key of SHEET against each opponent: its mean and worst
     chance to win, and which options another beats against every opponent (never
     worth taking)."""
-    from affray.design.duels import load, pair, settings
-    from affray.design.frontier import frontier, rungs
-
     if exact and count is not None:
         raise click.UsageError("choose one of --exact and -n N")
     if plot is not None:
-        from affray.plots import check_plot_path
-
         check_plot_path(plot)
     mine = load(sheet, "a")
     others = [pair(sheet, opponent)[1] for opponent in opponents]
@@ -87,24 +84,16 @@ def frontier_command(
             announce=where.announce,
         )
     if plot is not None:
-        from affray.design.plots import frontier_chart
-
         frontier_chart(found, plot)
     if as_json:
-        from affray.cli.output import emit_json
-
         emit_json(found.to_dict())
     else:
         _say_frontier(found)
     if plot is not None:
-        from affray.cli.estimates import wrote
-
         wrote(plot, as_json)
 
 
 def _say_frontier(found: Any) -> None:
-    from affray.cli.output import console
-
     out = console()
     how = "exact" if found.method == "exact" else "simulated"
     out.print(f"{found.sheet}: each {found.vary} against {', '.join(found.opponents)} ({how})")

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
-from affray.cli.options import json_option
-from affray.quoting import possessive
-
-if TYPE_CHECKING:
-    pass
-
 from affray.cli.design.common import Where, method_words, odds_options, say_notes
+from affray.cli.estimates import wrote
+from affray.cli.options import json_option
+from affray.cli.output import console, emit_json
+from affray.design.duels import Settings, pair, settings
+from affray.design.encounters import sensitivity_count, sensitivity_encounter
+from affray.design.plots import tornado
+from affray.design.sensitivity import count as duels_in
+from affray.design.sensitivity import sensitivity
+from affray.explore.encounter_sweep import ENCOUNTER_N
+from affray.plots import check_plot_path
+from affray.quoting import possessive
 
 
 @click.command("sensitivity")
@@ -54,15 +59,9 @@ def sensitivity_command(
     a die one size, hit dice one die, the next weapon of the table; in an encounter,
     each member's count too); the chance at each, the keys that move it most first.
     """
-    from affray.design.duels import pair, settings
-    from affray.design.sensitivity import count as duels_in
-    from affray.design.sensitivity import sensitivity
-
     if exact and count is not None:
         raise click.UsageError("choose one of --exact and -n N")
     if plot is not None:
-        from affray.plots import check_plot_path
-
         check_plot_path(plot)
     if b is None:
         found = _encounter_sensitivity(a, side, count, seed, dask, workers, budget)
@@ -82,18 +81,12 @@ def sensitivity_command(
                 announce=where.announce,
             )
     if plot is not None:
-        from affray.design.plots import tornado
-
         tornado(found, plot)
     if as_json:
-        from affray.cli.output import emit_json
-
         emit_json(found.to_dict())
     else:
         _say_sensitivity(found)
     if plot is not None:
-        from affray.cli.estimates import wrote
-
         wrote(plot, as_json)
 
 
@@ -106,10 +99,6 @@ def _encounter_sensitivity(
     workers: int | None,
     budget: float,
 ) -> Any:
-    from affray.design.duels import Settings
-    from affray.design.encounters import sensitivity_count, sensitivity_encounter
-    from affray.explore.encounter_sweep import ENCOUNTER_N
-
     if side is None:
         raise click.UsageError("--for SIDE names the side whose chance is weighed")
     asked = Settings(
@@ -130,8 +119,6 @@ def _encounter_sensitivity(
 
 
 def _say_sensitivity(found: Any) -> None:
-    from affray.cli.output import console
-
     out = console()
     base = found.base.p
     moved = [m for row in found.rows for m in (row.down, row.up) if m is not None]

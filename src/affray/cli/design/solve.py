@@ -3,17 +3,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
-from affray.cli.options import json_option
-from affray.quoting import possessive
-
-if TYPE_CHECKING:
-    pass
-
 from affray.cli.design.common import Where, chance_text, method_words, odds_options, say_notes
+from affray.cli.options import json_option
+from affray.cli.output import console, emit_json
+from affray.design.duels import Settings, pair, settings
+from affray.design.encounters import plan as encounter_plan
+from affray.design.encounters import solve_encounter
+from affray.design.solve import plan, solve_duel
+from affray.explore.encounter_sweep import ENCOUNTER_N
+from affray.quoting import possessive
 
 
 @click.command("solve")
@@ -78,9 +80,6 @@ def solve_command(
     system has exact odds; -n N simulates, and then says when two neighbours cannot
     be told apart.
     """
-    from affray.design.duels import pair, settings
-    from affray.design.solve import plan, solve_duel
-
     if exact and count is not None:
         raise click.UsageError("choose one of --exact and -n N")
     if values is not None and span is not None:
@@ -112,8 +111,6 @@ def solve_command(
             announce=where.announce,
         )
     if as_json:
-        from affray.cli.output import emit_json
-
         emit_json(solved.to_dict())
         return
     _say_solved(solved, first.name if side != "b" else second.name)
@@ -134,10 +131,6 @@ def _solve_encounter(
     budget: float,
     as_json: bool,
 ) -> None:
-    from affray.design.duels import Settings
-    from affray.design.encounters import plan, solve_encounter
-    from affray.explore.encounter_sweep import ENCOUNTER_N
-
     if side is None:
         raise click.UsageError("--for SIDE names the side whose chance is sought")
     asked = Settings(
@@ -145,7 +138,7 @@ def _solve_encounter(
         count or ENCOUNTER_N,
         1 if seed is None else seed,
     )
-    tried = plan(path, vary, listed, span, asked)[2]
+    tried = encounter_plan(path, vary, listed, span, asked)[2]
     where = Where(dask, workers, budget, "fight" if count is not None else "encounter")
     with where.progress(len(tried)) as advance:
         solved = solve_encounter(
@@ -161,16 +154,12 @@ def _solve_encounter(
             announce=where.announce,
         )
     if as_json:
-        from affray.cli.output import emit_json
-
         emit_json(solved.to_dict())
         return
     _say_solved(solved, solved.side)
 
 
 def _say_solved(solved: Any, whose: str) -> None:
-    from affray.cli.output import console
-
     out = console()
     chances = [p.chance for p in solved.points]
     how = method_words(chances)

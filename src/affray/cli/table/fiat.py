@@ -4,28 +4,19 @@ mark, unmark, note, allow."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
 from affray.cli.options import json_option
-from affray.cli.table.group import table
-from affray.cli.table.opening import (
-    db_option,
-    expect_option,
-    open_table,
-    pairs_given,
-)
-from affray.cli.table.reports import (
-    report,
-)
+from affray.cli.table.opening import db_option, expect_option, open_table, pairs_given
+from affray.cli.table.reports import report
+from affray.table import Edge, Mark, Note, Unmark
+from affray.table.commands import Allow, Hide, Move, Remove, Rename, Reveal, Set
 from affray.table.submission import Submission, submit
 
-if TYPE_CHECKING:
-    pass
 
-
-@table.command("set")
+@click.command("set")
 @click.argument("table_ref", metavar="TABLE")
 @click.argument("who")
 @click.argument("pairs", nargs=-1, required=True, metavar="KEY=VALUE...")
@@ -43,13 +34,11 @@ def set_command(
     """The game master's fiat: set WHO's state, KEY any key of `table show`'s state
     (e.g. wounds=2) or condition (one of the table's system's conditions, e.g.
     condition=out: a word it does not take is refused with the list)."""
-    from affray.table.commands import Set
-
     values = pairs_given(pairs, flag="KEY=VALUE", example="wounds=2")
     simple_verb(table_ref, db, as_json, Set(who, values), expect)
 
 
-@table.command("remove")
+@click.command("remove")
 @click.argument("table_ref", metavar="TABLE")
 @click.argument("who")
 @expect_option
@@ -59,12 +48,10 @@ def remove_command(
     table_ref: str, who: str, expect: int | None, db: str | None, as_json: bool
 ) -> None:
     """WHO leaves the table (its turns, engagements and conditions too)."""
-    from affray.table.commands import Remove
-
     simple_verb(table_ref, db, as_json, Remove(who), expect)
 
 
-@table.command("rename")
+@click.command("rename")
 @click.argument("table_ref", metavar="TABLE")
 @click.argument("who")
 @click.argument("name")
@@ -75,12 +62,10 @@ def rename_command(
     table_ref: str, who: str, name: str, expect: int | None, db: str | None, as_json: bool
 ) -> None:
     """WHO is called NAME from now on."""
-    from affray.table.commands import Rename
-
     simple_verb(table_ref, db, as_json, Rename(who, name), expect)
 
 
-@table.command("hide")
+@click.command("hide")
 @click.argument("table_ref", metavar="TABLE")
 @click.argument("who")
 @expect_option
@@ -90,12 +75,10 @@ def hide_command(
     table_ref: str, who: str, expect: int | None, db: str | None, as_json: bool
 ) -> None:
     """Hide WHO from the players (it fights on, for the game master)."""
-    from affray.table.commands import Hide
-
     simple_verb(table_ref, db, as_json, Hide(who), expect)
 
 
-@table.command("allow")
+@click.command("allow")
 @click.argument("table_ref", metavar="TABLE")
 @click.argument("pairs", nargs=-1, required=True, metavar="KEY=on|off...")
 @expect_option
@@ -107,13 +90,11 @@ def allow_command(
     """What the players may do from now on: players_choose=on (a player's own link
     chooses its combatant's action on its turn) and players_odds=on (their pages show
     the odds of each action); off takes it back. Undo takes it back too."""
-    from affray.table.commands import Allow
-
     values = pairs_given(pairs, flag="KEY=on|off", example="players_choose=on")
     simple_verb(table_ref, db, as_json, Allow.of(values), expect)
 
 
-@table.command("reveal")
+@click.command("reveal")
 @click.argument("table_ref", metavar="TABLE")
 @click.argument("who")
 @expect_option
@@ -123,12 +104,10 @@ def reveal_command(
     table_ref: str, who: str, expect: int | None, db: str | None, as_json: bool
 ) -> None:
     """Show WHO to the players again."""
-    from affray.table.commands import Reveal
-
     simple_verb(table_ref, db, as_json, Reveal(who), expect)
 
 
-@table.command("move")
+@click.command("move")
 @click.argument("table_ref", metavar="TABLE")
 @click.argument("who")
 @click.option("--before", "before", metavar="OTHER", default=None, help="Just before OTHER's turn.")
@@ -147,12 +126,10 @@ def move_command(
 ) -> None:
     """WHO's next turn this round comes just before (--before) or after (--after)
     OTHER's; moving the combatant whose turn it is puts its turn off."""
-    from affray.table.commands import Move
-
     simple_verb(table_ref, db, as_json, Move(who, before, after), expect)
 
 
-@table.command("mark")
+@click.command("mark")
 @click.argument("table_ref", metavar="TABLE")
 @click.argument("who")
 @click.argument("condition")
@@ -185,13 +162,11 @@ def mark_command(
     as_json: bool,
 ) -> None:
     """Put CONDITION (prone, blessed, on fire, ...) on WHO, for as long as you say."""
-    from affray.table import Edge, Mark
-
     ends = Edge(until) if until else None
     simple_verb(table_ref, db, as_json, Mark(who, condition, ends, of, turns, public), expect)
 
 
-@table.command("unmark")
+@click.command("unmark")
 @click.argument("table_ref", metavar="TABLE")
 @click.argument("who")
 @click.argument("condition")
@@ -202,12 +177,10 @@ def unmark_command(
     table_ref: str, who: str, condition: str, expect: int | None, db: str | None, as_json: bool
 ) -> None:
     """Take CONDITION off WHO."""
-    from affray.table import Unmark
-
     simple_verb(table_ref, db, as_json, Unmark(who, condition), expect)
 
 
-@table.command("note")
+@click.command("note")
 @click.argument("table_ref", metavar="TABLE")
 @click.argument("text")
 @click.option("--about", default=None, metavar="WHO", help="A note on one combatant.")
@@ -224,8 +197,6 @@ def note_command(
 ) -> None:
     """Add a line to the table's journal (with --about, the game master's note on one
     combatant: shown beside it on the game master's board; players never see notes)."""
-    from affray.table import Note
-
     simple_verb(table_ref, db, as_json, Note(text, about), expect)
 
 

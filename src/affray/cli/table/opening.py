@@ -4,16 +4,15 @@ and the tables of the database opened (and closed with the command)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import click
 
 from affray.cli.options import seed_option
 from affray.cli.output import plain
-
-if TYPE_CHECKING:
-    from affray.table import TableRow, Tables
-
+from affray.table import Store, TableRow, Tables
+from affray.table.commands import parse_pairs
+from affray.table.db import chosen_path
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -72,9 +71,6 @@ def open_tables(db: str | None, *, write: bool = True) -> Tables:
     """The tables of ``--db`` (or the default database). A verb that only reads opens
     it with ``write=False``: it makes and changes nothing on disk, and never waits for
     another writer. A write that waits for one says so on stderr."""
-    from affray.table import Store, Tables
-    from affray.table.db import chosen_path
-
     path, make_folder = chosen_path(db)
     store = Store(path, readonly=not write, waiting=_say_waiting, make_folder=make_folder and write)
     context = click.get_current_context(silent=True)
@@ -102,6 +98,4 @@ def pairs_given(
     pairs: Sequence[str], *, flag: str = "--option", example: str = "--option order=shuffled"
 ) -> dict[str, Any]:
     """``KEY=VALUE`` pairs, each value read as TOML (a number, a word, a list)."""
-    from affray.table.commands import parse_pairs
-
     return parse_pairs(pairs, flag=flag, example=example)

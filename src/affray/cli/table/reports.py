@@ -6,27 +6,28 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import click
+from rich.table import Table
+from rich.text import Text
 
+from affray import registry
 from affray.cli.options import json_option
 from affray.cli.output import console, emit_json, plain, plain_lines, print_lines
-from affray.cli.table.group import table
-from affray.cli.table.opening import (
-    db_option,
-    open_table,
-)
+from affray.cli.table.opening import db_option, open_table
+from affray.narration import narrate
+from affray.table import journal
+from affray.table.events import TABLE
+from affray.table.view import describe, show_data
 
 if TYPE_CHECKING:
     from affray.table import Done, TableRow, Tables
 
 
-@table.command("show")
+@click.command("show")
 @click.argument("table_ref", metavar="TABLE")
 @db_option
 @json_option
 def show_command(table_ref: str, db: str | None, as_json: bool) -> None:
     """The initiative, every combatant's state and conditions, whose turn it is."""
-    from affray.table.view import show_data
-
     tables, row = open_table(db, table_ref, write=False)
     data = show_data(row, tables.fold(row))
     if as_json:
@@ -35,7 +36,7 @@ def show_command(table_ref: str, db: str | None, as_json: bool) -> None:
     print_show(data)
 
 
-@table.command("log")
+@click.command("log")
 @click.argument("table_ref", metavar="TABLE")
 @click.option(
     "--format",
@@ -48,8 +49,6 @@ def show_command(table_ref: str, db: str | None, as_json: bool) -> None:
 @json_option
 def log_command(table_ref: str, form: str, db: str | None, as_json: bool) -> None:
     """Every change of TABLE in order (Markdown: a journal to paste into your notes)."""
-    from affray.table import journal
-
     tables, row = open_table(db, table_ref, write=False)
     fold = tables.fold(row)
     items = journal.entries(tables.store.changes(row.id), fold)
@@ -69,8 +68,6 @@ def events_json(done: Done) -> dict[str, Any]:
 
 
 def report(tables: Tables, row: TableRow, done: Done, as_json: bool) -> None:
-    from affray.table.view import show_data
-
     shown = show_data(row, tables.fold(row))
     if as_json:
         emit_json(
@@ -96,16 +93,11 @@ def report(tables: Tables, row: TableRow, done: Done, as_json: bool) -> None:
 
 
 def lines_of(done: Done) -> Any:
-    from affray.narration import narrate
-    from affray.table.events import TABLE
-
     return narrate(done.events, registry_system(done.table.system).narration, TABLE)
 
 
 def registry_system(name: str) -> Any:
     """The rule system called ``name`` (the registry loads it on first use)."""
-    from affray import registry
-
     return registry.system(name)
 
 
@@ -130,8 +122,6 @@ def whats_next(shown: dict[str, Any]) -> str:
 
 
 def report_moved(tables: Tables, row: TableRow, done: Done, word: str, as_json: bool) -> None:
-    from affray.table.view import describe, show_data
-
     shown = show_data(row, tables.fold(row))
     moved = [{"version": a.version, "what": describe(a.command, done.called)} for a in done.moved]
     if as_json:
@@ -145,8 +135,6 @@ def report_moved(tables: Tables, row: TableRow, done: Done, word: str, as_json: 
             }
         )
         return
-    from rich.text import Text
-
     out = console()
     for item in moved:
         out.print(Text(plain(f"{word}: {item['what']}")))
@@ -155,8 +143,6 @@ def report_moved(tables: Tables, row: TableRow, done: Done, word: str, as_json: 
 
 def print_dim(line: str) -> None:
     """A line of text (names in it too) in the dim style: never read as markup."""
-    from rich.text import Text
-
     console().print(Text(plain(line), style="dim"))
 
 
@@ -165,9 +151,6 @@ NOTES_SHOWN = 20
 
 
 def print_show(data: dict[str, Any]) -> None:
-    from rich.table import Table
-    from rich.text import Text
-
     out = console()
     out.print(
         Text.assemble(

@@ -1,6 +1,6 @@
-"""Setting a table up and keeping it: new, add (a sheet, a creature or a party),
-import (an encounter or an export), export, link (a player's own link), end (the
-party members' state written back), list."""
+"""Setting a table up and keeping it: new, add (a sheet, a creature or a party), link
+(a player's own link), end (the party members' state written back), list. A table's
+file, imported or exported, is :mod:`affray.cli.table.exports`'s."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ import click
 
 from affray.cli.options import json_option
 from affray.cli.output import console, emit_json, plain, print_lines
-from affray.cli.table.group import table
 from affray.cli.table.opening import (
     db_option,
     expect_option,
@@ -20,13 +19,12 @@ from affray.cli.table.opening import (
     open_tables,
     pairs_given,
 )
-from affray.cli.table.reports import (
-    events_json,
-    lines_of,
-    registry_system,
-)
+from affray.cli.table.reports import events_json, lines_of
+from affray.errors import TableError
 from affray.registry import spelled as registry_spelled
+from affray.table import roster
 from affray.table.commands import Add
+from affray.table.parties import PREFIX, Parties
 from affray.table.roster import MAX_AT_ONCE
 
 if TYPE_CHECKING:
@@ -35,7 +33,7 @@ if TYPE_CHECKING:
     from affray.table.service import Done
 
 
-@table.command("new")
+@click.command("new")
 @click.argument("name")
 @click.option(
     "--system",
@@ -80,7 +78,7 @@ def new_command(
     out.print(f"Next: affray table add {row.id} SHEET --side SIDE", style="dim")
 
 
-@table.command("add")
+@click.command("add")
 @click.argument("table_ref", metavar="TABLE")
 @click.argument("sheet")
 @click.option("--side", default=None, help="Its side (default: a side of its own).")
@@ -155,8 +153,6 @@ def _add_many(
     expect: int | None,
     as_json: bool,
 ) -> None:
-    from affray.table import roster
-
     found = roster.sheet(row.system, sheet)
     commands = tables.joining_many(
         row, found.data, found.source, count, side=side, name=name, tactics=tactics, player=player
@@ -166,8 +162,6 @@ def _add_many(
 
 
 def _report_many(dones: list[Done], commands: Sequence[Command], as_json: bool) -> None:
-    from affray.table.commands import Add
-
     if as_json:
         emit_json(
             {
@@ -191,9 +185,6 @@ def _add_party(
     expect: int | None,
     as_json: bool,
 ) -> None:
-    from affray.errors import TableError
-    from affray.table.parties import PREFIX, Parties
-
     if side is not None or name is not None:
         raise TableError(
             "a party comes to the table on its own side, each member with its own name",
@@ -204,15 +195,13 @@ def _add_party(
     _report_many(tables.run_all(row, commands, expect), commands, as_json)
 
 
-@table.command("end")
+@click.command("end")
 @click.argument("table_ref", metavar="TABLE")
 @db_option
 @json_option
 def end_command(table_ref: str, db: str | None, as_json: bool) -> None:
     """Write the state of TABLE's party members back to their parties (one change of
     each party; `affray party undo PARTY` takes it back)."""
-    from affray.table.parties import Parties
-
     tables, row = open_table(db, table_ref)
     dones = Parties(tables).end(row)
     if as_json:
@@ -237,150 +226,7 @@ def end_command(table_ref: str, db: str | None, as_json: bool) -> None:
         click.echo(f"{done.party.id} is at version {done.version}.")
 
 
-@table.command("import")
-@click.argument("table_ref", metavar="TABLE|EXPORT")
-@click.argument("encounter", type=click.Path(dir_okay=False, path_type=str), required=False)
-@click.option(
-    "--as",
-    "name",
-    default=None,
-    metavar="NAME",
-    help="With EXPORT: the new table's name (its id is made from it).",
-)
-@db_option
-@json_option
-def import_command(
-    table_ref: str, encounter: str | None, name: str | None, db: str | None, as_json: bool
-) -> None:
-    """TABLE ENCOUNTER: add everyone in an ENCOUNTER file to TABLE (its sides, counts,
-    names and tactics). EXPORT alone: a table that `affray table export` wrote (a
-    file, or - for stdin), as a new table with its whole log, under its own name or
-    --as NAME; it never takes the place of a table that is here (docs/exchange.md)."""
-    from pathlib import Path
-
-    from affray.errors import TableError
-    from affray.sheets.documents import load_document
-
-    if encounter is None:
-        _import_export(table_ref, name, db, as_json)
-        return
-    if name is not None:
-        raise TableError(
-            "--as names a table imported from an export; an encounter's members keep "
-            "their own names",
-            hint=f"leave out --as, or import an export alone: affray table import FILE --as {name}",
-        )
-    from affray.cli.exchange_commands import looks_like_export
-
-    if looks_like_export(encounter):
-        raise TableError(
-            f"{encounter} is an affray export, not an encounter file",
-            hint=f"an export is a table of its own: affray table import {encounter} [--as NAME]",
-        )
-    tables, row = open_table(db, table_ref)
-    path = Path(encounter)
-    importing = tables.importing(row, load_document(path), encounter, path.resolve().parent)
-    commands = importing.commands
-    dones = tables.run_all(row, commands, options=importing.options)
-    if dones and dones[0].note:
-        click.echo(f"note: {dones[0].note}", err=True)
-    if as_json:
-        emit_json(
-            {
-                "combatants": [c.combatant for c in commands],
-                "version": dones[-1].version if dones else tables.fold(row).version,
-            }
-        )
-        return
-    from affray.narration import narrate
-    from affray.table.events import TABLE
-
-    told = registry_system(row.system).narration
-    print_lines(narrate([e for done in dones for e in done.events], told, TABLE))
-
-
-def _import_export(source: str, name: str | None, db: str | None, as_json: bool) -> None:
-    from affray.cli.exchange_commands import read_export
-    from affray.table import exchange
-
-    text, where = read_export(source)
-    imported = exchange.read_table(text, where)
-    if name is not None:
-        imported = exchange.renamed(imported, name)
-    tables = open_tables(db)
-    row = tables.store.restore(
-        table_id=imported.id,
-        name=imported.name,
-        system=imported.system,
-        options=imported.options,
-        created=imported.created,
-        archived=imported.archived,
-        changes=imported.changes,
-    )
-    tables.checkpoint(row, force=True)  # a long log: later verbs read only what follows
-    if as_json:
-        emit_json(
-            {
-                "table": row.id,
-                "name": row.name,
-                "system": row.system,
-                "version": imported.version,
-                "gm_token": row.gm_token,
-                "player_token": row.player_token,
-                "db": str(tables.store.path),
-            }
-        )
-        return
-    from rich.text import Text
-
-    out = console()
-    out.print(
-        Text.assemble(
-            "Table ",
-            (row.id, "bold"),
-            f" ({row.system}, version {imported.version}) imported into {tables.store.path}",
-        )
-    )
-    out.print(Text(f"game master token: {row.gm_token}"))
-    out.print(Text(f"player token:      {row.player_token}"))
-    out.print(Text(f"Next: affray table show {row.id}", style="dim"))
-
-
-@table.command("export")
-@click.argument("table_ref", metavar="TABLE")
-@click.option(
-    "-o",
-    "--out",
-    "out",
-    type=click.Path(dir_okay=False, path_type=str),
-    default=None,
-    metavar="FILE",
-    help="Write it to FILE (default: stdout).",
-)
-@db_option
-@json_option
-def export_command(table_ref: str, out: str | None, db: str | None, as_json: bool) -> None:
-    """TABLE as one JSON document (docs/exchange.md): its rules, its whole log (every
-    change with its dice and answers), its combatants' sheets and its state, to import
-    on another machine (`affray table import FILE`) or to read with another tool. With
-    --json and -o: a line saying what was written."""
-    from affray.cli.exchange_commands import STDIO, write_export
-    from affray.table import exchange
-
-    tables, row = open_table(db, table_ref, write=False)
-    changes = tables.store.changes(row.id)
-    text = exchange.dumps(exchange.table_document(row, changes))
-    write_export(text, out)
-    if out is None or out == STDIO:
-        return
-    version = changes[-1].version if changes else 0
-    if as_json:
-        emit_json({"table": row.id, "version": version, "out": out, "bytes": len(text)})
-        return
-    click.echo(f"{row.id} (version {version}) written to {out}")
-
-
-@table.command("link")
+@click.command("link")
 @click.argument("table_ref", metavar="TABLE")
 @click.argument("who")
 @click.option(
@@ -405,7 +251,7 @@ def link_command(table_ref: str, who: str, base: str | None, db: str | None, as_
     click.echo(f"{cid}'s player: {url}")
 
 
-@table.command("list")
+@click.command("list")
 @db_option
 @json_option
 def list_command(db: str | None, as_json: bool) -> None:

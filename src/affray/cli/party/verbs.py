@@ -1,50 +1,34 @@
-"""``affray party …``: the characters a campaign carries from fight to fight, with
-their wounds (docs/table.md, "Parties").
-
-Thin: options → :class:`affray.table.parties.Parties` → output. Every verb takes
-``--db`` (the tables' database) and ``--json``.
-"""
+"""A party's verbs but its file's: new, add, show, list, rest, undo (a party's file,
+exported or imported, is :mod:`affray.cli.party.exports`')."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 import click
+from rich.text import Text
 
-from affray.cli.options import json_option, rolls_option, seed_option
+from affray import registry
+from affray.cli.options import dice_source, json_option, rolls_option, seed_option, warn_unused
 from affray.cli.output import console, emit_json, plain
 from affray.cli.table.opening import db_option, open_tables
 from affray.registry import spelled as registry_spelled
+from affray.table import party_rules
+from affray.table.parties import Parties
 
 if TYPE_CHECKING:
-    from affray.table.parties import Parties, PartyDone
+    from affray.table.parties import PartyDone
     from affray.table.party_rules import PartyState
     from affray.table.party_store import PartyRow
 
 
-def _parties(db: str | None, *, write: bool = True) -> Parties:
+def open_parties(db: str | None, *, write: bool = True) -> Parties:
     """The parties of ``--db``; a verb that only reads opens it with ``write=False``
     (nothing made or changed on disk)."""
-    from affray.table.parties import Parties
-
     return Parties(open_tables(db, write=write))
 
 
-@click.group("party")
-def party() -> None:
-    """A party: characters who carry their wounds from table to table.
-
-    \b
-    affray party new "The Company" --system mst2
-    affray party add the-company examples/mst2/knight.json
-    affray table add goblin-ambush party:the-company
-    affray table end goblin-ambush
-    affray party rest the-company --days 3 --seed 7
-    affray party show the-company
-    """
-
-
-@party.command("new")
+@click.command("new")
 @click.argument("name")
 @click.option(
     "--system",
@@ -58,13 +42,11 @@ def party() -> None:
 @json_option
 def new_command(name: str, system: str, db: str | None, as_json: bool) -> None:
     """Make a new, empty party NAME playing SYSTEM."""
-    parties = _parties(db)
+    parties = open_parties(db)
     row = parties.new(name, system)
     if as_json:
         emit_json({"party": row.id, "name": row.name, "system": row.system, "version": 0})
         return
-    from rich.text import Text
-
     out = console()
     out.print(
         Text.assemble("Party ", (row.id, "bold"), f" ({row.system}) in {parties.store.store.path}")
@@ -72,7 +54,7 @@ def new_command(name: str, system: str, db: str | None, as_json: bool) -> None:
     out.print(Text(f"Next: affray party add {row.id} SHEET", style="dim"))
 
 
-@party.command("add")
+@click.command("add")
 @click.argument("party_ref", metavar="PARTY")
 @click.argument("sheet")
 @click.option("--as", "name", default=None, metavar="NAME", help="Its name in the party.")
@@ -82,7 +64,7 @@ def add_command(
     party_ref: str, sheet: str, name: str | None, db: str | None, as_json: bool
 ) -> None:
     """Add the character of SHEET (a sheet file or a bestiary name) to PARTY, fresh."""
-    parties = _parties(db)
+    parties = open_parties(db)
     done = parties.add(parties.party(party_ref), sheet, name)
     if as_json:
         emit_json(
@@ -92,21 +74,19 @@ def add_command(
     _echo(done)
 
 
-@party.command("show")
+@click.command("show")
 @click.argument("party_ref", metavar="PARTY")
 @db_option
 @json_option
 def show_command(party_ref: str, db: str | None, as_json: bool) -> None:
     """Every member of PARTY and the state it carries."""
-    parties = _parties(db, write=False)
+    parties = open_parties(db, write=False)
     row = parties.party(party_ref)
     folded = parties.fold(row)
     data = _show_data(row, folded.version, folded.state)
     if as_json:
         emit_json(data)
         return
-    from rich.text import Text
-
     out = console()
     out.print(
         Text.assemble(
@@ -120,12 +100,12 @@ def show_command(party_ref: str, db: str | None, as_json: bool) -> None:
         out.print(Text(plain(f"  {member['id']:<20} {state}")))
 
 
-@party.command("list")
+@click.command("list")
 @db_option
 @json_option
 def list_command(db: str | None, as_json: bool) -> None:
     """The parties in the database."""
-    parties = _parties(db, write=False)
+    parties = open_parties(db, write=False)
     found = parties.store.parties()
     if as_json:
         emit_json(
@@ -143,8 +123,6 @@ def list_command(db: str | None, as_json: bool) -> None:
             }
         )
         return
-    from rich.text import Text
-
     out = console()
     if not found:
         out.print(Text(f"No parties in {parties.store.store.path}."))
@@ -153,7 +131,7 @@ def list_command(db: str | None, as_json: bool) -> None:
         out.print(Text(plain(f"{row.id:<24} {row.system:<7} version {version:<5} {row.name}")))
 
 
-@party.command("rest")
+@click.command("rest")
 @click.argument("party_ref", metavar="PARTY")
 @click.option("--days", type=int, required=True, metavar="N", help="Days of rest (1 to 365).")
 @click.option(
@@ -177,9 +155,7 @@ def rest_command(
     as_json: bool,
 ) -> None:
     """Every member of PARTY after N days of rest, by its system's healing rules."""
-    from affray.cli.options import dice_source, warn_unused
-
-    parties = _parties(db)
+    parties = open_parties(db)
     row = parties.party(party_ref)
     dice = dice_source(rolls, seed)
     options: dict[str, object] = {} if setting is None else {"setting": setting}
@@ -191,13 +167,13 @@ def rest_command(
     _echo(done)
 
 
-@party.command("undo")
+@click.command("undo")
 @click.argument("party_ref", metavar="PARTY")
 @db_option
 @json_option
 def undo_command(party_ref: str, db: str | None, as_json: bool) -> None:
     """Take back PARTY's last change (a member added, a rest, a table's end)."""
-    parties = _parties(db)
+    parties = open_parties(db)
     done = parties.undo(parties.party(party_ref))
     if as_json:
         emit_json({**_show_data(done.party, done.version, done.state), "lines": list(done.lines)})
@@ -205,95 +181,10 @@ def undo_command(party_ref: str, db: str | None, as_json: bool) -> None:
     _echo(done)
 
 
-@party.command("export")
-@click.argument("party_ref", metavar="PARTY")
-@click.option(
-    "-o",
-    "--out",
-    "out",
-    type=click.Path(dir_okay=False, path_type=str),
-    default=None,
-    metavar="FILE",
-    help="Write it to FILE (default: stdout).",
-)
-@db_option
-@json_option
-def export_command(party_ref: str, out: str | None, db: str | None, as_json: bool) -> None:
-    """PARTY as one JSON document (docs/exchange.md): its whole log and its members'
-    sheets and state, to import on another machine (`affray party import FILE`) or to
-    read with another tool. With --json and -o: a line saying what was written."""
-    from affray.cli.exchange_commands import STDIO, write_export
-    from affray.table import exchange
-
-    parties = _parties(db, write=False)
-    row = parties.party(party_ref)
-    changes = parties.store.changes(row.id)
-    text = exchange.dumps(exchange.party_document(row, changes))
-    write_export(text, out)
-    if out is None or out == STDIO:
-        return
-    version = changes[-1].version if changes else 0
-    if as_json:
-        emit_json({"party": row.id, "version": version, "out": out, "bytes": len(text)})
-        return
-    click.echo(f"{row.id} (version {version}) written to {out}")
-
-
-@party.command("import")
-@click.argument("source", metavar="FILE")
-@click.option(
-    "--as",
-    "name",
-    default=None,
-    metavar="NAME",
-    help="The new party's name (its id is made from it).",
-)
-@db_option
-@json_option
-def import_command(source: str, name: str | None, db: str | None, as_json: bool) -> None:
-    """A party that `affray party export` wrote (FILE, or - for stdin), with its whole
-    log, under its own name or --as NAME; it never takes the place of a party that is
-    here (docs/exchange.md)."""
-    from affray.cli.exchange_commands import read_export
-    from affray.table import exchange
-
-    text, where = read_export(source)
-    imported = exchange.read_party(text, where)
-    if name is not None:
-        imported = exchange.renamed(imported, name)
-    parties = _parties(db)
-    row = parties.store.restore(
-        party_id=imported.id,
-        name=imported.name,
-        system=imported.system,
-        created=imported.created,
-        changes=imported.changes,
-    )
-    if as_json:
-        emit_json(
-            {"party": row.id, "name": row.name, "system": row.system, "version": imported.version}
-        )
-        return
-    from rich.text import Text
-
-    out = console()
-    out.print(
-        Text.assemble(
-            "Party ",
-            (row.id, "bold"),
-            f" ({row.system}, version {imported.version}) imported into {parties.store.store.path}",
-        )
-    )
-    out.print(Text(f"Next: affray party show {row.id}", style="dim"))
-
-
 # -- helpers ----------------------------------------------------------------------------
 
 
 def _show_data(row: PartyRow, version: int, state: PartyState) -> dict[str, Any]:
-    from affray import registry
-    from affray.table import party_rules as rules
-
     system = registry.system(row.system)
     ruleset = system.duel_ruleset()
     return {
@@ -306,8 +197,8 @@ def _show_data(row: PartyRow, version: int, state: PartyState) -> dict[str, Any]
                 "id": member.id,
                 "source": member.source,
                 "values": dict(member.values),
-                "state": rules.carried(
-                    system, ruleset, rules.solo(system, ruleset, member), member.id
+                "state": party_rules.carried(
+                    system, ruleset, party_rules.solo(system, ruleset, member), member.id
                 ),
             }
             for member in state.members
