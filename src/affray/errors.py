@@ -108,7 +108,8 @@ class DieNeededError(InputNeededError, ScriptedDiceError):
     def __init__(self, sides: int, purpose: str, given: int) -> None:
         super().__init__(
             f"the next die is a d{sides} for {purpose}, and no face was given for it",
-            hint=f"roll it and add its face to the end of --rolls ({given} given so far)",
+            hint=f"roll it and add its face to the end of --rolls ({given} given so far), "
+            "or add --roll-rest to have affray roll it and the dice after it",
         )
         self.sides = sides
         self.purpose = purpose

@@ -123,7 +123,11 @@ def test_a_log_older_than_the_marks_reads_as_it_said() -> None:
 def test_an_old_tables_faces_show_who_gave_them(tmp_path: Path) -> None:
     """A log written before the marks (faces as numbers): the journal marks them."""
     tables, row = knights_turn(tmp_path / "t.db")
-    submit(tables, row, Submission("act", Act("Knight", "attack", "Goblin"), rolls=(20,), seed=3))
+    submit(
+        tables,
+        row,
+        Submission("act", Act("Knight", "attack", "Goblin"), rolls=(20,), seed=3, roll_rest=True),
+    )
     version = tables.fold(row).version
     tables.store.close()
     db = sqlite3.connect(tmp_path / "t.db")

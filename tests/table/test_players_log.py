@@ -52,7 +52,7 @@ def test_friends_in_full_foes_in_words_and_no_hidden_name(tmp_path: Path) -> Non
     assert told[0]["text"] == "" and told[1]["text"] == ""  # rulings: told by their outcome
     headings = [entry["text"] for entry in told]
     assert "The fight begins" in headings
-    assert {"version": 7, "text": "", "lines": ["Sellsword: now prone"]} in told
+    assert {"version": 7, "text": "", "lines": ["Sellsword: now prone"], "dice": []} in told
     assert "Spearman joins the fight (side levy)" in headings
     assert [entry["version"] for entry in told] == sorted(
         (entry["version"] for entry in told), reverse=True

@@ -321,6 +321,7 @@ def test_a_choice_for_one_combatant_from_the_terminal(tmp_path: Path) -> None:
         "start",
         "--rolls",
         "3,10",
+        "--roll-rest",
         "--choose",
         "stance=evasion",
         "--choose",

@@ -38,7 +38,13 @@ def test_a_choice_for_one_combatant_is_that_combatants_alone(
     client: TestClient, setup: Setup
 ) -> None:
     response = post(
-        client, setup, 2, verb="start", rolls=[3, 10], choose={"Brawler:stance": "evasion"}
+        client,
+        setup,
+        2,
+        verb="start",
+        rolls=[3, 10],
+        roll_rest=True,
+        choose={"Brawler:stance": "evasion"},
     )
     assert response.status_code == 200, response.text
     assert stances(client, setup)["Brawler"] == "evasion"

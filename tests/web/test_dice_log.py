@@ -63,6 +63,7 @@ def test_both_pages_say_who_gave_each_face(client: TestClient, setup: Setup) -> 
         action="attack",
         target="Spearman",
         rolls=[19],
+        roll_rest=True,
     )
     assert done.status_code == 200, done.text
     page = client.get(f"/t/ford?token={gm}").text

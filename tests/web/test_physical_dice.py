@@ -36,7 +36,9 @@ def test_every_face_affray_rolls_is_marked_as_its_own(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
     ford(db)
     # the d20 typed, a hit; the power dice rolled by affray: marked, each with its die
-    done = terminal(db, "table", "act", "ford", "Spearman", "attack", "--rolls", "18", "--json")
+    done = terminal(
+        db, "table", "act", "ford", "Spearman", "attack", "--rolls", "18", "--roll-rest", "--json"
+    )
     found = json.loads(done.stdout)
     assert [r["die"] for r in found["rolled"][:2]] == [
         "d8 for Spearman's power die 1",
@@ -46,7 +48,17 @@ def test_every_face_affray_rolls_is_marked_as_its_own(tmp_path: Path) -> None:
     assert [r["face"] for r in found["rolled"][:2]] == [d["face"] for d in power["dice"]]
     terminal(db, "table", "undo", "ford")
     told = terminal(
-        db, "table", "act", "ford", "Spearman", "attack", "--rolls", "18", "--seed", "4"
+        db,
+        "table",
+        "act",
+        "ford",
+        "Spearman",
+        "attack",
+        "--rolls",
+        "18",
+        "--roll-rest",
+        "--seed",
+        "4",
     )
     assert "affray rolled: " in told.stdout and "(the d8 for Spearman's power die 1)" in told.stdout
     last = json.loads(terminal(db, "table", "log", "ford", "--json").stdout)["changes"][-1]

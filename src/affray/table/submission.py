@@ -63,11 +63,14 @@ class Submission:
     """Its answers: ``TOPIC=CHOICE`` or ``WHO:TOPIC=CHOICE``."""
     seed: int | None = None
     roll_missing: bool = True
-    """A die no face was given for is rolled (else the command waits for it)."""
+    """A die no face was given for is rolled (else the command waits for it); a
+    command that brings some faces but not all waits all the same, unless
+    ``roll_rest``."""
     choose_missing: bool = True
     """A question no answer was given for goes to the tactics (else it waits)."""
     roll_rest: bool = False
-    """An answer: every die after these is rolled, for the rest of the command."""
+    """Every die after the faces it brings is rolled (an answer's: for the rest of the
+    command)."""
     tactics_rest: bool = False
     """An answer: the tactics answer what is left of the command."""
     question: str | None = None
@@ -128,7 +131,7 @@ def submit(tables: Tables, table: TableRow, asked: Submission) -> Done:
         rolls=asked.rolls,
         choices=asked.choices,
         seed=asked.seed,
-        roll_missing=asked.roll_missing,
+        roll_missing=asked.roll_missing and (not asked.rolls or asked.roll_rest),
         choose_missing=asked.choose_missing,
         expected=asked.expected,
         beside=asked.beside,

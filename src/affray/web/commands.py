@@ -77,6 +77,7 @@ def parse(
         seed=_optional_int(data, "seed"),
         roll_missing=_bool(data, "roll_missing", True),
         choose_missing=_bool(data, "choose_missing", True),
+        roll_rest=_bool(data, "roll_rest", False),
     )
     match verb:
         case "undo" | "redo":
@@ -87,7 +88,6 @@ def parse(
                 raise TableError("question is the id of the question answered", hint="a text")
             return replace(
                 answered,
-                roll_rest=_bool(data, "roll_rest", False),
                 tactics_rest=_bool(data, "tactics_rest", False),
                 question=question or None,
                 rolled_one=_bool(data, "rolled_one", False),

@@ -36,15 +36,22 @@ expect_option = click.option(
 
 
 def dice_options(function: F) -> F:
-    """``--rolls``, ``--no-roll``, ``--choose`` and ``--seed``: what answers the rules."""
+    """``--rolls``, ``--roll-rest``, ``--no-roll``, ``--choose`` and ``--seed``: what
+    answers the rules."""
     for option in reversed(
         (
             click.option(
                 "--rolls",
                 metavar="R,R,...",
                 default=None,
-                help="Faces rolled at the table, in the order the rules roll them; "
-                "dice after them are rolled for you.",
+                help="Faces rolled at the table, in the order the rules roll them. A "
+                "command given some faces but not all waits for the next die (exit 2 "
+                "naming it) unless --roll-rest; given none, affray rolls them all.",
+            ),
+            click.option(
+                "--roll-rest",
+                is_flag=True,
+                help="Roll the dice after the faces of --rolls for me.",
             ),
             click.option(
                 "--no-roll",

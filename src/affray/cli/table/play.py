@@ -154,6 +154,7 @@ def run_command(
         as_json,
         command,
         rolls=None,
+        roll_rest=False,
         no_roll=False,
         choices=(),
         seed=seed,
@@ -198,6 +199,7 @@ def play_verb(
     command: Any,
     *,
     rolls: str | None,
+    roll_rest: bool,
     no_roll: bool,
     choices: Sequence[str],
     seed: int | None,
@@ -212,6 +214,7 @@ def play_verb(
         choices=tuple(choices),
         seed=seed,
         roll_missing=not no_roll,
+        roll_rest=roll_rest,
         expected=expect,
     )
     done = submit(tables, row, asked)
