@@ -70,7 +70,20 @@ def ford(tmp_path: Path) -> Path:
     ok("table", "start", "ford", *d)
     turn = shown(db, "ford")["turn"]
     target = "Ogre" if turn != "Ogre" else "Knight"
-    ok("table", "act", "ford", turn, "attack", target, "--rolls", "20", "--seed", "1", *d)
+    ok(
+        "table",
+        "act",
+        "ford",
+        turn,
+        "attack",
+        target,
+        "--rolls",
+        "20",
+        "--roll-rest",
+        "--seed",
+        "1",
+        *d,
+    )
     ok("table", "mark", "ford", "Knight", "prone", "--until", "end", *d)
     ok("table", "note", "ford", "the river rises", *d)
     ok("table", "undo", "ford", *d)

@@ -11,6 +11,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import click
+
 from affray.table.exchange import MAX_CHARACTERS, ExchangeError
 
 STDIO = "-"
@@ -63,6 +65,18 @@ def looks_like_export(path: str) -> bool:
             return _EXPORT_START.match(stream.read(256)) is not None
     except OSError:
         return False
+
+
+out_option = click.option(
+    "-o",
+    "--out",
+    "out",
+    type=click.Path(dir_okay=False, path_type=str),
+    default=None,
+    metavar="FILE",
+    help="Write it to FILE (default: stdout).",
+)
+"""An export's ``-o FILE`` (a table's, a party's)."""
 
 
 def write_export(text: str, out: str | None) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import click
 from rich.text import Text
 
-from affray.cli.exchange_commands import STDIO, read_export, write_export
+from affray.cli.exchange_commands import STDIO, out_option, read_export, write_export
 from affray.cli.options import json_option
 from affray.cli.output import console, emit_json
 from affray.cli.party.verbs import open_parties
@@ -17,15 +17,7 @@ from affray.table import exchange
 
 @click.command("export")
 @click.argument("party_ref", metavar="PARTY")
-@click.option(
-    "-o",
-    "--out",
-    "out",
-    type=click.Path(dir_okay=False, path_type=str),
-    default=None,
-    metavar="FILE",
-    help="Write it to FILE (default: stdout).",
-)
+@out_option
 @db_option
 @json_option
 def export_command(party_ref: str, out: str | None, db: str | None, as_json: bool) -> None:

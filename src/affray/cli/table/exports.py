@@ -9,7 +9,13 @@ from pathlib import Path
 import click
 from rich.text import Text
 
-from affray.cli.exchange_commands import STDIO, looks_like_export, read_export, write_export
+from affray.cli.exchange_commands import (
+    STDIO,
+    looks_like_export,
+    out_option,
+    read_export,
+    write_export,
+)
 from affray.cli.options import json_option
 from affray.cli.output import console, emit_json, print_lines
 from affray.cli.table.opening import db_option, open_table, open_tables
@@ -117,15 +123,7 @@ def _import_export(source: str, name: str | None, db: str | None, as_json: bool)
 
 @click.command("export")
 @click.argument("table_ref", metavar="TABLE")
-@click.option(
-    "-o",
-    "--out",
-    "out",
-    type=click.Path(dir_okay=False, path_type=str),
-    default=None,
-    metavar="FILE",
-    help="Write it to FILE (default: stdout).",
-)
+@out_option
 @db_option
 @json_option
 def export_command(table_ref: str, out: str | None, db: str | None, as_json: bool) -> None:
