@@ -7,7 +7,7 @@ The most used pieces are re-exported here; each module owns one idea
 model (``sheet``), odds, fast engines (``sim``), narration, CLI group (``cli``),
 bestiary, question topics, tactics, and its entry (``system``).
 
-The text is ``../shared/rules/midian-combat.txt``; affray's readings of it, each with
+The text is the Midian combat chapter (README, Credits); affray's readings of it, each with
 the words it comes from, are in docs/rules/midian.md; sheet keys in docs/sheets.md.
 """
 
