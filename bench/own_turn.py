@@ -2,8 +2,8 @@
 and how many write transactions it costs (issue 49's goal: three of the player's own
 dice = 1 play, 1 write transaction; measured before: a one-die miss 3 plays and 2
 writes, three of the player's own dice 8 plays and 4 writes). A command that stops
-for another's die is played once more to tell what the faces given did so far (the
-rules keep their events until a command ends).
+for another's die plays on past the stop with made-up dice in the same play, to tell
+what the faces given did (the rules keep their events until a command ends).
 
 Counts, not seconds: the same on a busy machine. A play is one run of the rules over
 the command (:func:`affray.table.state.apply`, which a live play, a replay and the

@@ -151,14 +151,14 @@ def bench() -> Any:
 
 @pytest.mark.parametrize(
     ("faces", "plays", "outcome"),
-    [((1,), 1, "done"), ((20, 6, 6), 2, "waits: the next die is a d6 for Goblin's shock")],
+    [((1,), 1, "done"), ((20, 6, 6), 1, "waits: the next die is a d6 for Goblin's shock")],
     ids=["a one-die miss", "three own dice then a foe's"],
 )
 def test_a_phones_act_is_played_once_and_written_once(
     faces: tuple[int, ...], plays: int, outcome: str
 ) -> None:
-    """One play (and one more to tell what the faces did, when it waits on another's
-    die), one write: the change, or what waits."""
+    """One play and one write: the change, or what waits (with what the faces did: the
+    command played on past the stop with made-up dice, in the same play)."""
     counted, said = bench().measure(faces)
     assert (counted.plays, counted.writes) == (plays, 1)
     assert said.startswith(outcome)

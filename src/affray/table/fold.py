@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, NamedTuple
 
-from affray.dice import DieRoll, ScriptedDice, TypedDice
+from affray.dice import Dice, DieRoll, ScriptedDice, TypedDice
 from affray.encounter import Answers, Chooser, Phase
 from affray.encounter.questions import (
     Answered,
@@ -296,33 +296,50 @@ def play(
         for (who, topic), label in parse_choices(choices, rules.topics).items()
     }
     rng = random.Random(seed) if roll_missing else None
-    dice = TypedDice(rolls, rng, record=True) if owner is None else _OwnDice(rolls, state, owner)
-    rest: Chooser[Any, Any] = rules.ai(state, tactics_dice(seed)) if choose_missing else Refusing()
+    typed_dice = TypedDice(rolls, rng) if owner is None else _OwnDice(rolls, state, owner)
+    stop = _Stop(playing_on=not isinstance(command, Run))  # a run would play on a whole fight
+    dice = _PlayOn(typed_dice, stop)
+    rest: Chooser[Any, Any] = (
+        rules.ai(state, tactics_dice(seed)) if choose_missing else _AskOrPlayOn(stop, rules, state)
+    )
     scripted = ScriptedChooser[Any, Any](typed, rest, who=owner)
     recorder = RecordingChooser[Any, Any](ReplayChooser(answered, then=scripted))
+    stop.recorder = recorder
     answers = Answers(dice, recorder)
     note = None
+    events: list[Event] = []
     try:
         if isinstance(command, Run) and command.to_end and seconds is not None:
             command, after, events, note = _run_for(rules, state, command, answers, seconds)
         else:
             after, events = apply(rules, state, command, answers)
-    except (DieNeededError, ChoiceNeededError) as needed:
-        needed.so_far(
-            dice.recorded, tuple(recorder.answers), tuple(str(d.purpose) for d in dice.log)
+    except (DieNeededError, ChoiceNeededError) as asked:  # a run's: it stops at once
+        stop.caught(asked)
+    except (AffrayError, ReplayError):
+        if stop.needed is None:
+            raise
+        events = []  # it went otherwise on made-up dice: say nothing of it
+    if stop.needed is not None:
+        stopped = stop.needed
+        log = dice.log[: stop.dice]
+        stopped.so_far(
+            tuple(die.face for die in log),
+            tuple(recorder.answers[: stop.answers]),
+            tuple(str(die.purpose) for die in log),
         )
-        needed.marks = _marked(dice.log, len(rolls), given, by)
-        if not isinstance(command, Run):  # a run would play on with made-up dice
-            needed.did = did_so_far(rules, state, command, tuple(dice.log), needed.answered)
-        raise
-    if dice.used < len(rolls) and owner is None:  # a player's own faces: those it took
+        stopped.marks = _marked(log, len(rolls), given, by)
+        if stop.playing_on:
+            stopped.did = _told_before(rules, events, log)
+        raise stopped
+    if typed_dice.used < len(rolls) and owner is None:  # a player's own faces: those it took
         from affray.narration.telling import narrate_text
         from affray.table.events import TABLE
 
-        left = ", ".join(str(face) for face in rolls[dice.used :])
+        left = ", ".join(str(face) for face in rolls[typed_dice.used :])
         told = [line.strip() for line in narrate_text(events, rules.system.narration, TABLE)]
         why = f": {told[-1]}" if told else ""
-        count = f"{dice.used} {'die' if dice.used == 1 else 'dice'}"
+        used = typed_dice.used
+        count = f"{used} {'die' if used == 1 else 'dice'}"
         raise ScriptedDiceError(
             f"{len(rolls)} faces given, but the rules rolled only {count}; left over: {left}"
             + (f" (what happened{why})" if why else ""),
@@ -363,37 +380,88 @@ def _marked(
     return tuple(marks)
 
 
-def did_so_far(
-    rules: Rules,
-    state: TableState,
-    command: Command,
-    rolled: tuple[DieRoll, ...],
-    answered: tuple[Answered, ...],
-) -> tuple[str, ...]:
-    """What a command that stopped for a die or an answer did with the faces it was
-    given (``rolled``, in order) and the answers so far, told as the log tells it
-    ("Brenna attacks Goblin 2: d20 15 + 3 = 18 vs evasion 13, hits"): the events it
-    made before it needed a die it was not given.
+class _Stop:
+    """The first die or question of a command that nothing answers, kept while the
+    command plays on (made-up dice, the tactics' answers) to its end: one play tells
+    where it stops and what the dice and answers given did before it (the rules keep
+    their events until a command ends). A run stops at once (it would play on a whole
+    fight)."""
 
-    The rules keep their events to themselves until the command ends, so the command
-    is played again on the same faces and answers, with made-up dice and the
-    tactics' answers after them, and its events are kept up to the first that holds
-    a made-up die; one that tells the outcome of dice after it (a round's order: the
-    initiative) is left out while any of those is made up. An event that holds none
-    but came after one (rare: the rules tell most outcomes with their dice) is then
-    told too."""
+    def __init__(self, *, playing_on: bool) -> None:
+        self.playing_on = playing_on
+        self.needed: DieNeededError | ChoiceNeededError | None = None
+        self.dice = 0
+        """How many dice were rolled before it (those given)."""
+        self.answers = 0
+        """How many answers were given before it."""
+        self.recorder: RecordingChooser[Any, Any] | None = None
+        self.source: Dice | None = None
+
+    def caught(self, needed: DieNeededError | ChoiceNeededError) -> None:
+        """The command stops here: before the next die of :attr:`source` and the next
+        answer of :attr:`recorder`."""
+        if self.needed is None:
+            self.needed = needed
+            self.dice = len(self.source.log) if self.source is not None else 0
+            self.answers = len(self.recorder.answers) if self.recorder is not None else 0
+
+
+class _PlayOn(Dice):
+    """``inner``'s faces until the command stops (:class:`_Stop`); made-up faces after
+    it, when it plays on."""
+
+    def __init__(self, inner: TypedDice, stop: _Stop) -> None:
+        super().__init__(record=True)
+        self.inner = inner
+        self.stop = stop
+        stop.source = self
+        self.made_up = random.Random(0)
+
+    def _face(self, sides: int, purpose: str) -> int:
+        if self.stop.needed is None:
+            try:
+                return self.inner._face(sides, purpose)
+            except DieNeededError as needed:
+                if not self.stop.playing_on:
+                    raise
+                self.stop.caught(needed)
+        return self.made_up.randint(1, sides)
+
+
+class _AskOrPlayOn:
+    """A question nothing answers stops the command (:class:`_Stop`); after a stop,
+    the tactics answer every question, as the command plays on."""
+
+    def __init__(self, stop: _Stop, rules: Rules, state: TableState) -> None:
+        self.stop = stop
+        self.tactics = rules.ai(state, tactics_dice(0))
+
+    def choose(self, encounter: Any, question: Any) -> Any:
+        if self.stop.needed is None:
+            try:
+                return Refusing().choose(encounter, question)
+            except ChoiceNeededError as needed:
+                if not self.stop.playing_on:
+                    raise
+                self.stop.caught(needed)
+        return self.tactics.choose(encounter, question)
+
+
+def _told_before(
+    rules: Rules, events: Sequence[Event], given: Sequence[DieRoll]
+) -> tuple[str, ...]:
+    """What a command that stopped did with the dice ``given`` before it and the answers
+    so far, told as the log tells it ("Brenna attacks Goblin 2: d20 15 + 3 = 18 vs
+    evasion 13, hits"): its ``events`` (played on past the stop) up to the first that
+    holds a die not given; one that tells the outcome of dice after it (a round's
+    order: the initiative) is left out while any of those is not given. An event that
+    holds no die but came after the stop (rare: the rules tell most outcomes with
+    their dice) is then told too."""
     from affray.narration.telling import narrate_text
     from affray.table.events import TABLE
 
-    dice = TypedDice([die.face for die in rolled], random.Random(0), record=True)
-    rest = rules.ai(state, tactics_dice(0))
-    answers = Answers(dice, ReplayChooser(answered, then=rest))
-    try:
-        _, events = apply(rules, state, command, answers)
-    except (AffrayError, ReplayError):  # the rest went otherwise: say nothing of it
-        return ()
-    typed = {id(die) for die in dice.log[: len(rolled)]}
-    made_up = [any(id(die) not in typed for die in _dice_of(event)) for event in events]
+    known = {id(die) for die in given}
+    made_up = [any(id(die) not in known for die in _dice_of(event)) for event in events]
     kept: list[Event] = []
     for at, event in enumerate(events):
         if made_up[at]:
