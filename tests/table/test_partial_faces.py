@@ -29,7 +29,11 @@ def test_some_faces_wait_for_the_next_die_at_the_terminal(tmp_path: Path) -> Non
     assert waits.exit_code == 2
     assert "the next die is a d8 for Spearman's power die 1" in waits.output
     assert "--roll-rest" in waits.output
-    assert terminal(db, "table", "show", "ford")["version"] == 3  # nothing applied
+    shown = terminal(db, "table", "show", "ford")
+    assert shown["version"] == 3  # nothing applied; what waits is shown, as the API's GET
+    assert shown["pending"]["rolls"] == [18] and "power die 1" in str(shown["pending"]["needs"])
+    told = run("table", "show", "ford", "--db", str(db)).output
+    assert "waiting: “Spearman: attack” waits for a d8 (Spearman's power die 1)" in told
     tables = Tables(Store(db))
     pending = tables.waiting(tables.table("ford"))
     assert pending is not None and pending["rolls"] == [18]

@@ -17,6 +17,7 @@ from affray.narration import narrate
 from affray.table import journal
 from affray.table.events import TABLE
 from affray.table.view import describe, show_data
+from affray.table.waiting import waiting_words
 
 if TYPE_CHECKING:
     from affray.table import Done, TableRow, Tables
@@ -29,11 +30,16 @@ if TYPE_CHECKING:
 def show_command(table_ref: str, db: str | None, as_json: bool) -> None:
     """The initiative, every combatant's state and conditions, whose turn it is."""
     tables, row = open_table(db, table_ref, write=False)
-    data = show_data(row, tables.fold(row))
+    fold = tables.fold(row)
+    pending = tables.waiting(row)  # the same JSON as the API's GET: what waits too
+    data = show_data(row, fold, pending)
     if as_json:
         emit_json(data)
         return
     print_show(data)
+    if pending is not None:
+        said = waiting_words(pending, fold.state.keys_named())
+        print_dim(f"waiting: {said} (the command again with more --rolls goes on with it)")
 
 
 @click.command("log")
