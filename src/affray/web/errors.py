@@ -86,8 +86,9 @@ WORDS: tuple[tuple[type[AffrayError], Callable[[AffrayError, Reader], str | None
 )
 """What a page's panel says of each error, by its meaning, the first that fits: the
 pages answer a refused form with the panel again and these words (a 200, so that the
-page puts it in place), where the API answers :data:`STATUS`. A player reads the
-refusal without its tip (it was told to them already: :func:`~affray.table.projection.refusal`)."""
+page puts it in place), where the API answers :data:`STATUS`. A player reads a
+refusal without its tip (a tip speaks to whoever runs the table; the refusal itself is
+already told in the player's words: :func:`~affray.table.projection.refusal`)."""
 
 
 async def attempt(change: Awaitable[T], reader: Reader = "gm") -> tuple[T | None, str | None]:
