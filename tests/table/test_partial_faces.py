@@ -32,6 +32,11 @@ def test_some_faces_wait_for_the_next_die_at_the_terminal(tmp_path: Path) -> Non
     shown = terminal(db, "table", "show", "ford")
     assert shown["version"] == 3  # nothing applied; what waits is shown, as the API's GET
     assert shown["pending"]["rolls"] == [18] and "power die 1" in str(shown["pending"]["needs"])
+    # what the face so far did is known: its event holds no die still to come
+    hit = "Spearman attacks Sellsword (spear): d20 18+2=20 vs evasion 11 → hit"
+    assert shown["pending"]["faces"] == [
+        {"face": 18, "die": "d20 for Spearman's attack on Sellsword", "by": "gm", "did": hit}
+    ]
     told = run("table", "show", "ford", "--db", str(db)).output
     assert "waiting: “Spearman: attack” waits for a d8 (Spearman's power die 1)" in told
     tables = Tables(Store(db))
@@ -47,7 +52,11 @@ def test_some_faces_wait_for_the_next_die_at_the_terminal(tmp_path: Path) -> Non
         "face": 18,
         "die": "d20 for Spearman's attack on Sellsword",
         "by": "gm",
+        "did": hit,
     }
+    # each of affray's: what it did, the power dice's wounds and the shock dice's check
+    did = [f["did"].split(" ")[0] for f in done["faces"][1:]]
+    assert did == ["power", "power", "shock", "shock"], done["faces"]
     assert done["rolled"] == done["faces"][1:] and all(f["for"] == "gm" for f in done["rolled"])
     # no faces at all: every die rolled, as before
     terminal(db, "table", "undo", "ford")

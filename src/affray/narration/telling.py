@@ -36,6 +36,16 @@ def narrate(events: Iterable[Event], *narrations: Narration) -> list[Line]:
     return [tuple(line) for line in lines]
 
 
+def tell_alone(event: Event, *narrations: Narration) -> str:
+    """What one event says on its own ("2 wounds" for one that continues an attack's
+    line), as plain text; empty for one no narration tells."""
+    told = ENCOUNTER
+    for extra in narrations:
+        told = told | extra
+    said = told.tell(event)
+    return "" if said is None else plain(tuple(said[0]))
+
+
 def narrate_text(events: Iterable[Event], *narrations: Narration) -> list[str]:
     """:func:`narrate` as plain strings."""
     return [plain(line) for line in narrate(events, *narrations)]

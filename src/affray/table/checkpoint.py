@@ -25,10 +25,10 @@ from affray.dice.source import Purpose
 from affray.table.fold import Fold
 from affray.table.model import ERA, Rules
 
-FORMAT = 4
+FORMAT = 5
 """How a checkpoint is laid out: a change of the fields of :class:`Fold` or of what it
 holds (:class:`TableState`) bumps it (2: ``TableState.allowed``; 3: ``TableState.keys``;
-4: ``Inputs.given``)."""
+4: ``Inputs.given``; 5: what each face did, ``Given.did``)."""
 
 
 def _stamp() -> str:

@@ -330,6 +330,7 @@ def play(
         stopped.marks = _marked(log, len(rolls), given, by)
         if stop.playing_on:
             stopped.did = _told_before(rules, events, log)
+            stopped.marks = _with_did(rules, events, log, stopped.marks)
         raise stopped
     if typed_dice.used < len(rolls) and owner is None:  # a player's own faces: those it took
         from affray.narration.telling import narrate_text
@@ -346,7 +347,7 @@ def play(
             hint="give only the faces of the dice this command rolls, in order (a miss "
             "rolls no damage, a fall no more dice)",
         )
-    marks = _marked(dice.log, len(rolls), given, by)
+    marks = _with_did(rules, events, dice.log, _marked(dice.log, len(rolls), given, by))
     inputs = Inputs(dice.recorded, tuple(recorder.answers), ERA, marks)  # today's rules
     unused = tuple(f"{who}:{topic}" if who else topic for who, topic in scripted.unused)
     return Played(command, inputs, after, tuple(events), unused, note)
@@ -470,6 +471,30 @@ def _told_before(
             continue  # a round's order, while an initiative die is not yet given
         kept.append(event)
     return tuple(narrate_text(kept, rules.system.narration, TABLE))
+
+
+def _with_did(
+    rules: Rules, events: Sequence[Event], log: Sequence[DieRoll], marks: Sequence[Given]
+) -> tuple[Given, ...]:
+    """``marks`` (one per die of ``log``), each with what its die did: what the first
+    event that holds it says on its own ("Brenna attacks Goblin 2: d20 15 + 3 = 18 vs
+    evasion 13, hits"; "shock d10 2: out"), once every die that event holds is of
+    ``log`` (an event that holds a die not yet given tells nothing yet: a round's
+    order before its last initiative die)."""
+    from affray.narration.telling import tell_alone
+    from affray.table.events import TABLE
+
+    place = {id(die): at for at, die in enumerate(log)}
+    did = [""] * len(log)
+    for event in events:
+        held = [place.get(id(die)) for die in _dice_of(event)]
+        if not held or None in held or all(did[at] for at in held if at is not None):
+            continue
+        said = tell_alone(event, rules.system.narration, TABLE)
+        for at in held:
+            if at is not None and not did[at]:
+                did[at] = said
+    return tuple(mark._replace(did=said) for mark, said in zip(marks, did, strict=True))
 
 
 def _dice_of(value: object, depth: int = 0) -> Iterator[DieRoll]:

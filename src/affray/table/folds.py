@@ -174,16 +174,19 @@ class Folds:
 
     def waiting(self, table: TableRow) -> dict[str, Any] | None:
         """The command the table waits on, as ``{"who", "needs", "rolls", "answered",
-        "command", "question", "rolled_for", "did"}`` (``who``: whose die or answer it
-        waits for; ``rolls`` and ``answered``: the faces and answers it used so far;
-        ``rolled_for``: what each face was for; ``did``: what they did, as the log
-        tells it; ``question``: the id an answer names), or None."""
+        "command", "question", "rolled_for", "did", "faces"}`` (``who``: whose die or
+        answer it waits for; ``rolls`` and ``answered``: the faces and answers it used so
+        far; ``rolled_for``: what each face was for; ``did``: what they did, as the log
+        tells it; ``faces``: each face so far with its die, who gave it and what it did,
+        as a change logs them, :mod:`~affray.table.given`; ``question``: the id an answer
+        names), or None."""
         data = self.store.pending(table.id)
         if data is None:
             return None
         found = {key: data[key] for key in ("who", "needs", "rolls", "answered", "command")}
         found["rolled_for"] = data.get("rolled_for", [])  # kept since the faces were told
         found["did"] = data.get("did", [])  # kept since what they did was told
+        found["faces"] = data.get("faces", [])  # kept since each face's did was told
         found["question"] = data.get("question")  # None: kept by an older affray
         return found
 

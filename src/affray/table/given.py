@@ -36,16 +36,23 @@ class Given(NamedTuple):
     """Affray's: who asked it to roll (``"gm"`` or ``"player"``)."""
     die: str = ""
     """``"d20 for Knight's attack"`` (empty: a log older than it)."""
+    did: str = ""
+    """What it did, as the log tells the event that holds it ("Brenna attacks Goblin 2:
+    d20 15 + 3 = 18 vs evasion 13, hits"; "2 wounds"); empty while that event also
+    holds a die not yet given, or in a log older than it."""
 
     @property
     def rolled(self) -> bool:
         return self.by == AFFRAY
 
     def data(self, face: int) -> dict[str, Any]:
-        """``{"face", "die", "by"}`` (and ``"for"``: who asked, for affray's)."""
+        """``{"face", "die", "by"}`` (and ``"for"``: who asked, for affray's; ``"did"``:
+        what it did, once known)."""
         found: dict[str, Any] = {"face": face, "die": self.die, "by": self.by}
         if self.asked is not None:
             found["for"] = self.asked
+        if self.did:
+            found["did"] = self.did
         return found
 
     def words(self) -> str:
@@ -64,7 +71,8 @@ def rolled_for(asker: Asker, die: str = "") -> Given:
 
 
 def marks_data(given: Sequence[Given]) -> list[list[str | None]]:
-    """What a waiting command keeps of its faces' marks: ``[[by, for], ...]``."""
+    """What a waiting command keeps of its faces' marks: ``[[by, for], ...]`` (what
+    each did is told again as it goes on)."""
     return [[mark.by, mark.asked] for mark in given]
 
 
@@ -102,6 +110,7 @@ def faces_from_data(
                     str(face.get("by", GM)),
                     None if asked is None else str(asked),
                     str(face.get("die", "")),
+                    str(face.get("did", "")),
                 )
             )
         else:

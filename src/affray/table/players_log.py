@@ -102,18 +102,20 @@ def seen_faces(
     """The faces of a change the players read of, each ``{"face", "die", "by", "for"}``
     (:mod:`affray.table.given`), less any whose die names a combatant of ``unseen``
     (keys) by what it was called before or after it (a hidden goblin's attack, or its
-    attack on a friend: the players do not learn that a die was rolled for it)."""
+    attack on a friend: the players do not learn that a die was rolled for it); and
+    less what a face did (``did``) where that names one (a friend's parry of a hidden
+    goblin's attack)."""
     names = [
-        state.named(key)
-        for state in (before, after)
-        for key in unseen
-        if state.named(key) is not None
+        name for state in (before, after) for key in unseen if (name := state.named(key))
     ]
-    return [
-        face
-        for face in faces_data(inputs.faces, inputs.given)
-        if not any(name in face["die"] for name in names)
-    ]
+    seen = []
+    for face in faces_data(inputs.faces, inputs.given):
+        if any(name in face["die"] for name in names):
+            continue
+        if any(name in face.get("did", "") for name in names):
+            face.pop("did")
+        seen.append(face)
+    return seen
 
 
 def heading(

@@ -13,7 +13,7 @@ from typing import Any
 from affray.dice.source import Purpose
 from affray.errors import ChoiceNeededError, DieNeededError, InputNeededError
 from affray.table.commands import Command, command_data, command_from_data
-from affray.table.given import marks_data
+from affray.table.given import faces_data, marks_data
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +37,7 @@ class Waiting:
             "rolled_for": list(self.needed.rolled_for),
             "did": list(self.needed.did),
             "given": marks_data(self.needed.marks),
+            "faces": self.faces(),
             "answered": [[a.who, a.topic, a.label] for a in self.needed.answered],
             "roll_rest": self.roll_rest,
             "tactics_rest": self.tactics_rest,
@@ -46,6 +47,13 @@ class Waiting:
         }
         found["question"] = found["needs"]["question"] = question_id(version, found)
         return found
+
+    def faces(self) -> list[dict[str, Any]]:
+        """The faces so far, each ``{"face", "die", "by", "for", "did"}``
+        (:mod:`affray.table.given`): what each did, once the event that holds it holds no
+        die still to come."""
+        rolls, marks = self.needed.rolls, self.needed.marks
+        return faces_data(rolls, marks) if len(marks) == len(rolls) else []
 
 
 def waiting_words(waiting: Mapping[str, Any], called: Mapping[str, str]) -> str:

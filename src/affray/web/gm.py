@@ -16,6 +16,7 @@ from starlette.responses import Response
 from affray.sheets import bestiary
 from affray.table import TableRow
 from affray.table.commands import command_from_data
+from affray.table.given import words_of
 from affray.table.view import describe
 from affray.table.waiting import waiting_words
 from affray.web.access import access
@@ -64,7 +65,7 @@ def context(tracker: Tracker, row: TableRow, *, message: str | None = None) -> d
             "table": row,
             "shown": shown,
             "panel": (turn := panel(tracker.tables, row)),
-            "pending": shown["pending"],
+            "pending": told_faces(shown["pending"]),
             "doing": doing(tracker, row, shown["pending"]),
             "message": message,
             "last": last,
@@ -80,6 +81,13 @@ def context(tracker: Tracker, row: TableRow, *, message: str | None = None) -> d
             "wins": (chances := wins(odds, shown["version"])),
             "why": why(turn["actions"], chances),
         }
+
+
+def told_faces(pending: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+    """What waits, its faces so far each with who gave it in words."""
+    if pending is None or not pending.get("faces"):
+        return pending
+    return {**pending, "faces": [{**f, "words": words_of(f)} for f in pending["faces"]]}
 
 
 def doing(tracker: Tracker, row: TableRow, pending: Mapping[str, Any] | None) -> str | None:

@@ -169,7 +169,7 @@ class Tracker:
             waiting if waiting is not None and who is not None and waiting["who"] == who else None
         )
         if mine is not None:  # what the faces so far were for: the game master's page's
-            mine = {k: v for k, v in mine.items() if k not in ("rolled_for", "did")}
+            mine = {k: v for k, v in mine.items() if k not in ("rolled_for", "did", "faces")}
             mine = redacted(mine, self.tables.fold(row).state.hidden)
         return {"table": row, "who": who, "waiting": mine}
 

@@ -112,6 +112,11 @@ class Face(Model):
     for_: Literal["gm", "player"] | None = Field(
         default=None, alias="for", description="Affray's: who asked it to roll."
     )
+    did: str = Field(
+        default="",
+        description="What it did, as the log tells it (Knight attacks Ogre: d20 15 + 3 = 18 "
+        "vs evasion 13, hits); empty in an older log.",
+    )
 
 
 def _a_face(value: Any) -> Any:
