@@ -105,9 +105,7 @@ def seen_faces(
     attack on a friend: the players do not learn that a die was rolled for it); and
     less what a face did (``did``) where that names one (a friend's parry of a hidden
     goblin's attack)."""
-    names = [
-        name for state in (before, after) for key in unseen if (name := state.named(key))
-    ]
+    names = [name for state in (before, after) for key in unseen if (name := state.named(key))]
     seen = []
     for face in faces_data(inputs.faces, inputs.given):
         if any(name in face["die"] for name in names):
