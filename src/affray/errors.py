@@ -259,6 +259,7 @@ class ChoiceNeededError(InputNeededError, RulesError):
         *,
         about: str | None = None,
         template: str = "",
+        explains: tuple[str, ...] = (),
     ) -> None:
         super().__init__(
             f"{prompt} ({who} chooses: {', '.join(options)})",
@@ -270,6 +271,9 @@ class ChoiceNeededError(InputNeededError, RulesError):
         self.options = options
         self.about = about
         """The other combatant the question concerns (the attacker, for a defence)."""
+        self.explains = explains
+        """What each option costs or does, in words, where the rules say ("spends an
+        action"); "" for one they say nothing of."""
         self.template = template
         """The prompt with ``{who}`` and ``{about}`` in their places ("": names no one
         else)."""

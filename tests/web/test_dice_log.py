@@ -19,10 +19,13 @@ from tests.web.test_browser import browser  # noqa: F401  (the fixture)
 from tests.web.test_own_turns import gm_view, post
 
 
-def dice_of(page: str) -> list[str]:
-    """The dice log's faces as a page lists them: "18 d20 for … typed by …"."""
+def dice_of(page: str, *, did: bool = False) -> list[str]:
+    """The dice log's faces as a page lists them: "18 d20 for … typed by …" (and with
+    ``did``, what each did: "…: Spearman attacks Sellsword (spear): d20 18+2=20 …")."""
     section = page.split('id="dice-log"', 1)[1].split("</section>", 1)[0]
     faces = re.findall(r'<li class="face by-\w+">(.*?)</li>', section, re.S)
+    if not did:
+        faces = [re.sub(r'<span class="did">.*?</span>', "", face, flags=re.S) for face in faces]
     return [" ".join(html.unescape(re.sub(r"<[^>]+>", " ", face)).split()) for face in faces]
 
 
@@ -79,8 +82,15 @@ def test_both_pages_say_who_gave_each_face(client: TestClient, setup: Setup) -> 
         "9 d10 for Sellsword's shock check, hit die 1 typed by the game master",
         "9 d10 for Sellsword's shock check, hit die 2 typed by the game master",
     ]
+    # what each face did, told with it
+    told = dice_of(page, did=True)[-5:]
+    hit = ": Spearman attacks Sellsword (spear): d20 18+2=20 vs evasion 11 → hit"
+    assert told[0].endswith(hit), told
+    assert all("power 2d8 [8,8] vs protection 2 → " in face for face in told[1:3]), told
+    assert all(": shock 2d10+1 [9,9]=19" in face for face in told[3:]), told
     phone = client.get(f"/p/ford?token={spear}").text
-    assert dice_of(phone) == faces  # nothing hidden: the players read the same dice
+    # nothing hidden: the players read the same dice, and what they did
+    assert dice_of(phone, did=True) == dice_of(page, did=True)
 
 
 def test_the_players_dice_leave_out_a_hidden_combatants(client: TestClient, setup: Setup) -> None:

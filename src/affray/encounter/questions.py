@@ -208,6 +208,7 @@ class Refusing:
             labels,
             about=question.about,
             template=question.template,
+            explains=tuple(str(getattr(option, "explain", "")) for option in question.options),
         )
 
 

@@ -83,7 +83,8 @@ def question_id(version: int, waiting: Mapping[str, Any]) -> str:
 def needs(needed: InputNeededError) -> dict[str, Any]:
     """What a stopped command needs: ``{"die": {"sides", "purpose", "given"}}`` (with
     ``about`` and ``template`` when its purpose names another combatant) or
-    ``{"choice": {"who", "topic", "prompt", "options", "about", "template"}}``."""
+    ``{"choice": {"who", "topic", "prompt", "options", "explains", "about", "template"}}``
+    (``explains``: what each option costs or does, in words, or "")."""
     if isinstance(needed, DieNeededError):
         purpose = needed.purpose
         die = {"sides": needed.sides, "purpose": str(purpose), "given": needed.given}
@@ -97,6 +98,7 @@ def needs(needed: InputNeededError) -> dict[str, Any]:
             "topic": needed.topic,
             "prompt": needed.prompt,
             "options": list(needed.options),
+            "explains": list(needed.explains),
             "about": needed.about,
             "template": needed.template,
         }

@@ -98,7 +98,13 @@ async def attempt(change: Awaitable[T], reader: Reader = "gm") -> tuple[T | None
     try:
         return await change, None
     except AffrayError as error:
-        return None, next(words for kind, words in WORDS if isinstance(error, kind))(error, reader)
+        return None, words(error, reader)
+
+
+def words(error: AffrayError, reader: Reader = "gm") -> str | None:
+    """What a page says of ``error`` to ``reader`` (:data:`WORDS`); None for a command
+    taken that waits (the page asks for what it waits on)."""
+    return next(said for kind, said in WORDS if isinstance(error, kind))(error, reader)
 
 
 def refused(error: AffrayError) -> Response:

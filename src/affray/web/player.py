@@ -3,20 +3,24 @@ player's own link, what the table asks of that player's combatant."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
-from affray.table import TableRow
+from affray.errors import AffrayError
+from affray.table import Done, TableRow
+from affray.table.fold import Fold
+from affray.table.given import faces_data
 from affray.table.projection import players_log
 from affray.web.access import access, token
-from affray.web.errors import attempt
+from affray.web.errors import attempt, words
 from affray.web.forms import faces, read_form, rolled_here
 from affray.web.roles import Role
 from affray.web.streams import stream
-from affray.web.tracker import Tracker, tracker_of
+from affray.web.tracker import Told, Tracker, tracker_of
 from affray.web.views import dice_log, own_turn, you
 
 
@@ -38,18 +42,26 @@ def context(tracker: Tracker, row: TableRow, role: Role) -> dict[str, Any]:
         asking = tracker.asking(row, role)
         fold = tracker.tables.fold(row)
         story = players_log(fold, me)
+        waiting = tracker.tables.waiting(row) if me is not None else None
+        mine_did = own_dice(fold, me, waiting) if me is not None else ""
         turn = own_turn(tracker.tables, row, me) if me is not None else None
         mine = you(tracker.tables, row, me) if me is not None else None
         allowed = fold.state.allows(fold.rules, "players_odds")
         odds = _own_odds(tracker, row, me) if turn is not None and allowed and me else None
     status = shown["status"]
     signal = _signal(shown, me, asking["waiting"] is not None, turn is not None)
+    if asking["waits_on"] is not None:
+        signal = ""  # their action is taken: someone else answers now
     said = {
         "ask": f" {me}, the table asks you something.",
         "turn": f" {me}, your turn: choose your action.",
         "next": f" {me}, you're next.",
         "": "",
     }[signal]
+    kept = tracker.told.get((row.id, me)) if me is not None else None
+    question = None if waiting is None else waiting["question"]
+    if kept is not None and (kept.version, kept.question) != (shown["version"], question):
+        kept = None  # the table changed since, or asks something else: that moment passed
     newest = story[0] if story else None
     told = "" if newest is None else " ".join([newest["text"], *newest["lines"]]).strip()
     if mine is not None:
@@ -58,7 +70,8 @@ def context(tracker: Tracker, row: TableRow, role: Role) -> dict[str, Any]:
         **asking,
         "shown": shown,
         "players": True,
-        "message": None,
+        "message": None if kept is None else kept.text,
+        "mine_did": mine_did,
         "announce": " ".join(part for part in (told, status + said) if part),
         "generation": generation,
         "story": story,
@@ -179,9 +192,58 @@ async def _own(request: Request, verb: str) -> Response:
             data["rolled_one"] = "1"
     else:
         data["actor"] = role.me
-    own = tracker.submit(row, tracker.own, row, role.me, data, None)
-    _, message = await attempt(own, "player")
+    own = tracker.submit(row, _told, tracker, row, role.me, data)
+    await attempt(own, "player")  # what it says stays told (Tracker.told)
     found = await tracker.call(context, tracker, row, role)
-    answered = tracker.page("_ask.html", **{**found, "message": message})
+    answered = tracker.page("_ask.html", **found)
     answered.headers["X-Affray-Generation"] = found["generation"]
     return answered
+
+
+def _told(tracker: Tracker, row: TableRow, me: str, data: dict[str, Any]) -> Done:
+    """A player's own change (:meth:`Tracker.own`); a refusal of it is kept until the
+    table changes again (:attr:`Tracker.told`), before the live pages hear of it, so
+    that no update drawn without it replaces it."""
+    key = (row.id, me)
+    try:
+        return tracker.own(row, me, data, None)
+    except AffrayError as error:
+        said = words(error, "player")
+        if said is None:  # taken, and waiting: the page asks for what it waits on
+            tracker.told.pop(key, None)
+        else:
+            with tracker.tables.store.reading():
+                version = tracker.tables.store.version(row.id)
+                waiting = tracker.tables.waiting(row)
+            question = None if waiting is None else waiting["question"]
+            tracker.told[key] = Told(version, question, said)
+        raise
+
+
+def own_dice(fold: Fold, me: str, waiting: Mapping[str, Any] | None) -> str:
+    """What a player's own dice did in what waits now, or else in the latest change
+    (whoever gave its last face), in their words ("Your d20 3: Brenna attacks Goblin 2
+    (sword): d20 3+5=8 vs evasion 13 → miss."); the dice that did one thing together
+    as one ("Your d6 6, d6 4: power 2d6 …"). What names a combatant the players do not
+    see is left out; "" when none of their dice was rolled."""
+    if waiting is not None:
+        faces: Iterable[Mapping[str, Any]] = waiting.get("faces", ())
+    elif fold.done and fold.done[-1].version == fold.version:
+        latest = fold.done[-1].inputs
+        faces = faces_data(latest.faces, latest.given)
+    else:
+        return ""  # an undo or a redo: nothing was rolled
+    state = fold.state
+    hidden = [name for name in state.hidden if name != me]
+    told: list[tuple[list[str], str]] = []
+    for face in faces:
+        die, _, purpose = str(face["die"]).partition(" for ")
+        did = str(face.get("did", ""))
+        if state.whose_die(purpose) != me or not did or any(h in did for h in hidden):
+            continue
+        shown = f"{die} {face['face']}"
+        if told and told[-1][1] == did:
+            told[-1][0].append(shown)
+        else:
+            told.append(([shown], did))
+    return " ".join(f"Your {', '.join(dice)}: {did}." for dice, did in told)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -21,7 +21,7 @@ from affray.dice import Dice, RandomDice
 from affray.errors import (
     NotAllowedError,
 )
-from affray.table import Done, Store, TableRow, Tables
+from affray.table import Done, Store, TableRow, Tables, TableState
 from affray.table import journal as journals
 from affray.table.projection import player_data
 from affray.table.submission import Author, submit
@@ -34,6 +34,19 @@ from affray.web.sheets import Shelf
 from affray.web.text import MendedHTML, mended_matches
 
 T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Told:
+    """What a player's page said of their own change that was refused, at the table's
+    version and question then: it stays in view until the table changes again or asks
+    something else."""
+
+    version: int
+    question: str | None
+    text: str
+
+
 SERVED_AT = "served_at"
 """The setting that keeps where the last ``affray serve`` answered (for links)."""
 BUSY_S = 2.0
@@ -79,6 +92,9 @@ class Tracker:
         """Where this server answers, as the players' phones reach it (``affray serve``
         says); None: as the game master's page was asked for (:attr:`asked_at`)."""
         self.asked_at: str | None = None
+        self.told: dict[tuple[str, str], Told] = {}
+        """What each player's own link was last told of its own change, by table and
+        combatant (:class:`Told`)."""
 
     async def call(self, function: Callable[..., T], *args: Any) -> T:
         """``function(*args)`` on a thread of the pool, off the event loop."""
@@ -168,10 +184,14 @@ class Tracker:
         mine = (
             waiting if waiting is not None and who is not None and waiting["who"] == who else None
         )
+        state = self.tables.fold(row).state
         if mine is not None:  # what the faces so far were for: the game master's page's
             mine = {k: v for k, v in mine.items() if k not in ("rolled_for", "did", "faces")}
-            mine = redacted(mine, self.tables.fold(row).state.hidden)
-        return {"table": row, "who": who, "waiting": mine}
+            mine = redacted(mine, state.hidden)
+        waits_on = None
+        if waiting is not None and who is not None and mine is None:
+            waits_on = waiting_on_others(waiting, who, state, self.tables.linked_ids(row))
+        return {"table": row, "who": who, "waiting": mine, "waits_on": waits_on}
 
     def execute(self, row: TableRow, data: Mapping[str, Any], expected: int | None) -> Done:
         """The game master's change (a command's JSON, or a page's form)."""
@@ -208,6 +228,29 @@ def redacted(waiting: Mapping[str, Any], hidden: Iterable[str]) -> dict[str, Any
         else "someone's doing"
     )
     return {**waiting, "needs": {**needs, kind: {**asked, text: told, "about": "someone"}}}
+
+
+def waiting_on_others(
+    waiting: Mapping[str, Any], me: str, state: TableState, linked: Iterable[str]
+) -> str | None:
+    """What a player's own action waits on when someone else must answer first ("Waiting
+    for the game master: Goblin 2's shock check (a d6)"), or None when what waits is
+    not their action. A die or a question of a combatant the players do not see is
+    not named ("Waiting for the game master's die")."""
+    actor = waiting["command"].get("actor")
+    if actor is None or actor not in (me, state.keys.get(me)):
+        return None
+    owner = waiting.get("who")
+    by = f"{owner}'s player" if owner is not None and owner in set(linked) else "the game master"
+    needs = redacted(waiting, state.hidden)["needs"]
+    if "die" in needs:
+        die = needs["die"]
+        what, about = f"{die['purpose']} (a d{die['sides']})", die["purpose"]
+    else:
+        what = about = str(needs["choice"]["prompt"])
+    if owner in state.hidden or any(name in about for name in state.hidden):
+        return f"Waiting for {by}'s {'die' if 'die' in needs else 'answer'}."
+    return f"Waiting for {by}: {what}."
 
 
 def tracker_of(request: HttpRequest) -> Tracker:

@@ -113,6 +113,13 @@ class Choice:
     def label(self) -> str:
         return self.kind.value
 
+    @property
+    def explain(self) -> str:
+        """What it costs, in words (a page says it beside the option)."""
+        if self.cost is Cost.ACTION:
+            return "spends an action (the next one this round)"
+        return "free: one of the round's free parries or blocks"
+
 
 @dataclass(frozen=True, slots=True)
 class TakeIt:
@@ -121,6 +128,10 @@ class TakeIt:
     @property
     def label(self) -> str:
         return "take it"
+
+    @property
+    def explain(self) -> str:
+        return "no defence: keeps the free parries and the actions"
 
 
 TAKE_IT = TakeIt()
