@@ -78,3 +78,31 @@ def test_a_refusal_stays_in_view_until_the_table_changes(client: TestClient, set
     # the table moves on (the game master cancels what waits): that moment has passed
     assert post(client, "ford", setup.ford.gm_token, verb="cancel").status_code == 200
     assert text_of(phone(client, spear), "ask-message") is None
+
+
+def test_a_defence_says_what_it_costs(client: TestClient, setup: Setup) -> None:
+    """The guard's defence against the brawler's blow: the parry is one of the round's
+    free ones, the dodge spends an action, taking it keeps both (Midian: "a defence
+    that is not free spends the defender's next action")."""
+    gm = setup.inn.gm_token
+    headers = {"Authorization": f"Bearer {gm}"}
+    started = client.post(
+        f"/api/tables/{setup.inn.id}/commands",
+        json={"expected_version": 2, "command": {"verb": "start", "seed": 1}},
+        headers=headers,
+    )
+    assert started.status_code == 200, started.text
+    assert client.get(f"/api/tables/{setup.inn.id}", headers=headers).json()["turn"] == "Brawler"
+    blow = {"verb": "act", "actor": "Brawler", "action": "attack", "target": "Guard"}
+    asked = client.post(
+        f"/api/tables/{setup.inn.id}/commands",
+        json={"expected_version": 3, "command": {**blow, "rolls": [16], "choose_missing": False}},
+        headers=headers,
+    )
+    assert asked.status_code == 422, asked.text
+    choice = asked.json()["needs"]["choice"]
+    assert dict(zip(choice["options"], choice["explains"], strict=True)) == {
+        "parry": "free: one of the round's free parries or blocks",
+        "dodge": "spends an action (the next one this round)",
+        "take it": "no defence: keeps the free parries and the actions",
+    }
