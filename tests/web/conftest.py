@@ -73,7 +73,7 @@ def server(setup: Setup) -> Iterator[Server]:
     running = tracker_server(create_app(setup.db, poll_s=0.05), "127.0.0.1", port)
     thread = threading.Thread(target=running.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 120  # a guard against a hang, not a measure of speed
     while not running.started:
         assert time.monotonic() < deadline, "the server did not start"
         time.sleep(0.02)

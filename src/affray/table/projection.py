@@ -80,6 +80,7 @@ def player_data(table: TableRow, fold: Fold, me: str | None = None) -> dict[str,
         shown.append(combatant)
     data["combatants"] = shown
     data["order"] = [cid for cid in data["order"] if cid not in hidden]
+    data["strip"] = [turn for turn in data["strip"] if turn["id"] not in hidden]
     data["queue"] = [cid for cid in data["queue"] if cid not in hidden]
     if data["turn"] in hidden:
         data["turn"] = None

@@ -42,7 +42,8 @@ def show_data(
     "allowed"}``: ``allowed`` what the players may (each of
     :data:`~affray.table.commands.ALLOWED`, true or false);
     ``order`` is the round's turns as they are played (:func:`played_order`: after a
-    ``move``, the moved combatant in its new place), ``queue`` those still to come,
+    ``move``, the moved combatant in its new place), ``strip`` the same turns each
+    with where it stands (:func:`turn_strip`), ``queue`` those still to come,
     ``pending`` the command waiting for a die or an answer (``{"who", "needs",
     "rolls", "command"}``) or null."""
     state = fold.state
@@ -67,6 +68,7 @@ def show_data(
             if ruleset.fighting(encounter, cid) and phase is not Phase.OVER
         ],
         "order": played_order(state),
+        "strip": turn_strip(state, rules, phase),
         "winner": left[0] if phase is Phase.OVER and len(left) == 1 else None,
         "combatants": [
             {
@@ -125,6 +127,29 @@ def played_order(state: TableState) -> list[str]:
                 del taken[at]
                 break
     return [*taken, *to_come]
+
+
+def turn_strip(state: TableState, rules: Rules, phase: Phase) -> list[dict[str, Any]]:
+    """This round's turns (:func:`played_order`), each ``{"id", "at", "out"}``: ``at``
+    is ``"done"`` (taken), ``"current"``, ``"to come"`` or ``"out"`` (a turn still to
+    come of a combatant out of the fight: it is passed over), ``out`` whether the
+    combatant is out of the fight now (one whose turn is done, too)."""
+    cursor = state.cursor
+    encounter = cursor.encounter
+    order = played_order(state)
+    current = cursor.current is not None and phase is Phase.TURN
+    taken = len(order) - len(encounter.queue) - (1 if cursor.current is not None else 0)
+    strip = []
+    for at, cid in enumerate(order):
+        out = not rules.ruleset.fighting(encounter, cid)
+        if at < taken:
+            where = "done"
+        elif at == taken and current:
+            where = "current"
+        else:
+            where = "out" if out or phase is Phase.OVER else "to come"
+        strip.append({"id": cid, "at": where, "out": out})
+    return strip
 
 
 def health_word(fold: Fold, cid: str) -> str:
