@@ -87,6 +87,9 @@ class InputNeededError(AffrayError):
     """What those faces and answers did, as the log tells it (a table's command)."""
     marks: tuple[Any, ...] = ()
     """Who gave each of ``rolls`` (a table's :class:`~affray.table.given.Given`)."""
+    moment: tuple[tuple[str, int | None], ...] = ()
+    """Every die of the moment it stopped in, where that moment holds several (a
+    round's initiative): each die's words and its face, or None while not given."""
 
     def so_far(
         self, rolls: tuple[int, ...], answered: tuple[Any, ...], rolled_for: tuple[str, ...] = ()

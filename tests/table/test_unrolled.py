@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from affray.errors import DieNeededError
 from affray.table import Store, TableRow, Tables
 from affray.table.commands import Start
+from affray.table.waiting import moment_words
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "midian"
 CAST = (("guard", "watch"), ("brawler", "rowdies"), ("guard", "watch"), ("brawler", "rowdies"))
@@ -41,6 +42,14 @@ def test_no_order_is_told_before_every_initiative_die_is_given(
     assert [int(line.split("d10 ")[1].split()[0]) for line in told] == faces  # those given
     waiting = tables.waiting(row)
     assert waiting is not None and waiting["did"] == list(did)
+    # what is known instead: each initiative die, its face if given, else a dash
+    moment = waiting["moment"]
+    assert [die["face"] for die in moment] == [*faces, *[None] * (len(CAST) - len(faces))]
+    assert all(die["die"].startswith("d10 for ") for die in moment)
+    said = moment_words(waiting)
+    assert said is not None
+    assert said.startswith(f"the round's order waits for {len(CAST) - len(faces)} more di")
+    assert said.count("initiative") == len(CAST) and said.count("—") == len(CAST) - len(faces)
 
 
 def test_the_order_is_told_once_every_die_is_given(inn: tuple[Tables, TableRow]) -> None:
@@ -48,3 +57,40 @@ def test_the_order_is_told_once_every_die_is_given(inn: tuple[Tables, TableRow])
     done = tables.run(row, Start(), rolls=[7, 3, 9, 2], roll_missing=False)
     assert any("order:" in line for line in done.lines)
     tables.undo(row, 1)
+
+
+def test_the_pages_and_the_terminal_say_what_the_order_waits_for(tmp_path: Path) -> None:
+    """A Midian table of physical dice: "Start round 1" on the game master's page waits
+    for the initiative dice; the panel says which are given and which are still to
+    come, and no order; so does ``table show``."""
+    from click.testing import CliRunner
+    from starlette.testclient import TestClient
+
+    from affray.cli.main import cli
+    from affray.web import create_app
+
+    db = tmp_path / "t.db"
+
+    def terminal(*args: str) -> str:
+        done = CliRunner().invoke(cli, [*args, "--db", str(db)], catch_exceptions=False)
+        return done.stdout
+
+    terminal("table", "new", "Inn", "--system", "midian", "--option", "physical_dice=true")
+    for sheet, side in CAST[:3]:
+        terminal("table", "add", "inn", str(EXAMPLES / f"{sheet}.toml"), "--side", side)
+    gm = Tables(Store(db)).table("inn").gm_token
+    with TestClient(create_app(db, poll_s=0.05)) as client:
+        client.post(f"/t/inn/do?token={gm}", data={"verb": "start", "expected_version": "3"})
+        asked = client.get(f"/t/inn?token={gm}").text
+        question = asked.split('data-question="', 1)[1].split('"', 1)[0]
+        answer = {"verb": "answer", "face": "7", "question": question, "expected_version": "3"}
+        client.post(f"/t/inn/do?token={gm}", data=answer)
+        page = client.get(f"/t/inn?token={gm}").text
+    held = page.split('id="held">', 1)[1].split("</p>", 1)[0]
+    assert held == (
+        "The round&#39;s order waits for 2 more dice: Guard&#39;s initiative 7, "
+        "Brawler&#39;s initiative —, Guard 2&#39;s initiative —"
+    )
+    assert "order:" not in page.split('id="panel"', 1)[1].split('id="log"', 1)[0]
+    shown = terminal("table", "show", "inn")
+    assert "The round's order waits for 2 more dice: Guard's initiative 7," in shown

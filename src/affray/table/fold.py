@@ -331,6 +331,7 @@ def play(
         if stop.playing_on:
             stopped.did = _told_before(rules, events, log)
             stopped.marks = _with_did(rules, events, log, stopped.marks)
+            stopped.moment = _moment(events, log)
         raise stopped
     if typed_dice.used < len(rolls) and owner is None:  # a player's own faces: those it took
         from affray.narration.telling import narrate_text
@@ -495,6 +496,27 @@ def _with_did(
             if at is not None and not did[at]:
                 did[at] = said
     return tuple(mark._replace(did=said) for mark, said in zip(marks, did, strict=True))
+
+
+def _moment(
+    events: Sequence[Event], given: Sequence[DieRoll]
+) -> tuple[tuple[str, int | None], ...]:
+    """The dice a held-back outcome waits on (a round's order, told before its
+    initiative dice: :attr:`Event.told_before_its_dice`), when a command stopped among
+    them: each ``("d10 for Rogue's initiative", face)``, with its face if given, else
+    None ("waiting for 4 initiative dice: Rogue 7, Ilsa —, …"). Empty when nothing is
+    held back."""
+    known = {id(die) for die in given}
+    for at, event in enumerate(events):
+        if not event.told_before_its_dice:
+            continue
+        after = [die for later in events[at + 1 :] for die in _dice_of(later)]
+        if any(id(die) not in known for die in after):
+            return tuple(
+                (f"d{die.sides} for {die.purpose}", die.face if id(die) in known else None)
+                for die in after
+            )
+    return ()
 
 
 def _dice_of(value: object, depth: int = 0) -> Iterator[DieRoll]:

@@ -178,8 +178,9 @@ class Folds:
         answer it waits for; ``rolls`` and ``answered``: the faces and answers it used so
         far; ``rolled_for``: what each face was for; ``did``: what they did, as the log
         tells it; ``faces``: each face so far with its die, who gave it and what it did,
-        as a change logs them, :mod:`~affray.table.given`; ``question``: the id an answer
-        names), or None."""
+        as a change logs them, :mod:`~affray.table.given`; ``moment``: every die of the
+        moment it waits in, where that holds several, ``{"die", "face"}`` with a null
+        face while not given; ``question``: the id an answer names), or None."""
         data = self.store.pending(table.id)
         if data is None:
             return None
@@ -187,6 +188,7 @@ class Folds:
         found["rolled_for"] = data.get("rolled_for", [])  # kept since the faces were told
         found["did"] = data.get("did", [])  # kept since what they did was told
         found["faces"] = data.get("faces", [])  # kept since each face's did was told
+        found["moment"] = data.get("moment", [])  # kept since a moment's dice were told
         found["question"] = data.get("question")  # None: kept by an older affray
         return found
 

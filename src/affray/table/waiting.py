@@ -38,6 +38,7 @@ class Waiting:
             "did": list(self.needed.did),
             "given": marks_data(self.needed.marks),
             "faces": self.faces(),
+            "moment": [{"die": die, "face": face} for die, face in self.needed.moment],
             "answered": [[a.who, a.topic, a.label] for a in self.needed.answered],
             "roll_rest": self.roll_rest,
             "tactics_rest": self.tactics_rest,
@@ -68,6 +69,23 @@ def waiting_words(waiting: Mapping[str, Any], called: Mapping[str, str]) -> str:
         return f"“{doing}” waits for a d{die['sides']} ({die['purpose']})"
     choice = asked["choice"]
     return f"“{doing}” waits for {choice['who']}'s answer: {choice['prompt']}"
+
+
+def moment_words(waiting: Mapping[str, Any]) -> str | None:
+    """What a held-back outcome waits on, in words ("the round's order waits for 3 more
+    dice: Guard's initiative 7, Brawler's initiative —, Rogue's initiative —"), or
+    None when nothing is held back."""
+    moment = waiting.get("moment") or []
+    missing = sum(1 for die in moment if die["face"] is None)
+    if not missing:
+        return None
+    listed = ", ".join(
+        f"{str(die['die']).partition(' for ')[2] or die['die']} "
+        f"{'—' if die['face'] is None else die['face']}"
+        for die in moment
+    )
+    more = f"{missing} more {'die' if missing == 1 else 'dice'}"
+    return f"the round's order waits for {more}: {listed}"
 
 
 def question_id(version: int, waiting: Mapping[str, Any]) -> str:

@@ -18,7 +18,7 @@ from affray.table import TableRow
 from affray.table.commands import command_from_data
 from affray.table.given import words_of
 from affray.table.view import describe
-from affray.table.waiting import waiting_words
+from affray.table.waiting import moment_words, waiting_words
 from affray.web.access import access
 from affray.web.commands import quick
 from affray.web.errors import attempt
@@ -84,10 +84,13 @@ def context(tracker: Tracker, row: TableRow, *, message: str | None = None) -> d
 
 
 def told_faces(pending: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
-    """What waits, its faces so far each with who gave it in words."""
-    if pending is None or not pending.get("faces"):
+    """What waits, its faces so far each with who gave it in words, and what a
+    held-back outcome waits on (``held``: the round's order, while initiative dice
+    are still to come)."""
+    if pending is None:
         return pending
-    return {**pending, "faces": [{**f, "words": words_of(f)} for f in pending["faces"]]}
+    faces = [{**f, "words": words_of(f)} for f in pending.get("faces", ())]
+    return {**pending, "faces": faces, "held": moment_words(pending)}
 
 
 def doing(tracker: Tracker, row: TableRow, pending: Mapping[str, Any] | None) -> str | None:

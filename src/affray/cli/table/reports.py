@@ -17,7 +17,7 @@ from affray.narration import narrate
 from affray.table import journal
 from affray.table.events import TABLE
 from affray.table.view import describe, show_data
-from affray.table.waiting import waiting_words
+from affray.table.waiting import moment_words, waiting_words
 
 if TYPE_CHECKING:
     from affray.table import Done, TableRow, Tables
@@ -40,6 +40,9 @@ def show_command(table_ref: str, db: str | None, as_json: bool) -> None:
     if pending is not None:
         said = waiting_words(pending, fold.state.keys_named())
         print_dim(f"waiting: {said} (the command again with more --rolls goes on with it)")
+        held = moment_words(pending)
+        if held is not None:
+            print_dim(held[0].upper() + held[1:])
 
 
 @click.command("log")
