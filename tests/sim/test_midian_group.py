@@ -79,10 +79,12 @@ def test_every_example_replays_the_reference_engine_fight_for_fight(path: Path) 
 @pytest.mark.slow
 @pytest.mark.parametrize("path", MIDIAN_ENCOUNTERS, ids=IDS)
 def test_every_example_agrees_with_the_reference_engine(path: Path) -> None:
+    """In law, within 4σ (600 reference fights: the fight-for-fight replays above are
+    the exact check; this one sees a drift of a few points in a side's wins)."""
     start = encounter_file(path)
-    fast = simulate_fights(start, 100_000, seed=1)
+    fast = simulate_fights(start, 40_000, seed=1)
     assert fast.engine == ENGINE and fast.note is None
-    reference = simulate_fights(start, 1500, seed=2, engine="reference")
+    reference = simulate_fights(start, 600, seed=2, engine="reference")
     assert reference.engine == REFERENCE
     assert_agree(fast.totals, reference.totals, path.stem)
 
