@@ -47,7 +47,7 @@ def db(tmp_path: Path) -> Path:
     return copy
 
 
-SINCE = ("allowed",)
+SINCE = ("allowed", "strip")
 """`table show` keys added after the affray that wrote era2.db (not in its output)."""
 
 

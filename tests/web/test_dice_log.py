@@ -7,13 +7,17 @@ from __future__ import annotations
 
 import html
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from playwright.sync_api import Browser, expect
 from starlette.testclient import TestClient
 
+from affray.cli.main import cli
 from affray.table import Store, Tables
+from affray.web import create_app
 from tests.web.conftest import Server, Setup, shots
 from tests.web.test_browser import browser  # noqa: F401  (the fixture)
 from tests.web.test_own_turns import gm_view, post
@@ -139,3 +143,32 @@ def test_the_dice_log_in_chromium(browser: Browser, server: Server) -> None:  # 
     shots(players, "dice-log-players")
     gm.close()
     players.close()
+
+
+def test_an_imported_tables_dice_log_says_who_gave_each_face_and_what_it_did(
+    client: TestClient, setup: Setup, tmp_path: Path
+) -> None:
+    """Exported and imported into another database, the table's dice log is the same:
+    each face typed on a phone, typed by the game master or rolled by affray (and for
+    whom), and what it did."""
+    a_round_of_marks(client, setup)
+    gm = setup.ford.gm_token
+    post(client, "ford", gm, verb="act", actor="Sellsword", action="attack", target="Spearman")
+    before = dice_of(client.get(f"/t/ford?token={gm}").text, did=True)
+    assert {"typed by a player", "typed by the game master", "for the game master"} <= {
+        words for face in before for words in WHO if words in face
+    }
+    export, other = tmp_path / "ford.json", tmp_path / "other.db"
+    exported = CliRunner().invoke(
+        cli, ["table", "export", "ford", "-o", str(export), "--db", str(setup.db)]
+    )
+    assert exported.exit_code == 0, exported.output
+    imported = CliRunner().invoke(cli, ["table", "import", str(export), "--db", str(other)])
+    assert imported.exit_code == 0, imported.output
+    row = Tables(Store(other)).table("ford")
+    with TestClient(create_app(other, poll_s=0.05)) as elsewhere:
+        after = dice_of(elsewhere.get(f"/t/ford?token={row.gm_token}").text, did=True)
+    assert after == before
+
+
+WHO = ("typed by a player", "typed by the game master", "for the game master")

@@ -228,6 +228,14 @@ class ShownCombatant(Model):
     )
 
 
+class StripTurn(Model):
+    """One turn of the round, and where it stands."""
+
+    id: str
+    at: Literal["done", "current", "to come", "out"]
+    out: bool = Field(description="Whether its combatant is out of the fight now.")
+
+
 class TableShown(Model):
     """The table's state, as `table show --json` prints it (less `table`, `name`,
     `system` and `pending`): for readers; an import checks it against its log."""
@@ -238,6 +246,10 @@ class TableShown(Model):
     phase: str
     queue: list[str]
     order: list[str]
+    strip: list[StripTurn] | None = Field(
+        default=None,
+        description="The round's turns, each with where it stands (absent in older files).",
+    )
     winner: str | None
     combatants: list[ShownCombatant]
     notes: list[str]
