@@ -408,6 +408,11 @@ class _Stop:
             self.answers = len(self.recorder.answers) if self.recorder is not None else 0
 
 
+MADE_UP = 0
+"""The seed of the faces a command that stopped plays on with (nothing it tells may
+depend on them: a test plays the same stop with others)."""
+
+
 class _PlayOn(Dice):
     """``inner``'s faces until the command stops (:class:`_Stop`); made-up faces after
     it, when it plays on."""
@@ -417,7 +422,7 @@ class _PlayOn(Dice):
         self.inner = inner
         self.stop = stop
         stop.source = self
-        self.made_up = random.Random(0)
+        self.made_up = random.Random(MADE_UP)
 
     def _face(self, sides: int, purpose: str) -> int:
         if self.stop.needed is None:
