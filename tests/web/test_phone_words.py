@@ -8,10 +8,14 @@ from __future__ import annotations
 import html
 import re
 
+import pytest
+from playwright.sync_api import Browser, expect
 from starlette.testclient import TestClient
 
 from affray.table import Store, Tables
-from tests.web.conftest import Setup
+from tests.helpers import terminal
+from tests.web.conftest import Server, Setup, shots
+from tests.web.test_browser import browser  # noqa: F401  (the fixture)
 from tests.web.test_own_turns import post
 
 
@@ -106,3 +110,50 @@ def test_a_defence_says_what_it_costs(client: TestClient, setup: Setup) -> None:
         "dodge": "spends an action (the next one this round)",
         "take it": "no defence: keeps the free parries and the actions",
     }
+
+
+@pytest.mark.slow
+def test_a_phones_words_in_chromium(browser: Browser, server: Server) -> None:  # noqa: F811
+    """The spearman's phone (390×844) attacks and types its own dice; it says what
+    each did and, when the sellsword's shock die is the game master's, that it waits
+    for it; the game master's page (1280×800) shows each face with who gave it and
+    what it did; a late face typed on the phone is refused and stays in view while
+    live updates come."""
+    db = server.setup.db
+    row = server.setup.ford
+    terminal(db, "table", "start", "ford")
+    terminal(db, "table", "allow", "ford", "players_choose=on")
+    spear = terminal(db, "table", "link", "ford", "Spearman")["token"]
+    gm = browser.new_page(viewport={"width": 1280, "height": 800})
+    gm.goto(f"{server.url}/t/{row.id}?token={row.gm_token}")
+    phone = browser.new_page(viewport={"width": 390, "height": 844})
+    phone.goto(f"{server.url}/p/{row.id}?token={spear}")
+    phone.locator("#own-actions button", has_text="attack").first.click()
+    for face, asked in (("18", "attack on Sellsword"), ("8", "power die 1"), ("8", "power die 2")):
+        expect(phone.locator("#answer label")).to_contain_text(asked)  # the die asked now
+        phone.fill("#answer input.face", face)
+        phone.click("#my-enter")
+    expect(phone.locator("#mine-did")).to_contain_text("Your d20 18: Spearman attacks Sellsword")
+    expect(phone.locator("#mine-did")).to_contain_text("Your d8 8, d8 8: power 2d8 [8,8]")
+    expect(phone.locator("#waits-on")).to_have_text(
+        "Waiting for the game master: Sellsword's shock check, hit die 1 (a d10)."
+    )
+    expect(phone.locator("#nothing-asked")).to_have_count(0)
+    told = gm.locator("#faces-told li")
+    expect(told).to_have_count(3)
+    expect(told.nth(0)).to_contain_text("typed by a player: Spearman attacks Sellsword")
+    expect(gm.locator("#faces-told li").nth(1)).to_contain_text("power 2d8 [8,8]")
+    shots(phone, "phone-words-waiting")
+    shots(gm, "phone-words-gm-panel")
+    gm.fill("#pending input.face", "9")
+    gm.click("#enter-face")
+    expect(gm.locator("#pending label")).to_contain_text("hit die 2")
+    gm.fill("#pending input.face", "9")
+    gm.click("#enter-face")
+    latest = gm.locator("#dice-log ol.dice > li").first.locator(".face")
+    expect(latest.last).to_contain_text("shock 2d10+1 [9,9]")
+    expect(phone.locator("#waits-on")).to_have_count(0)
+    expect(phone.locator("#mine-did")).to_contain_text("Your d20 18")
+    shots(phone, "phone-words-done")
+    gm.close()
+    phone.close()
