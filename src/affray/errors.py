@@ -59,6 +59,11 @@ class DiceSyntaxError(DiceError):
         return text
 
 
+class UnreachableCountError(DiceSyntaxError):
+    """A success count no face can reach (``3d6>10``: each d6 above 10); the total
+    compared is written with brackets (``(3d6)>10``)."""
+
+
 class DiceLimitError(DiceError):
     """The expression is well formed but exceeds a safety limit."""
 

@@ -13,7 +13,7 @@ from affray.cli.estimates import wrote
 from affray.cli.options import json_option, seed_option
 from affray.cli.output import console, emit_json, percent, table
 from affray.dice import distribution, roll
-from affray.errors import DiceSyntaxError
+from affray.errors import DiceSyntaxError, UnreachableCountError
 
 if TYPE_CHECKING:
     from affray.dice import RolledDie, RollResult
@@ -193,6 +193,8 @@ def odds_command(expression: tuple[str, ...], plot: str | None, as_json: bool) -
         dists = [(text.strip(), distribution(text))]
     except DiceSyntaxError as error:
         dists = _several(expression, error) or []
+        if isinstance(error, UnreachableCountError):
+            raise located(error) from None  # a count, not a total: say so
         if not dists:
             compared = _comparison(text, error)
             if compared is None:
@@ -257,20 +259,29 @@ def _say_comparison(left: str, op: str, right: int, chance: Fraction, *, as_json
 def _compare(dists: list[tuple[str, Any]], as_json: bool) -> None:
     """Several expressions side by side: each outcome's chance under each, and each
     expression's mean and range."""
+    versus = _versus(dists[0][1], dists[1][1]) if len(dists) == 2 else None
     if as_json:
-        emit_json(
-            {
-                "expressions": [
-                    {
-                        "expression": name,
-                        "distribution": {str(o): float(p) for o, p in d.probabilities().items()},
-                        "mean": float(d.mean),
-                    }
-                    for name, d in dists
-                ]
-            }
-        )
+        found: dict[str, Any] = {
+            "expressions": [
+                {
+                    "expression": name,
+                    "distribution": {str(o): float(p) for o, p in d.probabilities().items()},
+                    "mean": float(d.mean),
+                }
+                for name, d in dists
+            ]
+        }
+        if versus is not None:
+            found["versus"] = dict(zip(VERSUS, (float(p) for p in versus), strict=True))
+        emit_json(found)
         return
+    if versus is not None:
+        (a, _), (b, _) = dists
+        higher, tie, lower = (percent(p) for p in versus)
+        console().print(
+            f"{a} against {b}: {a} higher {higher}, tie {tie}, {b} higher {lower}",
+            highlight=False,
+        )
     table(
         "Side by side",
         ("expression", "mean", "from", "to"),
@@ -285,6 +296,27 @@ def _compare(dists: list[tuple[str, Any]], as_json: bool) -> None:
         ("outcome", *(name for name, _ in dists)),
         [(str(o), *(percent(p.get(o, Fraction(0))) for p in each)) for o in outcomes],
     )
+
+
+VERSUS = ("a_higher", "tie", "b_higher")
+"""``odds A B --json``'s ``versus`` keys: A's total above B's, equal, below."""
+
+
+def _versus(a: Any, b: Any) -> tuple[Fraction, Fraction, Fraction]:
+    """The exact chances that a total of ``a`` is above one of ``b``, equal, below
+    (each of B's outcomes against A's chance of more: one pass over each)."""
+    pa, pb = a.probabilities(), b.probabilities()
+    above = sum(pa.values(), Fraction(0))  # P(A > x) as x rises through B's outcomes
+    ordered = sorted(pa)
+    at = 0
+    higher = tie = Fraction(0)
+    for x in sorted(pb):
+        while at < len(ordered) and ordered[at] <= x:
+            above -= pa[ordered[at]]
+            at += 1
+        higher += pb[x] * above
+        tie += pb[x] * pa.get(x, Fraction(0))
+    return higher, tie, 1 - higher - tie
 
 
 def _one(text: str, dist: Any, *, as_json: bool) -> None:

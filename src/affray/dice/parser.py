@@ -44,7 +44,7 @@ from affray.dice.syntax import (
     SelectKind,
     Sum,
 )
-from affray.errors import DiceLimitError, DiceSyntaxError
+from affray.errors import DiceLimitError, DiceSyntaxError, UnreachableCountError
 
 _MAX_DIGITS = len(str(limits.MAX_NUMBER))
 _OPS: tuple[Op, ...] = (">=", "<=", ">", "<", "=")
@@ -292,6 +292,17 @@ class _Parser:
                     hint="successes and failures must not overlap, e.g. 6d10>=8f1",
                 )
             count = Count(success, failure)
+            faces = range(1, dice.sides + 1)
+            if explode is None and not any(success.matches(face) for face in faces):
+                point = success.text(bare_equals=False)
+                raise UnreachableCountError(
+                    f"{dice.count}d{dice.sides}{point} counts each d{dice.sides} showing "
+                    f"{point}, and no d{dice.sides} can (its faces go from 1 to {dice.sides})",
+                    expression=self.text,
+                    position=found["count"],
+                    hint=f"to compare the total, bracket the dice: ({dice.count}d{dice.sides})"
+                    f"{point}",
+                )
         return DicePool(dice, reroll, explode, select, count)
 
     def once_only(
