@@ -9,6 +9,8 @@ import json
 import math
 from pathlib import Path
 
+import pytest
+
 from affray.cli.duel_command import DuelStart
 from affray.sim.fights import simulate_fights
 from tests.helpers import EXAMPLES, run
@@ -81,6 +83,22 @@ def test_fight_by_round_json(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     found = json.loads(result.stdout)
     assert found["n"] == 300 and found["by_round"]
+    # it adds by_round to the fight's own keys (those of fight -n --json), which are the
+    # same fights counted whole: the last round's row is where they ended
+    simulated = json.loads(
+        run("fight", str(EXAMPLES / "encounters/ford.toml"), "-n", "9", "--json").stdout
+    )
+    assert set(simulated) - {"note"} <= set(found) == set(simulated) - {"note"} | {"by_round"}
+    last = found["by_round"][-1]
+    for side, odds in found["sides"].items():
+        assert odds["p_wins"] == pytest.approx(last["sides"][side], abs=1e-12)
+        assert odds["wins"] == round(odds["p_wins"] * 300)
+    for cid, odds in found["combatants"].items():
+        assert odds["p_standing"] == pytest.approx(last["standing"][cid], abs=1e-12)
+    assert sum(found["rounds"].values()) == 300 and found["engine"] == "reference"
+    mean = sum(int(r) * count for r, count in found["rounds"].items()) / 300
+    assert found["mean_rounds"] == pytest.approx(mean, abs=1e-12)
+    assert found["p_draw"] == pytest.approx(last["draw"], abs=1e-12)
     row = found["by_round"][0]
     assert set(row) == {"round", "sides", "draw", "standing"}
     assert set(row["sides"]) == {"Guards", "Bandits"}
@@ -107,6 +125,7 @@ def test_an_exact_fight_by_round_ends_at_its_totals_and_agrees_with_simulation(
     assert found["method"] == "exact" and plot.read_bytes().startswith(b"\x89PNG")
     rows = found["by_round"]
     total = json.loads(run("fight", ford, "--exact", "--json").stdout)
+    assert {k: v for k, v in found.items() if k != "by_round"} == total  # the fight's keys
     last = rows[-1]
     for side, odds in total["sides"].items():
         assert abs(last["sides"][side] - odds["p_wins"]) < 1e-9

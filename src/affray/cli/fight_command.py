@@ -234,7 +234,7 @@ def _by_round(
     # here, not at the top: the engines and numpy (~180 ms) load for the odds of many
     # fights alone, never to tell one
     from affray.sim.by_round import exact_by_round, simulate_by_round
-    from affray.sim.fights import encounter_file, set_out
+    from affray.sim.fights import FightOdds, encounter_file, set_out
 
     if plot is not None:
         check_plot_path(plot)
@@ -265,7 +265,11 @@ def _by_round(
                 hint=f"simulate them round by round instead: affray fight {path} -n 10000 "
                 "--by-round",
             ) from None
-        found: dict[str, Any] = {"method": "exact", "by_round": rows}
+        cursor = fighting.cursor  # the fight's own exact keys beside the rows (SPEC: adds)
+        whole = fighting.system.exact_fights(
+            fighting.ruleset, cursor, tactics=fighting.tactics, first=fighting.first
+        )
+        found: dict[str, Any] = {**whole.to_dict(), "method": "exact", "by_round": rows}
         title = f"{name}: exact odds, round by round"
         heading = "exact odds of each round"
     else:
@@ -283,13 +287,8 @@ def _by_round(
                 estimate=announce,
             )
         rows = totals.rows(sides, ids)
-        found = {
-            "method": "monte-carlo",
-            "engine": "reference",
-            "n": totals.n,
-            "seed": used,
-            "by_round": rows,
-        }
+        simulated = FightOdds(totals.totals(), sides, ids, used, name, engine="reference")
+        found = {**simulated.to_dict(), "by_round": rows}  # the fight's keys, its rounds
         title = (
             f"{name}: {count:,} simulated fights (seed {used}, reference engine), round by round"
         )

@@ -29,7 +29,7 @@ from affray.estimates import Estimate
 from affray.sheets.encounters import tactics_dice
 from affray.sim.chunks import run_chunks
 from affray.sim.fights import Fighting, Start, set_out
-from affray.totals import ExactFights
+from affray.totals import ExactFights, FightTotals
 
 ROUND_CHUNK = 50
 """Fights a worker plays between two reports (the unit of seeding)."""
@@ -75,6 +75,22 @@ class RoundTotals:
     @property
     def last(self) -> int:
         return max([*self.ended, *self.during, 0])
+
+    def totals(self) -> FightTotals:
+        """The same fights as whole fights (what ``fight -n`` counts): the wins, the
+        draws, the rounds each lasted and who stood at the end."""
+        wins: Counter[str] = Counter()
+        rounds: Counter[int] = Counter()
+        standing: Counter[str] = Counter()
+        for r, ended in self.ended.items():
+            for side, count in ended.items():
+                wins[side] += count
+                rounds[r] += count
+        for at_end in self.final.values():
+            standing.update(at_end)
+        draws = wins.pop("", 0)
+        total = sum(r * count for r, count in rounds.items())
+        return FightTotals(self.n, dict(wins), draws, total, dict(rounds), dict(standing))
 
     def rows(self, sides: tuple[str, ...], ids: tuple[str, ...]) -> list[dict[str, Any]]:
         """Each round from the first to the last any fight reached: each side's chance
