@@ -104,7 +104,8 @@ def test_two_players_answer_their_own_dice_on_their_phones(
     phones["Brawler"].fill("#answer input.face", "15")
     phones["Brawler"].click("#my-enter")
     expect(phones["Guard"].locator("#my-question")).to_contain_text("defend", timeout=5000)
-    expect(phones["Brawler"].locator("#nothing-asked")).to_be_visible()
+    # the brawler's phone says its attack waits on the guard's player (issue 50, item 5)
+    expect(phones["Brawler"].locator("#waits-on")).to_contain_text("Waiting for Guard's player")
     phones["Guard"].locator("button.choice", has_text="take it").click()
     # the damage die is the brawler's: rolled for him
     expect(phones["Brawler"].locator("#my-roll")).to_be_visible(timeout=5000)
