@@ -63,7 +63,12 @@ def test_every_face_affray_rolls_is_marked_as_its_own(tmp_path: Path) -> None:
     assert "affray rolled: " in told.stdout and "(the d8 for Spearman's power die 1)" in told.stdout
     last = json.loads(terminal(db, "table", "log", "ford", "--json").stdout)["changes"][-1]
     assert [r["at"] for r in last["rolled"]][:2] == [1, 2]
-    d20 = {"face": 18, "die": "d20 for Spearman's attack on Sellsword", "by": "gm"}
+    d20 = {
+        "face": 18,
+        "die": "d20 for Spearman's attack on Sellsword",
+        "by": "gm",
+        "did": "Spearman attacks Sellsword (spear): d20 18+2=20 vs evasion 11 → hit",
+    }
     assert last["faces"][0] == d20
     assert all(f["by"] == "affray" and f["for"] == "gm" for f in last["faces"][1:])
     assert "(affray rolled: " in terminal(db, "table", "log", "ford").stdout
