@@ -42,8 +42,9 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# every core (a file's tests on one of them: its module fixtures made once)
 pytest: $(STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto --dist loadfile
 
 # bench/summary.py measures what duel_sim, midian_fast, exact_duel and startup measure,
 # in one run, and ends with a table of them side by side: it runs last, and they not on

@@ -227,7 +227,7 @@ def test_random_small_encounters_replay_the_reference_engine(tmp_path: Path) -> 
 def test_ten_random_small_encounters_agree_with_the_reference_engine(tmp_path: Path) -> None:
     for k, (text, fighting) in enumerate(_random_fights(tmp_path, 10, 7)):
         fast = _fast(fighting).fights(k, 0, 20_000)
-        assert_agree(fast, _reference(fighting, 400, k), text)
+        assert_agree(fast, _reference(fighting, 200, k), text)
 
 
 # -- from a table ---------------------------------------------------------------------
@@ -280,7 +280,7 @@ def test_a_turn_waiting_for_its_bookkeeping_goes_on_as_the_reference_engine_play
 @pytest.mark.slow
 def test_a_fight_stopped_half_way_agrees_with_the_reference_engine() -> None:
     for fighting in _half_ways():
-        assert_agree(_fast(fighting).fights(1, 0, 40_000), _reference(fighting, 800, 2), "half")
+        assert_agree(_fast(fighting).fights(1, 0, 40_000), _reference(fighting, 400, 2), "half")
 
 
 def test_each_first_action_a_table_offers_replays_the_reference_engine() -> None:

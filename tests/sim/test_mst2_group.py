@@ -9,6 +9,7 @@ import math
 import random
 from dataclasses import replace
 from pathlib import Path
+from statistics import NormalDist
 
 import pytest
 
@@ -40,9 +41,34 @@ FAST_N = 60_000
 
 
 def _z(p: float, n: int, q: float, m: int) -> float:
+    """How many standard deviations the fast engine's ``p`` (of ``n`` fights) and the
+    reference engine's ``q`` (of ``m``) are apart. Where the reference engine expects
+    fewer than 10 of them (a rare draw), the normal law overstates the tails: the
+    reference engine's count against the binomial of the pooled chance, as the normal
+    deviate with the same exact tail."""
     pooled = (p * n + q * m) / (n + m)
+    if min(pooled, 1 - pooled) * m < 10:
+        return _binomial_z(round(q * m), m, pooled) * (-1 if q > p else 1)
     spread = math.sqrt(max(pooled * (1 - pooled), 1e-9) * (1 / n + 1 / m))
     return (p - q) / spread
+
+
+def _binomial_z(count: int, m: int, p: float) -> float:
+    """The normal deviate with the tail of ``count`` or further from ``m * p`` in a
+    binomial of ``m`` trials of chance ``p`` (0 within the middle)."""
+    if p <= 0.0 or p >= 1.0:
+        return 0.0 if count == round(m * p) else math.inf
+    k = range(count, m + 1) if count > m * p else range(count + 1)
+    tail = math.fsum(
+        math.exp(
+            math.lgamma(m + 1) - math.lgamma(j + 1) - math.lgamma(m - j + 1)
+            + j * math.log(p) + (m - j) * math.log1p(-p)
+        )
+        for j in k
+    )  # fmt: skip
+    if tail >= 0.5:
+        return 0.0
+    return math.inf if tail == 0.0 else -NormalDist().inv_cdf(tail)
 
 
 def _rounds_spread(totals: FightTotals) -> float:
@@ -123,7 +149,7 @@ def test_twenty_random_encounters_agree_with_the_reference_engine(tmp_path: Path
         path = tmp_path / f"random{k}.toml"
         _random_encounter(rng, path)
         fighting = set_out(encounter_file(path))
-        assert_agree(_fast(fighting, 20_000, k), _reference(fighting, 400, k), path.read_text())
+        assert_agree(_fast(fighting, 20_000, k), _reference(fighting, 200, k), path.read_text())
 
 
 def _half_way(path: Path, seed: int, moves: int) -> Fighting:
@@ -153,7 +179,7 @@ def test_a_fight_stopped_half_way_goes_on_as_the_reference_engine_plays_it() -> 
         assert cursor.phase(fighting.ruleset) is Phase.TURN and cursor.encounter.queue
         seen_engaged += bool(cursor.encounter.engagements)
         seen_wounded += any(s.wounds for s in cursor.encounter.states.values())
-        assert_agree(_fast(fighting, 40_000, 1), _reference(fighting, 1000, 2), path.stem)
+        assert_agree(_fast(fighting, 40_000, 1), _reference(fighting, 500, 2), path.stem)
     assert seen_engaged == 3 and seen_wounded >= 2
 
 
@@ -168,7 +194,7 @@ def test_each_first_action_a_table_offers_agrees_with_the_reference_engine() -> 
     chances = {}
     for action in legal:
         first = replace(fighting, first=(action.name, action.target))
-        fast, reference = _fast(first, 20_000, 7), _reference(first, 500, 8)
+        fast, reference = _fast(first, 20_000, 7), _reference(first, 250, 8)
         assert_agree(fast, reference, f"{action.label} first")
         chances[action.label] = fast.wins.get("Caravan guard", 0) / fast.n
     assert len(set(chances.values())) > 1  # the first action matters
