@@ -9,9 +9,18 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from affray.cli.main import cli
+from affray.dice import ScriptedDice
+from affray.rulesystems.midian import hazards
+from affray.rulesystems.midian.character import Character
+from affray.sheets.combatants import resolve_reference
+from affray.table import Store, Tables
+from affray.table.commands import Hazard
 from tests.helpers import EXAMPLES
 
 
@@ -155,3 +164,33 @@ def test_mst2_hazards_wound_directly_and_check_shock(tmp_path: Path) -> None:
     assert any("falling" in line for line in done["lines"]), done["lines"]
     poisoned = at(db, "table", "hazard", "ford", "Bandit", "poison", "toxicity=severe")
     assert poisoned["rolled"], poisoned  # the shock check's dice, rolled by affray and marked
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    fall=st.lists(st.integers(1, 10), min_size=3, max_size=3),
+    save=st.integers(1, 20),
+    surface=st.sampled_from(["hard", "rocks"]),
+)
+def test_a_fall_with_typed_faces_is_the_rules_librarys_fall(
+    tmp_path_factory: pytest.TempPathFactory, fall: list[int], save: int, surface: str
+) -> None:
+    """A fall typed at the table takes what the rules library's ``fall`` gives for the
+    same faces (30 ft: 3 fall dice, then the crushing save); the checks after it (a
+    serious wound's) are the table's to roll, and roll on."""
+    db = tmp_path_factory.mktemp("fall") / "t.db"
+    midian_table(db)
+    guard = resolve_reference(str(EXAMPLES / "midian/guard.toml")).sheet()
+    assert isinstance(guard, Character)
+    sides = {"hard": 6, "rocks": 10}[surface]
+    faces = [min(face, sides) for face in fall] + [save]
+    expected = hazards.fall(guard, 30, ScriptedDice(faces), surface=surface)
+    before = state(db, "Guard")
+    tables = Tables(Store(db))
+    row = tables.table("docks")
+    values = {"feet": 30, "surface": surface}
+    tables.run(row, Hazard("Guard", "fall", values), rolls=faces, seed=1)
+    tables.store.close()
+    after = state(db, "Guard")
+    lost = before["hit_points"] + before["life_points"] - after["hit_points"] - after["life_points"]
+    assert lost == min(expected.taken, before["hit_points"] + before["life_points"])
