@@ -119,12 +119,13 @@ def test_check_save_initiative() -> None:
         (("midian", "attack", GUARD, BRAWLER, "--rolls", "21"), "shows 1 to 20"),
         (
             ("midian", "attack", GUARD, str(EXAMPLES / "mst2" / "ogre.toml")),
-            "is not a Midian sheet",
+            "is an MST-2 sheet, not a Midian one",
         ),
         (("midian", "check", GUARD, "charm"), "has no attribute 'charm'"),
         (("midian", "save", GUARD, " ", "--target", "10"), "a saving throw needs a name"),
         (("midian", "attack", GUARD, BRAWLER, "--cover", "95"), "Invalid value for '--cover'"),
-        (("mst2", "attack", GUARD, BRAWLER), "is not an MST-2 sheet"),
+        (("mst2", "attack", GUARD, BRAWLER), "is a Midian sheet, not an MST-2 one"),
+        (("mst2", "attack", GUARD, BRAWLER), "Midian sheets go with affray's midian commands"),
     ],
 )
 def test_user_errors(args: tuple[str, ...], words: str) -> None:

@@ -14,8 +14,31 @@ F = TypeVar("F", bound=Callable[..., Any])
 json_option = click.option(
     "--json", "as_json", is_flag=True, help="Print machine-readable JSON instead of text."
 )
+
+
+class SeedType(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.2 only
+    """A seed: a whole number from 0 (the same seed rolls the same dice)."""
+
+    name = "seed"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            return value
+        text = str(value).strip()
+        if not (text.isdigit() and len(text) <= 40):
+            self.fail(
+                f"{value!r} is not a seed: a seed is a whole number from 0 (the same seed "
+                "rolls the same dice again), e.g. --seed 7",
+                param,
+                ctx,
+            )
+        return int(text)
+
+
+SEED = SeedType()
+
 seed_option = click.option(
-    "--seed", type=click.IntRange(min=0), default=None, help="Seed for reproducible random dice."
+    "--seed", type=SEED, default=None, help="Seed for reproducible random dice (a whole number)."
 )
 rolls_option = click.option(
     "--rolls",

@@ -49,6 +49,7 @@ from affray.quoting import quoted
 from affray.sheets import load_document
 from affray.sheets.combatants import resolve_reference
 from affray.sheets.encounters import EncounterSetup, encounter_from_data, tactics_dice
+from affray.sheets.kinds import check_kind
 from affray.sheets.validation import Strict, validate
 from affray.sim.chunks import Submits, run_chunks
 from affray.table.party_rules import Member, PartyState, carried, changed, fresh_values, rest
@@ -134,7 +135,9 @@ def load_day(path: str | Path, party: Sequence[Member] | None = None) -> Day:
     """
     file = Path(path)
     where = str(file)
-    table = validate(DayFile, load_document(file), where)
+    data = load_document(file)
+    check_kind(data, "day", where)
+    table = validate(DayFile, data, where)
     if (table.party is None) == (table.members is None):
         raise SheetError(
             "give either party (a saved party) or [[members]] (their sheets)",

@@ -15,6 +15,7 @@ answer must be one of the options (:meth:`Answers.ask` checks).
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -187,8 +188,10 @@ def parse_choices(pairs: Sequence[str], topics: Sequence[str]) -> dict[ChoiceKey
                 hint="e.g. --choose defence=dodge, or --choose Bram:stance=defensive",
             )
         if topic not in topics:
+            near = difflib.get_close_matches(topic, topics, n=1)
             raise RulesError(
-                f"--choose {topic!r}: the rules ask no such question",
+                f"--choose {topic!r}: the rules ask no such question"
+                + (f" (did you mean {near[0]!r}?)" if near else ""),
                 hint="TOPIC is one of: " + ", ".join(topics),
             )
         choices[(who.strip() or None, topic)] = value.strip()

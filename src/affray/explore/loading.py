@@ -8,6 +8,7 @@ from pathlib import Path
 from affray.explore.encounter_sweep import EncounterSweep, load_encounter_sweep
 from affray.explore.sweep import Sweep, load_duel_sweep
 from affray.sheets.documents import load_document
+from affray.sheets.kinds import check_kind
 
 
 def load_sweep(path: str | Path) -> Sweep | EncounterSweep:
@@ -19,6 +20,7 @@ def load_sweep(path: str | Path) -> Sweep | EncounterSweep:
     """
     file = Path(path)
     data = load_document(file)
+    check_kind(data, "exploration", str(file))
     if "encounter" in data:
         return load_encounter_sweep(file, data)
     return load_duel_sweep(file, data)

@@ -13,6 +13,7 @@ from affray import registry
 from affray.errors import SheetError
 from affray.quoting import as_written
 from affray.sheets.documents import load_document
+from affray.sheets.kinds import check_kind
 
 Sheet = Any
 """A sheet of any registered rule system (an MST-2 Fighter, a Midian Character, ...)."""
@@ -223,6 +224,7 @@ def bestiary_sheet(name: str, system: str | None = None) -> Sheet:
 
 def sheet_from_data(data: Mapping[str, Any], where: str | None = None) -> Sheet:
     """Build a combatant sheet from parsed data, by the rule system its ``system`` names."""
+    check_kind(data, "sheet", where)
     system = data.get("system")
     names = registry.systems()
     if not isinstance(system, str) or system not in names:
@@ -244,11 +246,15 @@ def load_system_sheet(path: str | Path, system: str) -> Sheet:
     sheet = load_sheet(path, system)
     wanted = registry.system(system)
     if not wanted.owns(sheet):
+        other = registry.system_of(sheet)
         raise SheetError(
-            f"is not {article(wanted.title)} {wanted.title} sheet",
+            f"is {article(other.title)} {other.title} sheet, not {article(wanted.title)} "
+            f"{wanted.title} one",
             path=str(path),
             key="system",
-            hint=f'system = "{wanted.name}"',
+            hint=f"{other.title} sheets go with affray's {other.name} commands "
+            f"(`affray {other.name} --help`); {article(wanted.title)} {wanted.title} sheet says "
+            f'system = "{wanted.name}" and has its keys (docs/sheets.md)',
         )
     return sheet
 

@@ -33,10 +33,13 @@ def load_document(path: str | Path) -> dict[str, Any]:
         )
     try:
         if not file.is_file():
+            other = file.with_suffix(".json" if suffix == ".toml" else ".toml")
             raise SheetError(
                 "no such file" if not file.exists() else "not a file",
                 path=where,
-                hint="check the path",
+                hint=f"there is {other.name} beside it: give that"
+                if not file.exists() and other.is_file()
+                else "check the path",
             )
         size = file.stat().st_size
         if size > MAX_FILE_BYTES:

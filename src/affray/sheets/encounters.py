@@ -27,6 +27,7 @@ from affray.sheets.combatants import (
     sheet_from_data,
 )
 from affray.sheets.documents import load_document
+from affray.sheets.kinds import check_kind
 from affray.sheets.validation import (
     EncounterSection,
     Name80,
@@ -146,6 +147,7 @@ def encounter_from_data(
     ``sheets`` gives sheet data by reference, taken before a file or the bestiary (and
     validated as a file's would be): a sweep's cells use it for sheets with a key
     changed, kept in memory."""
+    check_kind(data, "encounter", where)
     spec = validate(EncounterFile, data, where)
     names = registry.systems()
     if spec.system not in names:

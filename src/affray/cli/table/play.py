@@ -164,14 +164,21 @@ def run_command(
 
 @click.command("undo")
 @click.argument("table_ref", metavar="TABLE")
+@click.argument("typed", nargs=-1, metavar="")
 @click.option("--steps", type=click.IntRange(min=1), default=1, show_default=True)
 @expect_option
 @db_option
 @json_option
 def undo_command(
-    table_ref: str, steps: int, expect: int | None, db: str | None, as_json: bool
+    table_ref: str,
+    typed: tuple[str, ...],
+    steps: int,
+    expect: int | None,
+    db: str | None,
+    as_json: bool,
 ) -> None:
     """Take back the last STEPS changes (turns and initiative included)."""
+    steps_typed("undo", table_ref, typed)
     tables, row = open_table(db, table_ref)
     done = submit(tables, row, Submission("undo", steps=steps, expected=expect))
     report_moved(tables, row, done, "undone", as_json)
@@ -179,14 +186,21 @@ def undo_command(
 
 @click.command("redo")
 @click.argument("table_ref", metavar="TABLE")
+@click.argument("typed", nargs=-1, metavar="")
 @click.option("--steps", type=click.IntRange(min=1), default=1, show_default=True)
 @expect_option
 @db_option
 @json_option
 def redo_command(
-    table_ref: str, steps: int, expect: int | None, db: str | None, as_json: bool
+    table_ref: str,
+    typed: tuple[str, ...],
+    steps: int,
+    expect: int | None,
+    db: str | None,
+    as_json: bool,
 ) -> None:
     """Bring back the last STEPS changes undone (until a new change is made)."""
+    steps_typed("redo", table_ref, typed)
     tables, row = open_table(db, table_ref)
     done = submit(tables, row, Submission("redo", steps=steps, expected=expect))
     report_moved(tables, row, done, "redone", as_json)
@@ -223,3 +237,14 @@ def play_verb(
     if done.note:
         click.echo(f"note: {done.note}", err=True)
     report(tables, row, done, as_json)
+
+
+def steps_typed(verb: str, table_ref: str, typed: tuple[str, ...]) -> None:
+    """Nothing, when nothing follows TABLE; else a usage error that says how to give the
+    steps (``table undo ford 3``: ``--steps 3``)."""
+    if not typed:
+        return
+    steps = typed[0] if len(typed) == 1 and typed[0].isdigit() else "N"
+    raise click.UsageError(
+        f"{verb} takes one TABLE, then --steps: affray table {verb} {table_ref} --steps {steps}"
+    )

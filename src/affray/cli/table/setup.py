@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
@@ -20,10 +21,12 @@ from affray.cli.table.opening import (
     pairs_given,
 )
 from affray.cli.table.reports import events_json, lines_of
+from affray.encounter import Targeting
 from affray.errors import TableError
 from affray.registry import spelled as registry_spelled
 from affray.table import roster
 from affray.table.commands import Add
+from affray.table.db import chosen_path
 from affray.table.parties import PREFIX, Parties
 from affray.table.roster import MAX_AT_ONCE
 
@@ -87,7 +90,9 @@ def new_command(
     "--tactics",
     default="nearest",
     show_default=True,
-    help="Who it goes for when no one chooses for it (nearest, weakest, strongest, random).",
+    type=click.Choice([t.value for t in Targeting]),
+    help="Who it goes for when no one chooses for it: the nearest foe, the weakest, the one "
+    "its friends fight (focus), or any (random).",
 )
 @click.option(
     "--player", is_flag=True, help="A player's character (the player page shows its side)."
@@ -256,6 +261,12 @@ def link_command(table_ref: str, who: str, base: str | None, db: str | None, as_
 @json_option
 def list_command(db: str | None, as_json: bool) -> None:
     """The tables in the database."""
+    path, _ = chosen_path(db)
+    if not Path(path).exists() and not Path(path).parent.is_dir():
+        raise TableError(
+            f"no database at {path}: its folder {Path(path).parent} does not exist",
+            hint="check --db (or AFFRAY_DB); `affray table new` makes a database, and its folder",
+        )
     tables = open_tables(db, write=False)
     found = tables.store.tables()
     if as_json:
