@@ -12,8 +12,10 @@ from typing import Annotated, Any, ClassVar, Generic
 from pydantic import AfterValidator, ConfigDict, Field, Tag
 
 from affray import registry
+from affray.answers import MAX_ROUNDS
 from affray.dice import Dice, RandomDice
 from affray.encounter import Answers, Encounter, Ruleset, SheetT, StateT, Targeting, named
+from affray.encounter.cursor import DEFAULT_MAX_ROUNDS
 from affray.encounter.model import Combatant
 from affray.errors import AffrayError, SheetError
 from affray.quoting import quoted
@@ -85,7 +87,7 @@ class EncounterFile(_Open):
 
     name: Annotated[str, Field(max_length=120), AfterValidator(_title)] = ""
     system: str
-    max_rounds: int = Field(default=100, ge=1, le=1000)
+    max_rounds: int = Field(default=DEFAULT_MAX_ROUNDS, ge=1, le=MAX_ROUNDS)
     sides: list[SideTable] = Field(min_length=2, max_length=20)
 
 
