@@ -114,3 +114,19 @@ def test_a_day_of_rest_brings_one_who_was_out_back_on_their_feet() -> None:
             KNIGHT, FighterState(9, stays), Setting.HIGH_FANTASY, ScriptedDice([1, 1])
         )
         assert kept.state.condition is stays and kept.back is None
+
+
+def test_a_day_of_rest_says_the_rule_it_heals_by() -> None:
+    """Low fantasy as written heals one wound only when the hit dice roll less than the
+    wounds: each day's line says which way the roll fell, and the command says the rule
+    once (issue 56: "heals 0" seven times with no reason)."""
+    from tests.helpers import EXAMPLES, run
+
+    knight = str(EXAMPLES / "mst2" / "knight.json")
+    light = run("mst2", "heal", knight, "--wounds", "6", "--rolls", "3,10,2", "--setting", "low")
+    assert "3d10+1 [3,10,2]=16 ≥ 6 wounds → heals 0, 6 wounds left" in light.stdout
+    assert "only when the hit-dice roll is less than the wounds" in light.stdout
+    heavy = run("mst2", "heal", knight, "--wounds", "18", "--rolls", "3,10,2")
+    assert "=16 < 18 wounds → heals 1, 17 wounds left" in heavy.stdout
+    high = run("mst2", "heal", knight, "--wounds", "18", "--rolls", "3,10,2", "--setting", "high")
+    assert "=16 → heals 16, 2 wounds left" in high.stdout and "as written" not in high.stdout

@@ -532,3 +532,9 @@ def heal_command(
             events.append(result.event)
     warn_unused(dice)
     _emit(events, as_json, {"wounds": state.wounds, "days": days})
+    if not as_json and setting == "low" and events:
+        click.echo(
+            "(low fantasy, as written: a day heals one wound only when the hit-dice roll "
+            "is less than the wounds; --setting high heals the roll's total; "
+            "docs/rules/mst2.md)"
+        )

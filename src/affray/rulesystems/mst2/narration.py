@@ -138,11 +138,16 @@ def _healed(event: mst2.Healed) -> tuple[list[Segment], bool]:
     pool = pool_text(tuple(die.sides for die in event.dice))
     bonus = event.total - sum(die.face for die in event.dice)
     pool += f"{bonus:+d}" if bonus else ""
+    before = event.wounds + event.healed
+    if event.setting == "low":  # one wound healed when the roll is less than the wounds
+        rule = f" {'<' if event.healed else '≥'} {plural(before, 'wound')}"
+    else:  # high fantasy: the roll's total healed, at most every wound
+        rule = ""
     return [
         (event.fighter, "name"),
         (
             f" rests a day ({event.setting} fantasy): {pool} {faces(event.dice)}={event.total}"
-            f" → heals {event.healed}, {plural(event.wounds, 'wound')} left",
+            f"{rule} → heals {event.healed}, {plural(event.wounds, 'wound')} left",
             "",
         ),
     ], False
