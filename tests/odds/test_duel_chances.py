@@ -14,7 +14,7 @@ from affray.rulesystems.mst2.odds import duel_odds
 from affray.rulesystems.mst2.odds.chances import NEGLIGIBLE, _capped, _outlasting, duel_chances
 from affray.rulesystems.mst2.odds.duel import _Chain
 from affray.rulesystems.mst2.sim.duels import simulate_fast
-from tests.helpers import EXAMPLES, example, make_fighter, run_json
+from tests.helpers import EXAMPLES, example, make_fighter, run, run_json
 
 PAIRS = [
     (example("sellsword.toml"), example("spearman.toml")),
@@ -203,3 +203,21 @@ def test_a_tiny_draw_on_the_cap_is_reported_as_the_chain_holds_it(tmp_path: Path
     other = run_json("fight", str(encounter), "--exact")
     assert abs(other["p_draw"] - found.p_draw) < 1e-6 * found.p_draw
     assert abs(other["sides"]["A"]["p_wins"] - found.p_a_wins) < 1e-12
+
+
+def test_duel_rational_text_shortens_the_fractions_and_digits_gives_them_whole() -> None:
+    """Issue 56: 200-digit fractions in the text are shown by their first and last
+    digits, their length and their value; --digits prints every digit (as --json does)."""
+    knight, ogre = str(EXAMPLES / "mst2/knight.json"), str(EXAMPLES / "mst2/ogre.toml")
+    exact = duel_odds(example("knight.json"), example("ogre.toml"))
+    whole = str(exact.p_a_wins)
+    top, bottom = whole.split("/")
+    short = run("duel", knight, ogre, "--rational").stdout
+    line = next(ln for ln in short.splitlines() if ln.strip().startswith("Knight wins ="))
+    assert line.strip() == (
+        f"Knight wins = {top[:8]}…{top[-8:]}/{bottom[:8]}…{bottom[-8:]} "
+        f"({len(top)}/{len(bottom)} digits) ≈ {float(exact.p_a_wins):.9g}"
+    )
+    assert f"Knight wins = {whole}" in run("duel", knight, ogre, "--rational", "--digits").stdout
+    refused = run("duel", knight, ogre, "--digits")
+    assert refused.exit_code == 2 and "add --rational" in refused.stderr

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import secrets
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -39,6 +40,12 @@ if TYPE_CHECKING:
 @click.argument("b", type=click.Path(dir_okay=False, path_type=str))
 @click.option("--exact", is_flag=True, help="Exact odds (absorbing Markov chain); the default.")
 @click.option("--rational", is_flag=True, help="With the exact odds, their exact fractions too.")
+@click.option(
+    "--digits",
+    "all_digits",
+    is_flag=True,
+    help="With --rational: every digit of each fraction (else the first and last few).",
+)
 @click.option(
     "-n",
     "count",
@@ -79,6 +86,7 @@ def duel_command(
     b: str,
     exact: bool,
     rational: bool,
+    all_digits: bool,
     count: int | None,
     seed: int | None,
     engine: Engine,
@@ -99,6 +107,8 @@ def duel_command(
         raise click.UsageError("choose one of --exact and -n N")
     if rational and (count is not None or narrate):
         raise click.UsageError("--rational goes with the exact odds: leave out -n and --narrate")
+    if all_digits and not rational:
+        raise click.UsageError("--digits shows --rational's fractions whole: add --rational")
     if narrate and (exact or count is not None):
         raise click.UsageError("--narrate tells one duel: leave out --exact and -n")
     if rolls is not None and not narrate:
@@ -150,7 +160,7 @@ def duel_command(
         answer = quick or answer_duel(
             system, first, second, method="exact", run=RunSpec(1), rational=rational
         )
-        _exact(system, first, second, answer, plot, as_json, by_round=by_round)
+        _exact(system, first, second, answer, plot, as_json, by_round=by_round, whole=all_digits)
         if plot is not None:
             wrote(plot, as_json)
         return
@@ -247,6 +257,7 @@ def _exact(
     as_json: bool,
     *,
     by_round: bool = False,
+    whole: bool = False,
 ) -> None:
     rows = system.rounds(a, b).by_round() if by_round and system.rounds is not None else None
     if plot is not None and rows is not None:
@@ -280,15 +291,15 @@ def _exact(
         ],
     )
     fractions = odds.fractions
-    if fractions:  # hundreds of digits: whole, as plain lines the terminal wraps
-        click.echo("Exact fractions")
+    if fractions:  # hundreds of digits: shortened, whole with --digits (and in --json)
+        click.echo("Exact fractions" + ("" if whole else " (--digits: every digit)"))
         for label, key in (
             (f"{a.name} wins", "p_a_wins"),
             (f"{b.name} wins", "p_b_wins"),
             ("draw", "p_draw"),
             ("mean rounds", "mean_rounds"),
         ):
-            click.echo(f"  {label} = {fractions[key]}")
+            click.echo(f"  {label} = {fractions[key] if whole else short_fraction(fractions[key])}")
     won = odds.winner_wounds
     if not won:
         return
@@ -351,3 +362,18 @@ def _report(a_name: str, b_name: str, answer: DuelAnswer, as_json: bool) -> None
         ],
     )
     click.echo(f"95% interval for {a_name} winning: {low * 100:.3f}% to {high * 100:.3f}%")
+
+
+def short_fraction(text: str, keep: int = 8) -> str:
+    """``"4610537…3136426/5154…"`` of a long fraction: its first and last ``keep`` digits
+    above and below, how many digits each has, and its value as a float
+    (``4610…717/5154…7232 (190/190 digits) ≈ 0.894554``); a short one as it is."""
+    top, _, bottom = text.partition("/")
+    if len(text) <= 2 * keep + 24 or not bottom:
+        return text
+
+    def cut(digits: str) -> str:
+        return digits if len(digits) <= 2 * keep + 1 else f"{digits[:keep]}…{digits[-keep:]}"
+
+    value = Fraction(int(top), int(bottom))
+    return f"{cut(top)}/{cut(bottom)} ({len(top)}/{len(bottom)} digits) ≈ {float(value):.9g}"
