@@ -162,3 +162,17 @@ def test_non_combat_action_while_not_engaged_is_safe() -> None:
     result = non_combat_action(SWORDSMAN, FighterState(), "reads a scroll", [], ScriptedDice([]))
     assert result.performed
     assert result.events == (ev.ActionTaken("Swordsman", "reads a scroll", True),)
+
+
+def test_a_prevented_attack_says_why() -> None:
+    """Issue 56: the demo said "Sellsword's attack is prevented" four rounds running with
+    no reason: the line names the counter-attack and the rule."""
+    from affray.narration import narrate_text
+    from affray.rulesystems.mst2.events import AttackPrevented
+    from affray.rulesystems.mst2.narration import NARRATION
+
+    (line,) = narrate_text([AttackPrevented("Sellsword", "Spearman", "attack")], NARRATION)
+    assert line.strip() == (
+        "Sellsword's attack is prevented by Spearman's counter-attack "
+        "(a counter-attack that hits stops it)"
+    )

@@ -79,10 +79,14 @@ def _counter(event: mst2.CounterAttackGranted) -> tuple[list[Segment], bool]:
 
 
 def _prevented(event: mst2.AttackPrevented) -> tuple[list[Segment], bool]:
+    """ "Sellsword's attack is prevented by Spearman's counter-attack (a counter-attack
+    that hits stops it)": the rule said with the outcome (reach, shooting engaged)."""
+    by = "the counter-attack" if event.by == "counter-attack" else f"{event.by}'s counter-attack"
     return [
         ("  ", ""),
         (event.attacker, "name"),
-        (f"'s {event.action} is prevented", "miss"),
+        (f"'s {event.action} is prevented by {by}", "miss"),
+        (" (a counter-attack that hits stops it)", "dim"),
     ], False
 
 
