@@ -161,7 +161,10 @@ PLAIN_CELLS = 2_000
 round is some hundred times slower, so a few seconds' chain compiled takes hours."""
 
 QUICK_SECONDS = 1.0
-"""How long ``affray duel`` without ``--exact`` gives the chain before it simulates."""
+"""How long ``affray duel`` without ``--exact`` gives the chain before it simulates:
+a second of each of its threads, counted in the process's CPU time (its threads'
+together), not by the clock, so that the same duel is answered the same way however
+busy the machine is (on an idle machine, about a second of the clock)."""
 
 
 def quick_midian_duel(
@@ -179,7 +182,7 @@ def quick_midian_duel(
     from affray.errors import NotModelledError
     from affray.sim.jit import needs_compiling
 
-    deadline = time.perf_counter() + seconds
+    deadline = time.process_time()  # this process's CPU: not the machine's load
     doors = (
         kernel.blow_table, kernel.opening_codes, kernel.walk_cells, kernel.apply_round,
         kernel.apply_records, kernel.reach, kernel.solve_blocks,
@@ -190,7 +193,9 @@ def quick_midian_duel(
         model = MidianDuelModel.of(a, b, max_rounds, fidelity=fidelity)
         if not (model.can_hurt(0) or model.can_hurt(1)):
             return exact_midian_duel(a, b, max_rounds=max_rounds, fidelity=fidelity)
-        return Chain(model, QUICK_CELLS).run(deadline=deadline)
+        chain = Chain(model, QUICK_CELLS)
+        # a second of the clock on each of the chain's threads, counted in CPU time
+        return chain.run(deadline=deadline + seconds * chain.threads)
     except (NotModelledError, RulesError):
         return None
 
@@ -685,7 +690,9 @@ class Chain:
         by_round: bool = False,
     ) -> ExactMidianDuel | None:
         """The duel from round ``first`` (and the ``cells`` before it: the duel's start
-        by default); None if ``deadline`` (of :func:`time.perf_counter`) passes first.
+        by default); None if ``deadline`` (of :func:`time.process_time`: this
+        process's CPU time, so that a busy machine does not change the answer) passes
+        first.
 
         Once its rounds play alike (at once, but for heroic armour's fatigue still
         growing) the rest is solved at once (:meth:`_solve`); round by round instead
@@ -723,7 +730,7 @@ class Chain:
             left = float(cur.sum())
             if left < LEFT:
                 break
-            if deadline is not None and time.perf_counter() > deadline:
+            if deadline is not None and time.process_time() > deadline:
                 return None
         unswept = at_cap = 0.0
         if number >= model.max_rounds:
@@ -771,7 +778,7 @@ class Chain:
             for part in parts:
                 if self._walk(part, number).size:
                     return None  # past the records kept
-                if deadline is not None and time.perf_counter() > deadline:
+                if deadline is not None and time.process_time() > deadline:
                     return _LATE
             level += 1
             ops, ids, _, shift = self._spread
