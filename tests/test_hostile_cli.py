@@ -283,9 +283,12 @@ def test_a_read_makes_no_file_and_no_folder(tmp_path: Path, args: tuple[str, ...
     missing = tmp_path / "a" / "b" / "tables.db"
     result = run(missing, *args)
     assert "Traceback" not in result.output
-    if args[1] == "list":
-        assert result.exit_code == 0 and "No " in result.stdout
-        assert run_json(missing, *args) in ({"tables": []}, {"parties": []})
+    if args[1] == "list":  # a folder that is not there is a path mistyped (issue 56)
+        assert "its folder" in refused(result) and "does not exist" in result.stderr
+        assert not missing.parent.exists()
+        there = tmp_path / "tables.db"  # a folder that is there: the list is empty
+        assert run_json(there, *args) in ({"tables": []}, {"parties": []})
+        assert not there.exists()
     else:
         assert "no table 't'" in refused(result) or "no party 'p'" in result.stderr
     assert not (tmp_path / "a").exists()

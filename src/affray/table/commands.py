@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -531,15 +532,55 @@ def parse_pairs(
     values: dict[str, Any] = {}
     for pair in pairs:
         key, equals, value = pair.partition("=")
-        if not equals or not key.strip():
-            raise TableError(f"{flag} {pair!r} is not KEY=VALUE", hint=f"e.g. {example}")
-        try:
-            values[key.strip()] = tomllib.loads(f"v = {value}")["v"]
-        except tomllib.TOMLDecodeError:
-            values[key.strip()] = value.strip()
-        except RecursionError:  # [[[[…: TOML's reader recurses once a bracket
+        name = key.strip()
+        if not equals or not name:
+            raise TableError(f"{flag} {_shown(pair)} is not KEY=VALUE", hint=f"e.g. {example}")
+        if name in values:
             raise TableError(
-                f"{flag} {key.strip()!r}: its value nests too deeply to read",
+                f"{flag} {_shown(name)} is given twice",
+                hint=f"give each key once, e.g. {example}",
+            )
+        if len(value) > MAX_VALUE_CHARS:  # bounded before any conversion
+            raise TableError(
+                f"{flag} {_shown(name)}: its value is {len(value):,} characters long",
+                hint=f"a value is a number, a word or a short list (at most {MAX_VALUE_CHARS} "
+                f"characters), e.g. {example}",
+            )
+        try:
+            found = tomllib.loads(f"v = {value}")["v"]
+        except tomllib.TOMLDecodeError:
+            found = value.strip()
+        except (RecursionError, ValueError):  # [[[[…, or digits past Python's limit
+            raise TableError(
+                f"{flag} {_shown(name)}: its value cannot be read",
                 hint=f"give a number, a word, or a short list, e.g. {example}",
             ) from None
+        if not _bounded(found):
+            raise TableError(
+                f"{flag} {_shown(name)}: {_shown(value.strip())} is not a number the table can use",
+                hint=f"numbers are finite and at most {MAX_NUMBER:,} either way, e.g. {example}",
+            )
+        values[name] = found
     return values
+
+
+MAX_VALUE_CHARS = 200
+"""The longest value of a KEY=VALUE pair (a number, a word, a short list)."""
+
+MAX_NUMBER = 10**9
+"""The largest number, either way, a KEY=VALUE pair may give (wounds, feet, a bonus:
+none means anything near it)."""
+
+
+def _bounded(value: Any) -> bool:
+    """Whether every number in ``value`` (a list's too) is finite and within
+    :data:`MAX_NUMBER`."""
+    if isinstance(value, bool | str):
+        return True
+    if isinstance(value, int | float):
+        return math.isfinite(value) and abs(value) <= MAX_NUMBER
+    if isinstance(value, list):
+        return all(_bounded(item) for item in value)
+    if isinstance(value, dict):
+        return all(_bounded(item) for item in value.values())
+    return True

@@ -11,7 +11,7 @@ from rich.text import Text
 from affray import registry
 from affray.cli.options import dice_source, json_option, rolls_option, seed_option, warn_unused
 from affray.cli.output import console, emit_json, plain
-from affray.cli.table.opening import db_option, open_tables
+from affray.cli.table.opening import db_option, folder_is_there, open_tables
 from affray.registry import spelled as registry_spelled
 from affray.table import party_rules
 from affray.table.parties import Parties
@@ -105,6 +105,7 @@ def show_command(party_ref: str, db: str | None, as_json: bool) -> None:
 @json_option
 def list_command(db: str | None, as_json: bool) -> None:
     """The parties in the database."""
+    folder_is_there(db)
     parties = open_parties(db, write=False)
     found = parties.store.parties()
     if as_json:

@@ -10,6 +10,7 @@ import click
 
 from affray.cli.options import seed_option
 from affray.cli.output import plain
+from affray.errors import TableError
 from affray.table import Store, TableRow, Tables
 from affray.table.commands import parse_pairs
 from affray.table.db import chosen_path
@@ -84,6 +85,21 @@ def open_tables(db: str | None, *, write: bool = True) -> Tables:
     if context is not None:  # closed with the command (its connections with it)
         context.call_on_close(store.close)
     return Tables(store)
+
+
+def folder_is_there(db: str | None) -> None:
+    """Nothing, when the database of ``--db`` (or the default) is there, or at least its
+    folder is (a list of it is then empty).
+
+    Raises:
+        TableError: neither is: a path mistyped (``AFFRAY_DB``), not an empty list.
+    """
+    path, _ = chosen_path(db)
+    if not path.exists() and not path.parent.is_dir():
+        raise TableError(
+            f"no database at {path}: its folder {path.parent} does not exist",
+            hint="check --db (or AFFRAY_DB); `affray table new` makes a database, and its folder",
+        )
 
 
 def open_table(db: str | None, ref: str, *, write: bool = True) -> tuple[Tables, TableRow]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
@@ -16,6 +15,7 @@ from affray.cli.output import console, emit_json, plain, print_lines
 from affray.cli.table.opening import (
     db_option,
     expect_option,
+    folder_is_there,
     open_table,
     open_tables,
     pairs_given,
@@ -26,7 +26,6 @@ from affray.errors import TableError
 from affray.registry import spelled as registry_spelled
 from affray.table import roster
 from affray.table.commands import Add
-from affray.table.db import chosen_path
 from affray.table.parties import PREFIX, Parties
 from affray.table.roster import MAX_AT_ONCE
 
@@ -261,12 +260,7 @@ def link_command(table_ref: str, who: str, base: str | None, db: str | None, as_
 @json_option
 def list_command(db: str | None, as_json: bool) -> None:
     """The tables in the database."""
-    path, _ = chosen_path(db)
-    if not Path(path).exists() and not Path(path).parent.is_dir():
-        raise TableError(
-            f"no database at {path}: its folder {Path(path).parent} does not exist",
-            hint="check --db (or AFFRAY_DB); `affray table new` makes a database, and its folder",
-        )
+    folder_is_there(db)
     tables = open_tables(db, write=False)
     found = tables.store.tables()
     if as_json:
