@@ -481,7 +481,9 @@ def test_ctrl_c_stops_a_long_run_and_its_workers_at_once(args: tuple[str, ...]) 
         preexec_fn=ctrl_c_as_at_a_terminal,
     ) as process:
         try:
-            announced = first_line_of_stderr(process, within=90)
+            # a guard against a hang, not a measure of speed: a fresh machine compiles
+            # the fast engines first, and a busy one slowly
+            announced = first_line_of_stderr(process, within=600)
             assert announced.startswith("about ") and announced.endswith("; Ctrl-C stops")
             time.sleep(1)  # the announcement comes as the workers start: now they work
             assert process.poll() is None, "the run ended before it was interrupted"
@@ -546,7 +548,7 @@ def test_ctrl_c_as_the_workers_start_stops_them_all(tmp_path: Path) -> None:
             preexec_fn=ctrl_c_as_at_a_terminal,
             start_new_session=True,  # its own process group, to clean up after a failure
         ) as process:
-            announced = first_line_of_stderr(process, within=60)
+            announced = first_line_of_stderr(process, within=600)  # a guard, not a measure
             assert announced.endswith("; Ctrl-C stops")
             process.send_signal(signal.SIGINT)  # as the workers start
             sent = time.monotonic()

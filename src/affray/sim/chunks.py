@@ -52,9 +52,16 @@ def chunks(n: int, chunk: int) -> Iterator[tuple[int, int]]:
 
 def quiet_worker() -> None:
     """Workers leave Ctrl-C to the main process, which stops them; a SIGTERM (the main
-    process stopping them) ends a worker at once, whatever its parent does on one."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    process stopping them) ends a worker at once, whatever its parent does on one. A
+    Ctrl-C that reached the worker as it started, before it could ignore one, is the
+    main process's too: the worker says nothing of it (it printed "Exception in
+    initializer" and its traceback on a busy machine)."""
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    except KeyboardInterrupt:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _end_with_parent()
 
 
